@@ -1,0 +1,148 @@
+package io.tenure.inmemory;
+
+import io.tenure.Marker;
+import io.tenure.StoreUnavailableException;
+import io.tenure.spi.MarkerStore;
+import io.tenure.spi.Store;
+import io.tenure.spi.StoreDescription;
+import io.tenure.spi.TablePrefix;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * A {@link Store} held in memory. It passes the same compliance kit as the SQL stores. Its "database
+ * clock" is an injectable {@link InstantSource}, so runtime tests can drive time.
+ */
+public final class InMemoryStore implements Store {
+  private final InMemoryDatabase database;
+  private final TablePrefix prefix;
+  private final Namespace namespace;
+  private final InstantSource clock;
+  private final InMemoryMarkerStore markers;
+  private volatile boolean closed;
+
+  private InMemoryStore(Builder builder) {
+    this.database = builder.database;
+    this.prefix = builder.prefix;
+    this.namespace = database.namespace(prefix);
+    this.clock = builder.clock;
+    if (builder.migrate) {
+      namespace.migrate();
+    }
+    this.markers = new InMemoryMarkerStore(this);
+  }
+
+  /**
+   * @return a migrated store on a fresh database with the default prefix and the system clock
+   */
+  public static InMemoryStore create() {
+    return builder().build();
+  }
+
+  /**
+   * @return a builder: fresh database, default prefix, system clock, migration on
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public StoreDescription describe() {
+    return new StoreDescription(
+        "memory",
+        "in-memory",
+        "memory:" + database.name(),
+        prefix,
+        namespace.schemaVersion(),
+        "microseconds");
+  }
+
+  @Override
+  public Instant now() {
+    checkOpen();
+    return clock.instant().truncatedTo(ChronoUnit.MICROS);
+  }
+
+  @Override
+  public MarkerStore markers() {
+    return markers;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+  }
+
+  void checkOpen() {
+    if (closed) {
+      throw new StoreUnavailableException(
+          "in-memory store memory:" + database.name() + " (prefix " + prefix + ") is closed", null);
+    }
+  }
+
+  ConcurrentMap<io.tenure.MarkerKey, Marker> markerTable() {
+    checkOpen();
+    return namespace.markers(prefix.value());
+  }
+
+  /** Configures an {@link InMemoryStore}. */
+  public static final class Builder {
+    private InMemoryDatabase database = InMemoryDatabase.fresh();
+    private TablePrefix prefix = TablePrefix.DEFAULT;
+    private InstantSource clock = InstantSource.system();
+    private boolean migrate = true;
+
+    private Builder() {}
+
+    /**
+     * @throws IllegalArgumentException if null
+     */
+    public Builder database(InMemoryDatabase database) {
+      if (database == null) {
+        throw new IllegalArgumentException("database must not be null");
+      }
+      this.database = database;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if null
+     */
+    public Builder prefix(TablePrefix prefix) {
+      if (prefix == null) {
+        throw new IllegalArgumentException("prefix must not be null");
+      }
+      this.prefix = prefix;
+      return this;
+    }
+
+    /**
+     * @param clock the store's "database clock"; tests pass a settable one
+     * @throws IllegalArgumentException if null
+     */
+    public Builder clock(InstantSource clock) {
+      if (clock == null) {
+        throw new IllegalArgumentException("clock must not be null");
+      }
+      this.clock = clock;
+      return this;
+    }
+
+    /**
+     * @param migrate whether to create the tables on open (default true)
+     */
+    public Builder migrate(boolean migrate) {
+      this.migrate = migrate;
+      return this;
+    }
+
+    /**
+     * @return an open store
+     */
+    public InMemoryStore build() {
+      return new InMemoryStore(this);
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package io.tenure.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tenure.Marker;
+import io.tenure.MarkerKey;
+import io.tenure.Markers;
+import io.tenure.SchemaMissingException;
+import io.tenure.StoreUnavailableException;
+import io.tenure.TransitionResult.Outcome;
+import io.tenure.UnsupportedDatabaseException;
+import io.tenure.spi.Store;
+import io.tenure.spi.TablePrefix;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TimeZone;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Test;
+
+/** SPEC §2: schema ownership, prefixes, time zones and typed errors, on every provider. */
+public abstract class SchemaComplianceTest extends FixtureSupport {
+  private static final int CONCURRENT_STARTS = 8;
+  private static final Duration CLOCK_SLACK = Duration.ofSeconds(30);
+
+  @Test
+  void eight_nodes_starting_at_once_against_an_empty_database_all_succeed() {
+    TablePrefix prefix = freshPrefix();
+    List<Callable<Store>> starts = new ArrayList<>();
+    for (int i = 0; i < CONCURRENT_STARTS; i++) {
+      starts.add(() -> fixture.open(prefix));
+    }
+
+    List<Store> stores = Race.run(starts);
+
+    int version = stores.get(0).describe().schemaVersion();
+    assertThat(version).isPositive();
+    assertThat(stores).allSatisfy(s -> assertThat(s.describe().schemaVersion()).isEqualTo(version));
+    Markers.builder(stores.get(3).markers()).build().transition("t", "r", "ARCHIVED", null);
+    assertThat(stores).allSatisfy(s ->
+        assertThat(s.markers().find(MarkerKey.of("t", "r"))).map(Marker::state).contains("ARCHIVED"));
+  }
+
+  @Test
+  void migrating_again_changes_nothing_and_keeps_the_data() {
+    TablePrefix prefix = freshPrefix();
+    Store first = fixture.open(prefix);
+    Markers.builder(first.markers()).build().transition("t", "kept", "ARCHIVED", null);
+
+    Store second = fixture.open(prefix);
+
+    assertThat(second.describe().schemaVersion()).isEqualTo(first.describe().schemaVersion());
+    assertThat(second.markers().find(MarkerKey.of("t", "kept"))).isPresent();
+  }
+
+  @Test
+  void two_prefixes_in_one_database_are_fully_independent() {
+    Store blue = fixture.open(freshPrefix());
+    Store green = fixture.open(freshPrefix());
+    Markers blueMarkers = Markers.builder(blue.markers()).build();
+    Markers greenMarkers = Markers.builder(green.markers()).build();
+
+    assertThat(blueMarkers.transition("t", "same", "ARCHIVED", null).outcome()).isEqualTo(Outcome.APPLIED);
+    assertThat(greenMarkers.transition("t", "same", "SOFT_DELETED", null).outcome()).isEqualTo(Outcome.APPLIED);
+    assertThat(blueMarkers.clear("t", "same", "ARCHIVED")).isTrue();
+
+    assertThat(blueMarkers.get("t", "same")).isEmpty();
+    assertThat(greenMarkers.get("t", "same")).map(Marker::state).contains("SOFT_DELETED");
+  }
+
+  @Test
+  void times_round_trip_exactly_whatever_the_jvm_and_session_time_zones() {
+    TimeZone original = TimeZone.getDefault();
+    TablePrefix prefix = freshPrefix();
+    // A DST switch in Los Angeles and an odd offset in Kathmandu: a zone bug cannot hide here.
+    Marker saved = new Marker(MarkerKey.of("t", "tz"), "ARCHIVED", null, Instant.parse("2024-03-10T10:30:00.123456Z"));
+    try {
+      TimeZone.setDefault(TimeZone.getTimeZone("Asia/Kathmandu"));
+      Store pacific = fixture.openWithSessionTimeZone(prefix, ZoneId.of("-08:00"));
+      Markers.builder(pacific.markers()).build().save(saved);
+      Instant applied =
+          Markers.builder(pacific.markers()).build().transition("t", "now", "ARCHIVED", null) instanceof
+                  io.tenure.TransitionResult.Applied a ? a.marker().markedAt() : Instant.EPOCH;
+
+      assertThat(pacific.markers().find(saved.key())).contains(saved);
+      assertThat(pacific.now()).isCloseTo(Instant.now(), within(CLOCK_SLACK));
+      assertThat(applied).isCloseTo(Instant.now(), within(CLOCK_SLACK));
+
+      TimeZone.setDefault(TimeZone.getTimeZone("America/St_Johns"));
+      Store eastern = fixture.openWithSessionTimeZone(prefix, ZoneId.of("+05:45"));
+      assertThat(eastern.markers().find(saved.key())).contains(saved);
+      assertThat(eastern.markers().find(MarkerKey.of("t", "now")).map(Marker::markedAt)).contains(applied);
+      assertThat(eastern.now()).isCloseTo(Instant.now(), within(CLOCK_SLACK));
+    } finally {
+      TimeZone.setDefault(original);
+    }
+  }
+
+  @Test
+  void the_database_clock_moves_forward() {
+    Store store = freshStore();
+    Instant first = store.now();
+    Instant second = store.now();
+    assertThat(second).isAfterOrEqualTo(first);
+    assertThat(first).isCloseTo(Instant.now(), within(CLOCK_SLACK));
+  }
+
+  @Test
+  void a_dropped_table_is_a_typed_schema_error_not_an_empty_result() {
+    TablePrefix prefix = freshPrefix();
+    Store store = fixture.open(prefix);
+    Markers markers = Markers.builder(store.markers()).build();
+
+    fixture.dropTables(prefix);
+
+    assertThatThrownBy(() -> markers.get("t", "r")).isInstanceOf(SchemaMissingException.class);
+    assertThatThrownBy(() -> markers.transition("t", "r", "ARCHIVED", null))
+        .isInstanceOf(SchemaMissingException.class);
+    assertThatThrownBy(() -> markers.clear("t", "r", "ARCHIVED")).isInstanceOf(SchemaMissingException.class);
+  }
+
+  @Test
+  void a_store_opened_without_migration_on_an_empty_database_reports_the_missing_schema() {
+    Store store = fixture.openWithoutMigration(freshPrefix());
+
+    assertThatThrownBy(() -> store.markers().find(MarkerKey.of("t", "r")))
+        .isInstanceOf(SchemaMissingException.class)
+        .hasMessageContaining("markers");
+  }
+
+  @Test
+  void an_unsupported_database_is_refused() {
+    assertThatThrownBy(fixture::openUnsupportedDatabase)
+        .isInstanceOf(UnsupportedDatabaseException.class)
+        .hasMessageContaining("support");
+  }
+
+  @Test
+  void a_closed_store_is_unavailable() {
+    Store store = freshStore();
+    store.close();
+    store.close();
+
+    assertThatThrownBy(store::now).isInstanceOf(StoreUnavailableException.class);
+    assertThatThrownBy(() -> store.markers().find(MarkerKey.of("t", "r")))
+        .isInstanceOf(StoreUnavailableException.class);
+  }
+
+  @Test
+  void an_invalid_table_prefix_is_refused_naming_it() {
+    for (String bad : List.of("", "Tenure_", "1abc", "a-b", "x".repeat(31), "a;drop")) {
+      assertThatThrownBy(() -> TablePrefix.of(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("'" + bad + "'");
+    }
+  }
+
+  private static org.assertj.core.data.TemporalUnitOffset within(Duration slack) {
+    return new org.assertj.core.data.TemporalUnitWithinOffset(slack.toMillis(), java.time.temporal.ChronoUnit.MILLIS);
+  }
+}

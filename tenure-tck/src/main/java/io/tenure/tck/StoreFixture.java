@@ -1,0 +1,49 @@
+package io.tenure.tck;
+
+import io.tenure.spi.Store;
+import io.tenure.spi.TablePrefix;
+import java.time.ZoneId;
+
+/**
+ * What a provider gives the kit: stores on one database, opened per table prefix. A fixture owns
+ * everything it opens and drops it on {@link #close()}.
+ */
+public interface StoreFixture extends AutoCloseable {
+  /**
+   * @return the provider's name as it appears in test reports, e.g. {@code postgresql}
+   */
+  String provider();
+
+  /**
+   * @return a prefix no other test in this database uses; its tables are dropped on close
+   */
+  TablePrefix freshPrefix();
+
+  /**
+   * Opens a store with migration on. Several stores opened on one prefix MUST share their data,
+   * like processes sharing a database; this call MAY run concurrently with itself.
+   */
+  Store open(TablePrefix prefix);
+
+  /** Opens a store with migration off: its tables may be missing. */
+  Store openWithoutMigration(TablePrefix prefix);
+
+  /**
+   * Opens a store whose database sessions run in {@code sessionZone}. Providers without a session
+   * time zone (SQLite, in-memory) open a plain store.
+   */
+  Store openWithSessionTimeZone(TablePrefix prefix, ZoneId sessionZone);
+
+  /** Drops every table of {@code prefix} behind the back of open stores, as an operator might. */
+  void dropTables(TablePrefix prefix);
+
+  /**
+   * Asks the provider to open a database it does not support; MUST throw {@link
+   * io.tenure.UnsupportedDatabaseException} and write nothing.
+   */
+  void openUnsupportedDatabase();
+
+  /** Closes every store opened through this fixture and drops the tables of its prefixes. */
+  @Override
+  void close();
+}

@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryMarkersComplianceTest extends MarkersComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}

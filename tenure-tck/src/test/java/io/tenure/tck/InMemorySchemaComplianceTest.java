@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemorySchemaComplianceTest extends SchemaComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}
