@@ -1,0 +1,322 @@
+package io.tenure.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
+import io.tenure.StoreUnavailableException;
+import io.tenure.Stores;
+import io.tenure.UnsupportedDatabaseException;
+import io.tenure.jdbc.internal.Dialect;
+import io.tenure.jdbc.internal.Dialects;
+import io.tenure.jdbc.internal.Jdbc;
+import io.tenure.jdbc.internal.JdbcMarkerStore;
+import io.tenure.jdbc.internal.Migrator;
+import io.tenure.spi.MarkerStore;
+import io.tenure.spi.Store;
+import io.tenure.spi.StoreDescription;
+import io.tenure.spi.TablePrefix;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Store} on SQLite, PostgreSQL or MariaDB/MySQL. The database is detected from JDBC
+ * metadata; an unknown one is refused before anything is written. The schema is created or upgraded
+ * on open unless {@link Builder#migrate(boolean)} turns that off.
+ */
+public final class JdbcStore implements Store {
+  private static final Logger LOG = LoggerFactory.getLogger(JdbcStore.class);
+
+  private final @Nullable HikariDataSource ownedPool;
+  private final Jdbc jdbc;
+  private final StoreDescription description;
+  private final JdbcMarkerStore markers;
+  private volatile boolean closed;
+
+  private JdbcStore(
+      @Nullable HikariDataSource ownedPool, DataSource dataSource, Dialect dialect, Builder builder)
+      throws SQLException {
+    this.ownedPool = ownedPool;
+    this.jdbc = new Jdbc(dataSource, dialect, builder.location(), () -> closed);
+    Migrator migrator = new Migrator(dialect, builder.prefix);
+    int version;
+    String database;
+    try (Connection connection = dataSource.getConnection()) {
+      database = connection.getMetaData().getDatabaseProductName() + " "
+          + connection.getMetaData().getDatabaseProductVersion();
+      version = builder.migrate ? migrator.migrate(connection) : migrator.currentVersion(connection);
+    }
+    this.description =
+        new StoreDescription(dialect.name(), database, builder.location(), builder.prefix, version,
+            dialect.timePrecision());
+    this.markers = new JdbcMarkerStore(jdbc, builder.prefix);
+  }
+
+  /**
+   * Opens {@code url} with the default prefix and migration on.
+   *
+   * @throws IllegalArgumentException if the URL is malformed
+   * @throws UnsupportedDatabaseException if the URL or the database is not supported
+   * @throws StoreUnavailableException if the database cannot be reached
+   */
+  public static JdbcStore open(String url) {
+    return builder().url(url).build();
+  }
+
+  /**
+   * @return a builder; set a URL or a data source
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public StoreDescription describe() {
+    return description;
+  }
+
+  @Override
+  public Instant now() {
+    return jdbc.read(
+        "read the database clock",
+        connection -> {
+          try (PreparedStatement statement =
+                  connection.prepareStatement("SELECT " + jdbc.dialect().now() + " AS now_value");
+              ResultSet rows = statement.executeQuery()) {
+            rows.next();
+            return jdbc.dialect().getInstant(rows, "now_value");
+          }
+        });
+  }
+
+  @Override
+  public MarkerStore markers() {
+    return markers;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    if (ownedPool != null) {
+      ownedPool.close();
+    }
+  }
+
+  /** Configures a {@link JdbcStore}. Each setter checks its argument; {@link #build()} connects. */
+  public static final class Builder {
+    /** Connections per store when the store owns its pool. */
+    public static final int DEFAULT_POOL_SIZE = 10;
+    /** How long to wait for a connection before reporting the store unavailable. */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /** How long SQLite waits for the write lock before reporting contention. */
+    public static final Duration DEFAULT_SQLITE_BUSY_TIMEOUT = Duration.ofSeconds(10);
+
+    private @Nullable String url;
+    private @Nullable DataSource dataSource;
+    private @Nullable String user;
+    private @Nullable String password;
+    private TablePrefix prefix = TablePrefix.DEFAULT;
+    private boolean migrate = true;
+    private int poolSize = DEFAULT_POOL_SIZE;
+    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+
+    private Builder() {}
+
+    /**
+     * @param url {@code sqlite:PATH}, {@code jdbc:postgresql://...}, {@code jdbc:mariadb://...} or
+     *     {@code jdbc:mysql://...}
+     * @throws IllegalArgumentException if null, blank or of an unknown form
+     */
+    public Builder url(String url) {
+      if (url == null || url.isBlank()) {
+        throw new IllegalArgumentException("store URL must not be null or blank");
+      }
+      StoreUrls.toJdbcUrl(url);
+      this.url = url;
+      return this;
+    }
+
+    /**
+     * Uses a data source the caller owns (and closes). Tenure still detects the database from it.
+     *
+     * @throws IllegalArgumentException if null
+     */
+    public Builder dataSource(DataSource dataSource) {
+      if (dataSource == null) {
+        throw new IllegalArgumentException("data source must not be null");
+      }
+      this.dataSource = dataSource;
+      return this;
+    }
+
+    /** The database user, if not in the URL. */
+    public Builder user(@Nullable String user) {
+      this.user = user;
+      return this;
+    }
+
+    /** The database password, if not in the URL. Never logged. */
+    public Builder password(@Nullable String password) {
+      this.password = password;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if null
+     */
+    public Builder prefix(TablePrefix prefix) {
+      if (prefix == null) {
+        throw new IllegalArgumentException("table prefix must not be null");
+      }
+      this.prefix = prefix;
+      return this;
+    }
+
+    /** Whether to create or upgrade the schema on open; default true. */
+    public Builder migrate(boolean migrate) {
+      this.migrate = migrate;
+      return this;
+    }
+
+    /**
+     * @param poolSize connections in the store's own pool, 1 to 200; ignored with a data source
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder poolSize(int poolSize) {
+      if (poolSize < 1 || poolSize > 200) {
+        throw new IllegalArgumentException("pool size must be between 1 and 200, got " + poolSize);
+      }
+      this.poolSize = poolSize;
+      return this;
+    }
+
+    /**
+     * @param timeout how long to wait for a connection, 250 ms to 5 minutes
+     * @throws IllegalArgumentException if null or out of range
+     */
+    public Builder connectTimeout(Duration timeout) {
+      if (timeout == null
+          || timeout.compareTo(Duration.ofMillis(250)) < 0
+          || timeout.compareTo(Duration.ofMinutes(5)) > 0) {
+        throw new IllegalArgumentException(
+            "connect timeout must be between 250 ms and 5 minutes, got " + timeout);
+      }
+      this.connectTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Connects, detects the database, migrates if asked, and returns the open store.
+     *
+     * @throws IllegalStateException if neither or both of a URL and a data source were given
+     * @throws UnsupportedDatabaseException if the database is not supported (nothing written)
+     * @throws StoreUnavailableException if the database cannot be reached
+     */
+    public JdbcStore build() {
+      if ((url == null) == (dataSource == null)) {
+        throw new IllegalStateException("set exactly one of url(...) and dataSource(...)");
+      }
+      HikariDataSource pool = dataSource == null ? openPool() : null;
+      DataSource source = pool != null ? pool : dataSource;
+      try {
+        Dialect dialect = detect(source);
+        JdbcStore store = new JdbcStore(pool, source, dialect, this);
+        LOG.info("Opened Tenure store {} ({}, prefix '{}', schema v{})", location(),
+            store.description.database(), prefix, store.description.schemaVersion());
+        return store;
+      } catch (SQLException e) {
+        closeQuietly(pool, e);
+        throw new StoreUnavailableException("cannot open Tenure store " + location() + ": " + e.getMessage(), e);
+      } catch (RuntimeException e) {
+        closeQuietly(pool, e);
+        throw e;
+      }
+    }
+
+    private Dialect detect(DataSource source) throws SQLException {
+      try (Connection connection = source.getConnection()) {
+        return Dialects.detect(connection.getMetaData());
+      }
+    }
+
+    private HikariDataSource openPool() {
+      String jdbcUrl = StoreUrls.toJdbcUrl(url);
+      HikariConfig config = new HikariConfig();
+      config.setPoolName("tenure-" + prefix.value());
+      config.setJdbcUrl(jdbcUrl);
+      if (user != null) {
+        config.setUsername(user);
+      }
+      if (password != null) {
+        config.setPassword(password);
+      }
+      config.setMaximumPoolSize(poolSize);
+      config.setMinimumIdle(Math.min(2, poolSize));
+      config.setConnectionTimeout(connectTimeout.toMillis());
+      config.setInitializationFailTimeout(connectTimeout.toMillis());
+      if (jdbcUrl.startsWith("jdbc:sqlite:")) {
+        createParentDirectory(jdbcUrl.substring("jdbc:sqlite:".length()));
+        config.addDataSourceProperty("journal_mode", "WAL");
+        config.addDataSourceProperty("synchronous", "NORMAL");
+        config.addDataSourceProperty("busy_timeout", String.valueOf(DEFAULT_SQLITE_BUSY_TIMEOUT.toMillis()));
+        config.addDataSourceProperty("foreign_keys", "true");
+      }
+      try {
+        return new HikariDataSource(config);
+      } catch (HikariPool.PoolInitializationException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        if (cause instanceof SQLException sql && "08001".equals(sql.getSQLState())
+            && String.valueOf(sql.getMessage()).contains("No suitable driver")) {
+          throw new UnsupportedDatabaseException(
+              "no JDBC driver for " + location() + "; supported: " + Dialects.SUPPORTED, cause);
+        }
+        throw new StoreUnavailableException(
+            "cannot connect to Tenure store " + location() + ": " + cause.getMessage(), cause);
+      } catch (RuntimeException e) {
+        if (String.valueOf(e.getMessage()).contains("Failed to get driver instance")) {
+          throw new UnsupportedDatabaseException(
+              "no JDBC driver for " + location() + "; supported: " + Dialects.SUPPORTED, e);
+        }
+        throw e;
+      }
+    }
+
+    private static void createParentDirectory(String path) {
+      if (path.isEmpty() || path.startsWith(":memory:") || path.startsWith("file:")) {
+        return;
+      }
+      Path parent = Path.of(path).toAbsolutePath().getParent();
+      if (parent != null && !Files.isDirectory(parent)) {
+        try {
+          Files.createDirectories(parent);
+        } catch (java.io.IOException | RuntimeException e) {
+          throw new StoreUnavailableException(
+              "cannot create the directory " + parent + " for SQLite file " + path + ": " + e, e);
+        }
+      }
+    }
+
+    private String location() {
+      return url != null ? Stores.maskSecrets(url) : "data source " + dataSource.getClass().getName();
+    }
+
+    private static void closeQuietly(@Nullable HikariDataSource pool, Throwable failure) {
+      if (pool != null) {
+        try {
+          pool.close();
+        } catch (RuntimeException e) {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,92 @@
+package io.tenure.jdbc.internal;
+
+import io.tenure.spi.TablePrefix;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+
+/**
+ * Everything that differs between databases. {@link DefaultDialect} holds standard SQL that
+ * PostgreSQL and SQLite share; each database has a small subclass. Capabilities are explicit and
+ * paired with the statement that uses them.
+ */
+public interface Dialect {
+  /**
+   * @return the provider's short name: {@code sqlite}, {@code postgresql} or {@code mariadb}
+   */
+  String name();
+
+  /**
+   * @return the folder under {@code io/tenure/jdbc/internal/schema/} holding this dialect's
+   *     versioned migration files
+   */
+  String schemaFolder();
+
+  /**
+   * @return an SQL expression for the database clock now, in the type this dialect stores times as
+   */
+  String now();
+
+  /**
+   * @return the precision of stored times, for status output
+   */
+  String timePrecision();
+
+  /** Binds an instant in the stored time type, independent of JVM and session time zones. */
+  void setInstant(PreparedStatement statement, int index, Instant value) throws SQLException;
+
+  /** Reads an instant written by {@link #setInstant} or {@link #now()}. */
+  Instant getInstant(ResultSet rows, String column) throws SQLException;
+
+  /**
+   * @return an insert of {@code columns} into {@code table} that inserts nothing when a row with
+   *     the same {@code key} exists. If {@link #insertIfAbsentReportsDuplicates()} the statement
+   *     instead fails with a duplicate-key error that {@link #isDuplicateKey} recognises.
+   */
+  String insertIfAbsent(String table, String columns, String values, String key);
+
+  /**
+   * @return true if {@link #insertIfAbsent} signals a present row with an exception rather than a
+   *     row count of 0
+   */
+  boolean insertIfAbsentReportsDuplicates();
+
+  /**
+   * @return true if {@code e} is the duplicate-key error of the primary key (and nothing else)
+   */
+  boolean isDuplicateKey(SQLException e);
+
+  /**
+   * @return an insert that overwrites the non-key {@code updated} columns on a duplicate key: last
+   *     writer wins. Used only where SPEC allows an upsert.
+   */
+  String upsert(String table, String columns, String values, String key, String updated);
+
+  /** Classifies a failure; the one place SQLState and vendor codes are read. */
+  SqlFailure classify(SQLException e);
+
+  /** Starts a write transaction on a connection in auto-commit mode. */
+  void begin(Connection connection) throws SQLException;
+
+  /** Commits what {@link #begin} started and returns the connection to auto-commit. */
+  void commit(Connection connection) throws SQLException;
+
+  /** Rolls back what {@link #begin} started and returns the connection to auto-commit. */
+  void rollback(Connection connection) throws SQLException;
+
+  /**
+   * Runs {@code migration} while holding this database's migration lock for {@code prefix}, so
+   * that nodes starting at once migrate one after the other.
+   */
+  void withMigrationLock(Connection connection, TablePrefix prefix, SqlWork migration)
+      throws SQLException;
+
+  /** A unit of JDBC work. */
+  @FunctionalInterface
+  interface SqlWork {
+    /** Does the work. */
+    void run() throws SQLException;
+  }
+}

@@ -1,0 +1,134 @@
+package io.tenure.jdbc.internal;
+
+import io.tenure.ConstraintViolationException;
+import io.tenure.ContentionException;
+import io.tenure.SchemaMissingException;
+import io.tenure.StoreException;
+import io.tenure.StoreUnavailableException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.function.BooleanSupplier;
+import javax.sql.DataSource;
+
+/**
+ * Runs JDBC work on a pooled connection, in auto-commit or in one write transaction, and turns every
+ * {@link SQLException} into Tenure's typed exceptions through the dialect's classifier.
+ */
+public final class Jdbc {
+  /** How often a write that met contention is tried in all. */
+  static final int CONTENTION_ATTEMPTS = 5;
+
+  private final DataSource dataSource;
+  private final Dialect dialect;
+  private final String location;
+  private final BooleanSupplier closed;
+
+  /**
+   * @param location where the data lives, secrets masked, for messages
+   * @param closed tells whether the owning store was closed
+   */
+  public Jdbc(DataSource dataSource, Dialect dialect, String location, BooleanSupplier closed) {
+    this.dataSource = dataSource;
+    this.dialect = dialect;
+    this.location = location;
+    this.closed = closed;
+  }
+
+  /** Work on one connection. */
+  @FunctionalInterface
+  public interface Work<T> {
+    /** Does the work. */
+    T run(Connection connection) throws SQLException;
+  }
+
+  /**
+   * @return the dialect of this store
+   */
+  public Dialect dialect() {
+    return dialect;
+  }
+
+  /** Runs {@code work} in auto-commit mode: each statement stands alone. */
+  public <T> T read(String what, Work<T> work) {
+    checkOpen();
+    try (Connection connection = dataSource.getConnection()) {
+      return work.run(connection);
+    } catch (SQLException e) {
+      throw translate(what, e);
+    }
+  }
+
+  /**
+   * Runs {@code work} in one write transaction, retried from the start when the database reports
+   * contention (the failed attempt was rolled back, so the retry is safe).
+   */
+  public <T> T write(String what, Work<T> work) {
+    ContentionException last = null;
+    for (int attempt = 1; attempt <= CONTENTION_ATTEMPTS; attempt++) {
+      try {
+        return writeOnce(what, work);
+      } catch (ContentionException e) {
+        if (last != null) {
+          e.addSuppressed(last);
+        }
+        last = e;
+        backOff(attempt);
+      }
+    }
+    throw last;
+  }
+
+  private <T> T writeOnce(String what, Work<T> work) {
+    checkOpen();
+    try (Connection connection = dataSource.getConnection()) {
+      dialect.begin(connection);
+      try {
+        T result = work.run(connection);
+        dialect.commit(connection);
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        try {
+          dialect.rollback(connection);
+        } catch (SQLException rollbackFailure) {
+          e.addSuppressed(rollbackFailure);
+        }
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw translate(what, e);
+    }
+  }
+
+  /**
+   * @return the typed exception for {@code e}, with the operation and location in its message
+   */
+  public RuntimeException translate(String what, SQLException e) {
+    String context = what + " on " + location;
+    return switch (dialect.classify(e)) {
+      case CONTENTION -> new ContentionException(context + " met contention: " + e.getMessage(), e);
+      case SCHEMA_MISSING ->
+          new SchemaMissingException(
+              context + " failed: a Tenure table is missing (" + e.getMessage()
+                  + "); run 'tenure migrate' or open the store with migration on",
+              e);
+      case UNAVAILABLE -> new StoreUnavailableException(context + " failed: store unavailable: " + e.getMessage(), e);
+      case CONSTRAINT -> new ConstraintViolationException(context + " violated a constraint: " + e.getMessage(), e);
+      case OTHER -> new StoreException(context + " failed: " + e.getMessage(), e);
+    };
+  }
+
+  private void checkOpen() {
+    if (closed.getAsBoolean()) {
+      throw new StoreUnavailableException("store " + location + " is closed", null);
+    }
+  }
+
+  private static void backOff(int attempt) {
+    try {
+      Thread.sleep(10L * attempt * attempt);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreUnavailableException("interrupted while retrying after contention", e);
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package io.tenure.jdbc.internal;
+
+import io.tenure.spi.TablePrefix;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * MariaDB 10.11 and MySQL 8. Times are {@code DATETIME(6)} holding UTC and the clock is {@code
+ * UTC_TIMESTAMP(6)}, so the session time zone never changes a result. Insert-if-absent is a plain
+ * insert whose primary-key duplicate error is the "already there" answer: {@code INSERT IGNORE}
+ * would also silence truncation and other errors.
+ */
+final class MariaDbDialect extends DefaultDialect {
+  private static final int ER_DUP_ENTRY = 1062;
+  private static final int ER_LOCK_WAIT_TIMEOUT = 1205;
+  private static final int ER_LOCK_DEADLOCK = 1213;
+  private static final int ER_NO_SUCH_TABLE = 1146;
+  private static final int ER_BAD_DB_ERROR = 1049;
+  private static final int ER_ACCESS_DENIED = 1045;
+  private static final int ER_CONNECTION_KILLED = 1927;
+  private static final int ER_SERVER_SHUTDOWN = 1053;
+  private static final int MIGRATION_LOCK_SECONDS = 60;
+
+  private final String product;
+
+  MariaDbDialect(String product) {
+    this.product = product;
+  }
+
+  @Override
+  public String name() {
+    return product;
+  }
+
+  @Override
+  public String schemaFolder() {
+    return "mariadb";
+  }
+
+  @Override
+  public String now() {
+    return "UTC_TIMESTAMP(6)";
+  }
+
+  @Override
+  public String timePrecision() {
+    return "microseconds";
+  }
+
+  @Override
+  public void setInstant(PreparedStatement statement, int index, Instant value) throws SQLException {
+    statement.setObject(index, LocalDateTime.ofInstant(value, ZoneOffset.UTC));
+  }
+
+  @Override
+  public Instant getInstant(ResultSet rows, String column) throws SQLException {
+    return rows.getObject(column, LocalDateTime.class).toInstant(ZoneOffset.UTC);
+  }
+
+  @Override
+  public String insertIfAbsent(String table, String columns, String values, String key) {
+    return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ")";
+  }
+
+  @Override
+  public boolean insertIfAbsentReportsDuplicates() {
+    return true;
+  }
+
+  @Override
+  public boolean isDuplicateKey(SQLException e) {
+    String message = e.getMessage() == null ? "" : e.getMessage();
+    return e.getErrorCode() == ER_DUP_ENTRY && message.contains("for key 'PRIMARY'");
+  }
+
+  @Override
+  public String upsert(String table, String columns, String values, String key, String updated) {
+    StringBuilder set = new StringBuilder();
+    for (String column : updated.split(",")) {
+      String c = column.strip();
+      set.append(set.isEmpty() ? "" : ", ").append(c).append(" = VALUES(").append(c).append(')');
+    }
+    return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values
+        + ") ON DUPLICATE KEY UPDATE " + set;
+  }
+
+  @Override
+  public SqlFailure classify(SQLException e) {
+    return switch (e.getErrorCode()) {
+      case ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT -> SqlFailure.CONTENTION;
+      case ER_NO_SUCH_TABLE, ER_BAD_DB_ERROR -> SqlFailure.SCHEMA_MISSING;
+      case ER_ACCESS_DENIED, ER_CONNECTION_KILLED, ER_SERVER_SHUTDOWN -> SqlFailure.UNAVAILABLE;
+      default -> super.classify(e);
+    };
+  }
+
+  @Override
+  public void withMigrationLock(Connection connection, TablePrefix prefix, SqlWork migration)
+      throws SQLException {
+    // DDL commits implicitly here, so the lock is a named session lock, not a transaction.
+    String lockName = "tenure:migrate:" + lockKey(catalog(connection) + ":" + prefix.value());
+    try (PreparedStatement lock = connection.prepareStatement("SELECT GET_LOCK(?, ?)")) {
+      lock.setString(1, lockName);
+      lock.setInt(2, MIGRATION_LOCK_SECONDS);
+      try (ResultSet rows = lock.executeQuery()) {
+        if (!rows.next() || rows.getInt(1) != 1) {
+          throw new SQLException(
+              "could not take migration lock " + lockName + " within " + MIGRATION_LOCK_SECONDS + " s",
+              "40001", ER_LOCK_WAIT_TIMEOUT);
+        }
+      }
+    }
+    try {
+      migration.run();
+    } finally {
+      try (PreparedStatement unlock = connection.prepareStatement("SELECT RELEASE_LOCK(?)")) {
+        unlock.setString(1, lockName);
+        unlock.execute();
+      }
+    }
+  }
+
+  private static String catalog(Connection connection) throws SQLException {
+    String catalog = connection.getCatalog();
+    return catalog == null ? "" : catalog;
+  }
+}

@@ -1,0 +1,153 @@
+package io.tenure.jdbc.internal;
+
+import io.tenure.StoreException;
+import io.tenure.spi.TablePrefix;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies the dialect's versioned schema files ({@code V1__markers.sql}, ...) under the dialect's
+ * migration lock. Idempotent: a node that finds the schema current changes nothing, and nodes that
+ * start at once queue on the lock.
+ */
+public final class Migrator {
+  /** The schema version this build expects; every dialect has exactly this many files. */
+  public static final int LATEST = 1;
+
+  private static final Logger LOG = LoggerFactory.getLogger(Migrator.class);
+  private static final String[] FILES = {"V1__markers.sql"};
+
+  private final Dialect dialect;
+  private final TablePrefix prefix;
+  private final String versionTable;
+
+  public Migrator(Dialect dialect, TablePrefix prefix) {
+    this.dialect = dialect;
+    this.prefix = prefix;
+    this.versionTable = prefix.table("schema_version");
+  }
+
+  /**
+   * Brings the schema to {@link #LATEST}.
+   *
+   * @return the version now in place
+   */
+  public int migrate(Connection connection) throws SQLException {
+    int[] version = new int[1];
+    dialect.withMigrationLock(
+        connection,
+        prefix,
+        () -> {
+          createVersionTable(connection);
+          int current = readVersion(connection);
+          for (int next = current + 1; next <= LATEST; next++) {
+            apply(connection, next);
+          }
+          version[0] = Math.max(current, LATEST);
+        });
+    return version[0];
+  }
+
+  /**
+   * @return the version in place, or 0 if the schema was never migrated
+   */
+  public int currentVersion(Connection connection) throws SQLException {
+    if (!tableExists(connection.getMetaData(), versionTable)) {
+      return 0;
+    }
+    return readVersion(connection);
+  }
+
+  private void createVersionTable(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(
+          "CREATE TABLE IF NOT EXISTS " + versionTable + " (version INTEGER NOT NULL PRIMARY KEY,"
+              + " description VARCHAR(200) NOT NULL, applied_at VARCHAR(40) NOT NULL)");
+    }
+  }
+
+  private int readVersion(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("SELECT MAX(version) FROM " + versionTable)) {
+      rows.next();
+      return rows.getInt(1);
+    }
+  }
+
+  private void apply(Connection connection, int version) throws SQLException {
+    String file = FILES[version - 1];
+    for (String sql : statements(load(file))) {
+      try (Statement statement = connection.createStatement()) {
+        statement.execute(sql);
+      }
+    }
+    try (PreparedStatement record =
+        connection.prepareStatement(
+            "INSERT INTO " + versionTable + " (version, description, applied_at) VALUES (?, ?, ?)")) {
+      record.setInt(1, version);
+      record.setString(2, file);
+      record.setString(3, Instant.now().toString());
+      record.executeUpdate();
+    }
+    LOG.info("Applied schema migration {} for {} tables with prefix '{}'", file, dialect.name(), prefix);
+  }
+
+  private String load(String file) {
+    String path = "schema/" + dialect.schemaFolder() + "/" + file;
+    try (InputStream in = Migrator.class.getResourceAsStream(path)) {
+      if (in == null) {
+        throw new StoreException("schema file " + path + " is missing from the tenure-jdbc jar", null);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${prefix}", prefix.value());
+    } catch (IOException e) {
+      throw new StoreException("cannot read schema file " + path, e);
+    }
+  }
+
+  /** Splits a schema file on semicolons that end a line; lines starting with -- are comments. */
+  static List<String> statements(String script) {
+    List<String> statements = new ArrayList<>();
+    StringBuilder current = new StringBuilder();
+    for (String line : script.split("\n")) {
+      String trimmed = line.strip();
+      if (trimmed.isEmpty() || trimmed.startsWith("--")) {
+        continue;
+      }
+      current.append(line).append('\n');
+      if (trimmed.endsWith(";")) {
+        String sql = current.toString().strip();
+        statements.add(sql.substring(0, sql.length() - 1));
+        current.setLength(0);
+      }
+    }
+    if (!current.toString().isBlank()) {
+      statements.add(current.toString().strip());
+    }
+    return statements;
+  }
+
+  private static boolean tableExists(DatabaseMetaData metadata, String table) throws SQLException {
+    for (String name : List.of(table, table.toUpperCase(java.util.Locale.ROOT))) {
+      try (ResultSet rows = metadata.getTables(null, null, name, new String[] {"TABLE"})) {
+        while (rows.next()) {
+          if (rows.getString("TABLE_NAME").equalsIgnoreCase(table)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,111 @@
+package io.tenure.jdbc.internal;
+
+import io.tenure.spi.TablePrefix;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * SQLite in WAL mode. Every write transaction is {@code BEGIN IMMEDIATE}: it takes the write lock
+ * up front (waiting up to the busy timeout), so writers serialize instead of failing at commit.
+ * Times are INTEGER microseconds since the epoch; the clock itself ticks in milliseconds.
+ */
+final class SqliteDialect extends DefaultDialect {
+  private static final int SQLITE_ERROR = 1;
+  private static final int SQLITE_BUSY = 5;
+  private static final int SQLITE_LOCKED = 6;
+  private static final int SQLITE_CANTOPEN = 14;
+  private static final int SQLITE_NOTADB = 26;
+
+  @Override
+  public String name() {
+    return "sqlite";
+  }
+
+  @Override
+  public String schemaFolder() {
+    return "sqlite";
+  }
+
+  @Override
+  public String now() {
+    return "(CAST(ROUND(unixepoch('subsec') * 1000) AS INTEGER) * 1000)";
+  }
+
+  @Override
+  public String timePrecision() {
+    return "microseconds stored, milliseconds clock";
+  }
+
+  @Override
+  public void setInstant(PreparedStatement statement, int index, Instant value) throws SQLException {
+    statement.setLong(index, ChronoUnit.MICROS.between(Instant.EPOCH, value));
+  }
+
+  @Override
+  public Instant getInstant(ResultSet rows, String column) throws SQLException {
+    return Instant.EPOCH.plus(rows.getLong(column), ChronoUnit.MICROS);
+  }
+
+  @Override
+  public SqlFailure classify(SQLException e) {
+    int primary = e.getErrorCode() & 0xFF;
+    String message = e.getMessage() == null ? "" : e.getMessage();
+    if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) {
+      return SqlFailure.CONTENTION;
+    }
+    if (primary == SQLITE_ERROR && message.contains("no such table")) {
+      return SqlFailure.SCHEMA_MISSING;
+    }
+    if (primary == SQLITE_CANTOPEN || primary == SQLITE_NOTADB) {
+      return SqlFailure.UNAVAILABLE;
+    }
+    return super.classify(e);
+  }
+
+  @Override
+  public void begin(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("BEGIN IMMEDIATE");
+    }
+  }
+
+  @Override
+  public void commit(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("COMMIT");
+    }
+  }
+
+  @Override
+  public void rollback(Connection connection) throws SQLException {
+    if (connection.getAutoCommit()) {
+      try (Statement statement = connection.createStatement()) {
+        statement.execute("ROLLBACK");
+      } catch (SQLException e) {
+        // "no transaction is active": BEGIN itself failed, nothing to undo.
+        if (!String.valueOf(e.getMessage()).contains("no transaction")) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  @Override
+  public void withMigrationLock(Connection connection, TablePrefix prefix, SqlWork migration)
+      throws SQLException {
+    // SQLite DDL is transactional and BEGIN IMMEDIATE is the database-wide write lock.
+    begin(connection);
+    try {
+      migration.run();
+      commit(connection);
+    } catch (SQLException | RuntimeException e) {
+      rollback(connection);
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,241 @@
+package io.tenure.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.tenure.spi.Store;
+import io.tenure.spi.TablePrefix;
+import io.tenure.tck.StoreFixture;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The JDBC providers' fixture. SQLite gets a new file per fixture; PostgreSQL and MariaDB share the
+ * {@code test} database and isolate tests by random table prefixes, dropped on close.
+ *
+ * <p>An unreachable server skips the provider's tests with a loud message locally, and fails them
+ * when {@code CI=true}: CI must never pass by skipping a provider.
+ */
+public final class JdbcFixture implements StoreFixture {
+  /** The providers this fixture knows. */
+  public enum Kind {
+    SQLITE("sqlite", null),
+    POSTGRES("postgresql", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres"),
+    MARIADB("mariadb", "jdbc:mariadb://127.0.0.1:3306/test?user=root");
+
+    final String provider;
+    final String defaultUrl;
+
+    Kind(String provider, String defaultUrl) {
+      this.provider = provider;
+      this.defaultUrl = defaultUrl;
+    }
+
+    /** The server URL, overridable with TENURE_TEST_POSTGRES_URL / TENURE_TEST_MARIADB_URL. */
+    String url() {
+      String override = System.getenv("TENURE_TEST_" + name() + "_URL");
+      return override != null && !override.isBlank() ? override : defaultUrl;
+    }
+  }
+
+  private final Kind kind;
+  private final String url;
+  private final Path directory;
+  private final List<Store> opened = new CopyOnWriteArrayList<>();
+  private final List<HikariDataSource> pools = new CopyOnWriteArrayList<>();
+  private final Set<TablePrefix> prefixes = ConcurrentHashMap.newKeySet();
+
+  private JdbcFixture(Kind kind) {
+    this.kind = kind;
+    try {
+      this.directory = Files.createTempDirectory("tenure-" + kind.provider + "-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    this.url = kind == Kind.SQLITE ? "sqlite:" + directory.resolve("tenure.db") : kind.url();
+    if (kind != Kind.SQLITE) {
+      requireReachable();
+    }
+  }
+
+  /**
+   * @return a fixture for {@code kind}; skips (locally) or fails (CI) if its server is down
+   */
+  public static JdbcFixture of(Kind kind) {
+    return new JdbcFixture(kind);
+  }
+
+  /**
+   * @return the store URL this fixture opens
+   */
+  public String url() {
+    return url;
+  }
+
+  private void requireReachable() {
+    try (Connection ignored = DriverManager.getConnection(url)) {
+      // reachable
+    } catch (SQLException e) {
+      String message =
+          "!!! " + kind.provider + " is not reachable at " + url + " (" + e.getMessage() + ")."
+              + " Start it (see docs/PROVIDERS.md) or set TENURE_TEST_" + kind.name() + "_URL.";
+      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+        throw new AssertionError(message + " CI=true: an unreachable provider fails the build.", e);
+      }
+      System.err.println(message + " Its tests are SKIPPED; CI would fail.");
+      Assumptions.abort(message);
+    }
+  }
+
+  @Override
+  public String provider() {
+    return kind.provider;
+  }
+
+  @Override
+  public TablePrefix freshPrefix() {
+    TablePrefix prefix = TablePrefix.of("t" + UUID.randomUUID().toString().replace("-", "").substring(0, 10) + "_");
+    prefixes.add(prefix);
+    return prefix;
+  }
+
+  @Override
+  public Store open(TablePrefix prefix) {
+    return track(JdbcStore.builder().url(url).prefix(prefix).build());
+  }
+
+  @Override
+  public Store openWithoutMigration(TablePrefix prefix) {
+    return track(JdbcStore.builder().url(url).prefix(prefix).migrate(false).build());
+  }
+
+  @Override
+  public Store openWithSessionTimeZone(TablePrefix prefix, ZoneId sessionZone) {
+    if (kind == Kind.SQLITE) {
+      return open(prefix);
+    }
+    String offset = sessionZone.getRules().getOffset(Instant.now()).getId().replace("Z", "+00:00");
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(StoreUrls.toJdbcUrl(url));
+    config.setMaximumPoolSize(4);
+    config.setConnectionInitSql(
+        kind == Kind.POSTGRES
+            ? "SET TIME ZONE INTERVAL '" + offset + "' HOUR TO MINUTE"
+            : "SET time_zone = '" + offset + "'");
+    HikariDataSource pool = new HikariDataSource(config);
+    pools.add(pool);
+    assertSessionZone(pool, offset);
+    return track(JdbcStore.builder().dataSource(pool).prefix(prefix).build());
+  }
+
+  /** Proves the session really runs in the zone, so the kit's time test is not vacuous. */
+  private void assertSessionZone(HikariDataSource pool, String offset) {
+    String query = kind == Kind.POSTGRES ? "SELECT current_setting('TimeZone')" : "SELECT @@session.time_zone";
+    try (Connection connection = pool.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(query)) {
+      rows.next();
+      String zone = rows.getString(1);
+      if (kind == Kind.MARIADB ? !zone.equals(offset) : zone.equalsIgnoreCase("UTC") || zone.equalsIgnoreCase("Etc/UTC")) {
+        throw new AssertionError("session time zone is " + zone + ", expected " + offset);
+      }
+    } catch (SQLException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Override
+  public void dropTables(TablePrefix prefix) {
+    try (Connection connection = DriverManager.getConnection(StoreUrls.toJdbcUrl(url));
+        Statement statement = connection.createStatement()) {
+      for (String table : tables(connection, prefix)) {
+        statement.execute("DROP TABLE " + table);
+      }
+    } catch (SQLException e) {
+      throw new AssertionError("cannot drop tables of prefix " + prefix, e);
+    }
+  }
+
+  private List<String> tables(Connection connection, TablePrefix prefix) throws SQLException {
+    String query =
+        switch (kind) {
+          case SQLITE -> "SELECT name FROM sqlite_master WHERE type = 'table'";
+          case POSTGRES -> "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()";
+          case MARIADB -> "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()";
+        };
+    List<String> tables = new ArrayList<>();
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(query)) {
+      while (rows.next()) {
+        String name = rows.getString(1);
+        if (name.startsWith(prefix.value())) {
+          tables.add(name);
+        }
+      }
+    }
+    return tables;
+  }
+
+  @Override
+  public void openUnsupportedDatabase() {
+    JdbcDataSource h2 = new JdbcDataSource();
+    h2.setURL("jdbc:h2:mem:tenure-unsupported-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+    try {
+      track(JdbcStore.builder().dataSource(h2).build());
+    } finally {
+      try (Connection connection = h2.getConnection();
+          Statement statement = connection.createStatement();
+          ResultSet rows =
+              statement.executeQuery("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'PUBLIC'")) {
+        rows.next();
+        if (rows.getInt(1) != 0) {
+          throw new AssertionError("an unsupported database was written to: " + rows.getInt(1) + " tables");
+        }
+      } catch (SQLException e) {
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  private Store track(Store store) {
+    opened.add(store);
+    return store;
+  }
+
+  @Override
+  public void close() {
+    opened.forEach(Store::close);
+    for (TablePrefix prefix : prefixes) {
+      dropTables(prefix);
+    }
+    pools.forEach(HikariDataSource::close);
+    try (Stream<Path> files = Files.walk(directory)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static ZoneOffset offset(ZoneId zone) {
+    return zone.getRules().getOffset(Instant.now());
+  }
+}

@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.MarkersComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class SqliteMarkersComplianceTest extends MarkersComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.SQLITE);
+  }
+}

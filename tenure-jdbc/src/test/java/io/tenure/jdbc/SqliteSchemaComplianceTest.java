@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.SchemaComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class SqliteSchemaComplianceTest extends SchemaComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.SQLITE);
+  }
+}
