@@ -15,7 +15,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.h2.jdbcx.JdbcDataSource;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -59,20 +59,23 @@ public final class JdbcFixture implements StoreFixture {
 
   private final Kind kind;
   private final String url;
-  private final Path directory;
+  private final @Nullable Path directory;
   private final List<Store> opened = new CopyOnWriteArrayList<>();
   private final List<HikariDataSource> pools = new CopyOnWriteArrayList<>();
   private final Set<TablePrefix> prefixes = ConcurrentHashMap.newKeySet();
 
   private JdbcFixture(Kind kind) {
     this.kind = kind;
-    try {
-      this.directory = Files.createTempDirectory("tenure-" + kind.provider + "-");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    this.url = kind == Kind.SQLITE ? "sqlite:" + directory.resolve("tenure.db") : kind.url();
-    if (kind != Kind.SQLITE) {
+    if (kind == Kind.SQLITE) {
+      try {
+        this.directory = Files.createTempDirectory("tenure-sqlite-");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      this.url = "sqlite:" + directory.resolve("tenure.db");
+    } else {
+      this.directory = null;
+      this.url = kind.url();
       requireReachable();
     }
   }
@@ -228,6 +231,9 @@ public final class JdbcFixture implements StoreFixture {
       dropTables(prefix);
     }
     pools.forEach(HikariDataSource::close);
+    if (directory == null) {
+      return;
+    }
     try (Stream<Path> files = Files.walk(directory)) {
       files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
@@ -235,7 +241,4 @@ public final class JdbcFixture implements StoreFixture {
     }
   }
 
-  static ZoneOffset offset(ZoneId zone) {
-    return zone.getRules().getOffset(Instant.now());
-  }
 }

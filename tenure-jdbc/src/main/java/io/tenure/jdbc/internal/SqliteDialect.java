@@ -19,6 +19,7 @@ final class SqliteDialect extends DefaultDialect {
   private static final int SQLITE_BUSY = 5;
   private static final int SQLITE_LOCKED = 6;
   private static final int SQLITE_CANTOPEN = 14;
+  private static final int SQLITE_CONSTRAINT = 19;
   private static final int SQLITE_NOTADB = 26;
 
   @Override
@@ -63,6 +64,10 @@ final class SqliteDialect extends DefaultDialect {
     }
     if (primary == SQLITE_CANTOPEN || primary == SQLITE_NOTADB) {
       return SqlFailure.UNAVAILABLE;
+    }
+    if (primary == SQLITE_CONSTRAINT) {
+      // sqlite-jdbc sets no SQLState, so the default class-23 check would miss it.
+      return SqlFailure.CONSTRAINT;
     }
     return super.classify(e);
   }
