@@ -23,11 +23,13 @@ import org.slf4j.LoggerFactory;
  * start at once queue on the lock.
  */
 public final class Migrator {
-  /** The schema version this build expects; every dialect has exactly this many files. */
-  public static final int LATEST = 1;
+  /** Schema files in version order; every dialect's folder has each of them. */
+  static final List<String> FILES = List.of("V1__markers.sql");
+
+  /** The schema version this build expects. */
+  public static final int LATEST = FILES.size();
 
   private static final Logger LOG = LoggerFactory.getLogger(Migrator.class);
-  private static final String[] FILES = {"V1__markers.sql"};
 
   private final Dialect dialect;
   private final TablePrefix prefix;
@@ -87,7 +89,7 @@ public final class Migrator {
   }
 
   private void apply(Connection connection, int version) throws SQLException {
-    String file = FILES[version - 1];
+    String file = FILES.get(version - 1);
     for (String sql : statements(load(file))) {
       try (Statement statement = connection.createStatement()) {
         statement.execute(sql);

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Sums the surefire reports, lists which provider ran which compliance area, and fails when a
+# compliance class is missing or skipped anything while CI=true.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+cd "$ROOT"
+tests=0; failed=0; skipped=0
+declare -A kit
+for f in $(find . -path '*/target/surefire-reports/TEST-*.xml' 2>/dev/null | sort); do
+  head=$(grep -m1 '<testsuite' "$f")
+  t=$(sed -n 's/.* tests="\([0-9]*\)".*/\1/p' <<<"$head")
+  fl=$(sed -n 's/.* failures="\([0-9]*\)".*/\1/p' <<<"$head")
+  e=$(sed -n 's/.* errors="\([0-9]*\)".*/\1/p' <<<"$head")
+  s=$(sed -n 's/.* skipped="\([0-9]*\)".*/\1/p' <<<"$head")
+  tests=$((tests + ${t:-0})); failed=$((failed + ${fl:-0} + ${e:-0})); skipped=$((skipped + ${s:-0}))
+  name=$(basename "$f" .xml); name=${name##*.}
+  case "$name" in *ComplianceTest) kit[$name]="${t:-0} run, $(( ${fl:-0} + ${e:-0} )) failed, ${s:-0} skipped" ;; esac
+done
+echo
+echo "Compliance kit by provider:"
+missing=0; kit_skipped=0
+for provider in InMemory Sqlite Postgres MariaDb; do
+  for area in Markers Schema; do
+    cls="${provider}${area}ComplianceTest"
+    if [ -n "${kit[$cls]:-}" ]; then
+      printf '  %-36s %s\n' "$cls" "${kit[$cls]}"
+      case "${kit[$cls]}" in *", 0 skipped") ;; *) kit_skipped=1 ;; esac
+      case "${kit[$cls]}" in "0 run"*) kit_skipped=1 ;; esac
+    else
+      printf '  %-36s MISSING\n' "$cls"; missing=1
+    fi
+  done
+done
+passed=$((tests - failed - skipped))
+echo
+echo "Tenure tests: $passed passed, $failed failed, $skipped skipped"
+if [ "$failed" -gt 0 ]; then exit 1; fi
+if [ "${CI:-}" = "true" ]; then
+  if [ "$missing" -ne 0 ]; then echo "CI: a compliance class did not run" >&2; exit 1; fi
+  if [ "$skipped" -gt 0 ] || [ "$kit_skipped" -ne 0 ]; then echo "CI: skipped tests are failures in CI" >&2; exit 1; fi
+fi
+exit 0
