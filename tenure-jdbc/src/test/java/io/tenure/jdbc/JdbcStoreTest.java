@@ -30,6 +30,18 @@ class JdbcStoreTest {
   }
 
   @Test
+  void a_sqlite_store_runs_in_wal_mode_with_a_busy_timeout(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("wal.db");
+    try (Store store = Stores.open("sqlite:" + file);
+        var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
+        var statement = connection.createStatement();
+        var rows = statement.executeQuery("PRAGMA journal_mode")) {
+      rows.next();
+      assertThat(rows.getString(1)).isEqualTo("wal");
+    }
+  }
+
+  @Test
   void a_mysql_url_is_served_by_the_mariadb_driver_and_detected_from_metadata() {
     String mariadb = JdbcFixture.of(JdbcFixture.Kind.MARIADB).url();
     TablePrefix prefix = TablePrefix.of("tmysqlurl_");
