@@ -4,9 +4,12 @@
 set -uo pipefail
 ROOT=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 cd "$ROOT"
+since=${1:-}
+newer=()
+[ -n "$since" ] && [ -f "$since" ] && newer=(-newer "$since")
 tests=0; failed=0; skipped=0
 declare -A kit
-for f in $(find . -path '*/target/surefire-reports/TEST-*.xml' 2>/dev/null | sort); do
+for f in $(find . -path '*/target/surefire-reports/TEST-*.xml' "${newer[@]}" 2>/dev/null | sort); do
   head=$(grep -m1 '<testsuite' "$f")
   t=$(sed -n 's/.* tests="\([0-9]*\)".*/\1/p' <<<"$head")
   fl=$(sed -n 's/.* failures="\([0-9]*\)".*/\1/p' <<<"$head")

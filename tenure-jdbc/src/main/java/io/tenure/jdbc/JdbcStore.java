@@ -3,6 +3,7 @@ package io.tenure.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
+import io.tenure.SchemaMissingException;
 import io.tenure.StoreUnavailableException;
 import io.tenure.Stores;
 import io.tenure.UnsupportedDatabaseException;
@@ -220,6 +221,8 @@ public final class JdbcStore implements Store {
      * @throws IllegalStateException if neither or both of a URL and a data source were given
      * @throws UnsupportedDatabaseException if the database is not supported (nothing written)
      * @throws StoreUnavailableException if the database cannot be reached
+     * @throws SchemaMissingException if migration is off and a SQLite file does not exist (it is
+     *     not created)
      */
     public JdbcStore build() {
       if ((url == null) == (dataSource == null)) {
@@ -264,7 +267,12 @@ public final class JdbcStore implements Store {
       config.setConnectionTimeout(connectTimeout.toMillis());
       config.setInitializationFailTimeout(connectTimeout.toMillis());
       if (jdbcUrl.startsWith("jdbc:sqlite:")) {
-        createParentDirectory(jdbcUrl.substring("jdbc:sqlite:".length()));
+        String path = jdbcUrl.substring("jdbc:sqlite:".length());
+        if (!migrate) {
+          // Opening would create an empty file: a store that must not change the schema refuses.
+          requireExistingFile(path);
+        }
+        createParentDirectory(path);
         config.addDataSourceProperty("journal_mode", "WAL");
         config.addDataSourceProperty("synchronous", "NORMAL");
         config.addDataSourceProperty("busy_timeout", String.valueOf(DEFAULT_SQLITE_BUSY_TIMEOUT.toMillis()));
@@ -290,8 +298,24 @@ public final class JdbcStore implements Store {
       }
     }
 
+    private static void requireExistingFile(String path) {
+      if (!isPlainPath(path)) {
+        return;
+      }
+      if (!Files.exists(Path.of(path))) {
+        throw new SchemaMissingException(
+            "no Tenure database at " + Path.of(path).toAbsolutePath()
+                + "; run 'tenure migrate' or open the store with migration on",
+            null);
+      }
+    }
+
+    private static boolean isPlainPath(String path) {
+      return !path.isEmpty() && !path.startsWith(":memory:") && !path.startsWith("file:");
+    }
+
     private static void createParentDirectory(String path) {
-      if (path.isEmpty() || path.startsWith(":memory:") || path.startsWith("file:")) {
+      if (!isPlainPath(path)) {
         return;
       }
       Path parent = Path.of(path).toAbsolutePath().getParent();

@@ -42,6 +42,15 @@ class JdbcStoreTest {
   }
 
   @Test
+  void without_migration_a_missing_sqlite_file_is_reported_and_not_created(@TempDir Path dir) {
+    Path file = dir.resolve("absent/tenure.db");
+    assertThatThrownBy(() -> JdbcStore.builder().url("sqlite:" + file).migrate(false).build())
+        .isInstanceOf(io.tenure.SchemaMissingException.class)
+        .hasMessageContaining("tenure migrate");
+    assertThat(dir.resolve("absent")).doesNotExist();
+  }
+
+  @Test
   void a_mysql_url_is_served_by_the_mariadb_driver_and_detected_from_metadata() {
     String mariadb = JdbcFixture.of(JdbcFixture.Kind.MARIADB).url();
     TablePrefix prefix = TablePrefix.of("tmysqlurl_");

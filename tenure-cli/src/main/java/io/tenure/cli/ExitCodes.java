@@ -1,0 +1,47 @@
+package io.tenure.cli;
+
+import io.tenure.StoreUnavailableException;
+import io.tenure.UnsupportedDatabaseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The exit codes scripts can rely on, and the one place that maps a failure to its code. */
+final class ExitCodes {
+  static final int OK = 0;
+  static final int STORE_ERROR = 1;
+  static final int USAGE = 2;
+  static final int CONFLICT = 3;
+  static final int NOT_FOUND = 4;
+  static final int UNAVAILABLE = 5;
+  static final int UNSUPPORTED = 6;
+
+  private ExitCodes() {}
+
+  /**
+   * @return the exit code for a failure thrown by a command
+   */
+  static int of(Throwable failure) {
+    return switch (failure) {
+      // The API reports malformed input (ids, states, URLs) as IllegalArgumentException, naming it.
+      case IllegalArgumentException e -> USAGE;
+      case UnsupportedDatabaseException e -> UNSUPPORTED;
+      case StoreUnavailableException e -> UNAVAILABLE;
+      default -> STORE_ERROR;
+    };
+  }
+
+  /**
+   * @return the codes and their meaning, in order, for the help text
+   */
+  static Map<String, String> help() {
+    Map<String, String> codes = new LinkedHashMap<>();
+    codes.put(" 0", "done (transition applied or already satisfied, marker found, cleared)");
+    codes.put(" 1", "store error or unexpected failure");
+    codes.put(" 2", "usage error: unknown command or option, malformed argument");
+    codes.put(" 3", "conflict: the resource has a marker in another state");
+    codes.put(" 4", "not found: no such marker, or nothing matched");
+    codes.put(" 5", "store unavailable: unreachable, bad credentials");
+    codes.put(" 6", "unsupported database or store URL");
+    return codes;
+  }
+}

@@ -1,0 +1,187 @@
+package io.tenure.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tenure.cli.Cli.Result;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Bad input gets one clear line on stderr, the documented exit code, and changes nothing: the
+ * SQLite file the command names is never even created.
+ */
+class BadInputTest {
+  @TempDir Path directory;
+
+  private Path file() {
+    return directory.resolve("t.db");
+  }
+
+  private String store() {
+    return "sqlite:" + file();
+  }
+
+  private static void assertOneErrorLine(Result result, int exitCode) {
+    assertThat(result.exitCode()).as(result.toString()).isEqualTo(exitCode);
+    assertThat(result.errLines())
+        .as(result.toString())
+        .singleElement()
+        .asString()
+        .startsWith("tenure: ");
+    assertThat(result.out()).isEmpty();
+  }
+
+  @Test
+  void an_unknown_command_exits_2_naming_it() {
+    Result result = Cli.run("frobnicate", "--store", store());
+
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("unknown command 'frobnicate'").contains("'tenure --help'");
+    assertThat(file()).doesNotExist();
+  }
+
+  @Test
+  void an_unknown_markers_command_exits_2_naming_it() {
+    Result result = Cli.run("markers", "delete", "t1", "r1");
+
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("'delete'").contains("'tenure markers --help'");
+  }
+
+  @Test
+  void a_misspelt_command_gets_a_suggestion() {
+    Result result = Cli.run("stauts");
+
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("did you mean 'status'?");
+  }
+
+  @Test
+  void no_command_at_all_is_a_usage_error() {
+    assertOneErrorLine(Cli.run(), 2);
+    assertOneErrorLine(Cli.run("markers"), 2);
+  }
+
+  @Test
+  void an_unknown_option_exits_2_and_creates_no_store() {
+    Result result = Cli.run("status", "--frobnicate", "--store", store());
+
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("'--frobnicate'").contains("'tenure status --help'");
+    assertThat(file()).doesNotExist();
+  }
+
+  @Test
+  void a_missing_argument_exits_2() {
+    Result result = Cli.run("markers", "transition", "t1", "r1", "--store", store());
+
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("STATE");
+    assertThat(file()).doesNotExist();
+  }
+
+  @Test
+  void an_invalid_prefix_exits_2_naming_it_and_creates_no_store() {
+    Result result = Cli.run("migrate", "--store", store(), "--prefix", "Bad-Prefix");
+
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("'Bad-Prefix'").contains("[a-z][a-z0-9_]{0,29}");
+    assertThat(file()).doesNotExist();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"transition", "get", "clear", "save", "list"})
+  void a_blank_tenant_exits_2_in_every_markers_command_and_creates_no_store(String command) {
+    Result result = Cli.run(markersArgs(command, " "));
+
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("tenant must not be empty or blank");
+    assertThat(file()).doesNotExist();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"transition", "get", "clear", "save", "list"})
+  void a_300_character_tenant_exits_2_in_every_markers_command_and_creates_no_store(
+      String command) {
+    Result result = Cli.run(markersArgs(command, "t".repeat(300)));
+
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("tenant must be at most 128 characters, got 300");
+    assertThat(file()).doesNotExist();
+  }
+
+  private String[] markersArgs(String command, String tenant) {
+    List<String> args = new ArrayList<>(List.of("markers", command, tenant, "r1"));
+    if (List.of("transition", "clear", "save").contains(command)) {
+      args.add("ARCHIVED");
+    }
+    args.addAll(List.of("--store", store()));
+    return args.toArray(String[]::new);
+  }
+
+  @Test
+  void a_malformed_state_or_time_exits_2_and_creates_no_store() {
+    Result state = Cli.run("markers", "save", "t1", "r1", "gone", "--store", store());
+    Result time =
+        Cli.run("markers", "save", "t1", "r1", "GONE", "--at", "yesterday", "--store", store());
+
+    assertOneErrorLine(state, 2);
+    assertThat(state.err()).contains("'gone'");
+    assertOneErrorLine(time, 2);
+    assertThat(time.err()).contains("'yesterday'").contains("2024-05-01T12:00:00Z");
+    assertThat(file()).doesNotExist();
+  }
+
+  @Test
+  void listing_more_resources_than_one_batch_exits_2_and_creates_no_store() {
+    List<String> args = new ArrayList<>(List.of("markers", "list", "t1", "--store", store()));
+    IntStream.rangeClosed(1, 501).forEach(i -> args.add("r" + i));
+
+    Result result = Cli.run(args.toArray(String[]::new));
+
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("at most 500 resources");
+    assertThat(file()).doesNotExist();
+  }
+
+  @Test
+  void an_unknown_url_scheme_exits_6_naming_the_supported_forms() {
+    Result result = Cli.run("status", "--store", "oracle:x");
+
+    assertOneErrorLine(result, 6);
+    assertThat(result.err())
+        .contains("'oracle:x'")
+        .contains("sqlite:PATH")
+        .contains("jdbc:postgresql");
+  }
+
+  @Test
+  void a_jdbc_url_of_an_unsupported_database_exits_6() {
+    Result result = Cli.run("migrate", "--store", "jdbc:h2:mem:nothing");
+
+    assertOneErrorLine(result, 6);
+    assertThat(result.err()).contains("PostgreSQL");
+  }
+
+  @Test
+  void an_unreachable_database_exits_5_with_one_line_and_the_password_masked() {
+    Result result =
+        Cli.run(
+            "markers",
+            "transition",
+            "t1",
+            "r1",
+            "ARCHIVED",
+            "--store",
+            "jdbc:postgresql://127.0.0.1:1/test?user=postgres&password=s3cret");
+
+    assertOneErrorLine(result, 5);
+    assertThat(result.err()).contains("127.0.0.1:1").doesNotContain("s3cret");
+  }
+}

@@ -1,0 +1,50 @@
+package io.tenure.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the launcher in-process, wired as {@code main} wires it, with captured stdout and stderr.
+ */
+final class Cli {
+  private Cli() {}
+
+  /** What one run printed and returned. */
+  record Result(int exitCode, String out, String err) {
+    /**
+     * @return stdout parsed as the one JSON object a {@code --json} command prints
+     */
+    Map<String, Object> json() {
+      return MiniJson.parseObject(out);
+    }
+
+    /**
+     * @return the non-empty lines of stderr
+     */
+    List<String> errLines() {
+      return err.lines().filter(line -> !line.isBlank()).toList();
+    }
+
+    @Override
+    public String toString() {
+      return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+    }
+  }
+
+  /** Runs with an empty environment, so the developer's TENURE_STORE cannot leak in. */
+  static Result run(String... args) {
+    return run(Map.of(), args);
+  }
+
+  static Result run(Map<String, String> environment, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    var commandLine = TenureCommand.commandLine(new TenureCommand(environment));
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(err, true));
+    int exitCode = commandLine.execute(args);
+    return new Result(exitCode, out.toString(), err.toString());
+  }
+}
