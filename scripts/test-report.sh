@@ -26,14 +26,21 @@ for provider in InMemory Sqlite Postgres MariaDb; do
   for area in Markers Schema; do
     cls="${provider}${area}ComplianceTest"
     if [ -n "${kit[$cls]:-}" ]; then
-      printf '  %-36s %s\n' "$cls" "${kit[$cls]}"
-      case "${kit[$cls]}" in *", 0 skipped") ;; *) kit_skipped=1 ;; esac
-      case "${kit[$cls]}" in "0 run"*) kit_skipped=1 ;; esac
+      note=""
+      case "${kit[$cls]}" in *", 0 skipped") ;; *) kit_skipped=1; note="   <-- SKIPPED" ;; esac
+      case "${kit[$cls]}" in "0 run"*) kit_skipped=1; note="   <-- DID NOT RUN (database down?)" ;; esac
+      printf '  %-36s %s%s\n' "$cls" "${kit[$cls]}" "$note"
     else
       printf '  %-36s MISSING\n' "$cls"; missing=1
     fi
   done
 done
+if [ "$kit_skipped" -ne 0 ]; then
+  echo
+  echo "!!! WARNING: some providers did not run. Their databases may be down; see the"
+  echo "!!! '!!!' lines in */target/surefire-reports/*-output.txt and docs/PROVIDERS.md."
+  echo "!!! CI (CI=true) fails on this."
+fi
 passed=$((tests - failed - skipped))
 echo
 echo "Tenure tests: $passed passed, $failed failed, $skipped skipped"
