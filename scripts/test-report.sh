@@ -10,11 +10,11 @@ newer=()
 tests=0; failed=0; skipped=0
 declare -A kit
 for f in $(find . -path '*/target/surefire-reports/TEST-*.xml' "${newer[@]}" 2>/dev/null | sort); do
-  head=$(grep -m1 '<testsuite' "$f")
-  t=$(sed -n 's/.* tests="\([0-9]*\)".*/\1/p' <<<"$head")
-  fl=$(sed -n 's/.* failures="\([0-9]*\)".*/\1/p' <<<"$head")
-  e=$(sed -n 's/.* errors="\([0-9]*\)".*/\1/p' <<<"$head")
-  s=$(sed -n 's/.* skipped="\([0-9]*\)".*/\1/p' <<<"$head")
+  # Count the test cases themselves: a suite header says tests="0" for nested classes.
+  t=$(grep -c '<testcase ' "$f")
+  fl=$(grep -c '<failure' "$f")
+  e=$(grep -c '<error' "$f")
+  s=$(grep -c '<skipped' "$f")
   tests=$((tests + ${t:-0})); failed=$((failed + ${fl:-0} + ${e:-0})); skipped=$((skipped + ${s:-0}))
   name=$(basename "$f" .xml); name=${name##*.}
   case "$name" in *ComplianceTest) kit[$name]="${t:-0} run, $(( ${fl:-0} + ${e:-0} )) failed, ${s:-0} skipped" ;; esac
@@ -23,7 +23,7 @@ echo
 echo "Compliance kit by provider:"
 missing=0; kit_skipped=0
 for provider in InMemory Sqlite Postgres MariaDb; do
-  for area in Markers Schema; do
+  for area in Schema Markers Membership Leadership; do
     cls="${provider}${area}ComplianceTest"
     if [ -n "${kit[$cls]:-}" ]; then
       note=""

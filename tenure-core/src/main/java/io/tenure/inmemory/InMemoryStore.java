@@ -2,7 +2,10 @@ package io.tenure.inmemory;
 
 import io.tenure.Marker;
 import io.tenure.StoreUnavailableException;
+import io.tenure.spi.EventStore;
+import io.tenure.spi.LeaseStore;
 import io.tenure.spi.MarkerStore;
+import io.tenure.spi.MembershipStore;
 import io.tenure.spi.Store;
 import io.tenure.spi.StoreDescription;
 import io.tenure.spi.TablePrefix;
@@ -21,6 +24,9 @@ public final class InMemoryStore implements Store {
   private final Namespace namespace;
   private final InstantSource clock;
   private final InMemoryMarkerStore markers;
+  private final InMemoryMembershipStore membership = new InMemoryMembershipStore(this);
+  private final InMemoryLeaseStore leases = new InMemoryLeaseStore(this);
+  private final InMemoryEventStore events = new InMemoryEventStore(this);
   private volatile boolean closed;
 
   private InMemoryStore(Builder builder) {
@@ -56,7 +62,8 @@ public final class InMemoryStore implements Store {
         "memory:" + database.name(),
         prefix,
         namespace.schemaVersion(),
-        "microseconds");
+        "microseconds",
+        java.time.Duration.ZERO);
   }
 
   @Override
@@ -71,6 +78,21 @@ public final class InMemoryStore implements Store {
   }
 
   @Override
+  public MembershipStore membership() {
+    return membership;
+  }
+
+  @Override
+  public LeaseStore leases() {
+    return leases;
+  }
+
+  @Override
+  public EventStore events() {
+    return events;
+  }
+
+  @Override
   public void close() {
     closed = true;
   }
@@ -80,6 +102,11 @@ public final class InMemoryStore implements Store {
       throw new StoreUnavailableException(
           "in-memory store memory:" + database.name() + " (prefix " + prefix + ") is closed", null);
     }
+  }
+
+  ClusterTables clusterTables() {
+    checkOpen();
+    return namespace.cluster(prefix.value());
   }
 
   ConcurrentMap<io.tenure.MarkerKey, Marker> markerTable() {

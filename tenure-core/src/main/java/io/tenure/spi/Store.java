@@ -28,6 +28,21 @@ public interface Store extends AutoCloseable {
   MarkerStore markers();
 
   /**
+   * @return the membership area; the same instance every call
+   */
+  MembershipStore membership();
+
+  /**
+   * @return the leader lease; the same instance every call
+   */
+  LeaseStore leases();
+
+  /**
+   * @return the cluster history; the same instance every call
+   */
+  EventStore events();
+
+  /**
    * Releases connections. Idempotent. After close, every operation MUST throw {@link
    * io.tenure.StoreUnavailableException}.
    */

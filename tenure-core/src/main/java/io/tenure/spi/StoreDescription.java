@@ -10,6 +10,8 @@ package io.tenure.spi;
  * @param prefix the table prefix
  * @param schemaVersion the highest schema migration applied
  * @param timePrecision the precision of stored times, e.g. {@code microseconds}
+ * @param statementTimeout the bound on one heartbeat or lease statement, including the wait for its
+ *     connection; {@link java.time.Duration#ZERO} where statements cannot block (in-memory)
  */
 public record StoreDescription(
     String provider,
@@ -17,4 +19,5 @@ public record StoreDescription(
     String location,
     TablePrefix prefix,
     int schemaVersion,
-    String timePrecision) {}
+    String timePrecision,
+    java.time.Duration statementTimeout) {}

@@ -10,9 +10,15 @@ import io.tenure.UnsupportedDatabaseException;
 import io.tenure.jdbc.internal.Dialect;
 import io.tenure.jdbc.internal.Dialects;
 import io.tenure.jdbc.internal.Jdbc;
+import io.tenure.jdbc.internal.JdbcEventStore;
+import io.tenure.jdbc.internal.JdbcLeaseStore;
 import io.tenure.jdbc.internal.JdbcMarkerStore;
+import io.tenure.jdbc.internal.JdbcMembershipStore;
 import io.tenure.jdbc.internal.Migrator;
+import io.tenure.spi.EventStore;
+import io.tenure.spi.LeaseStore;
 import io.tenure.spi.MarkerStore;
+import io.tenure.spi.MembershipStore;
 import io.tenure.spi.Store;
 import io.tenure.spi.StoreDescription;
 import io.tenure.spi.TablePrefix;
@@ -24,6 +30,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -37,30 +44,46 @@ import org.slf4j.LoggerFactory;
 public final class JdbcStore implements Store {
   private static final Logger LOG = LoggerFactory.getLogger(JdbcStore.class);
 
-  private final @Nullable HikariDataSource ownedPool;
+  private final List<HikariDataSource> ownedPools;
   private final Jdbc jdbc;
   private final StoreDescription description;
   private final JdbcMarkerStore markers;
+  private final JdbcMembershipStore membership;
+  private final JdbcLeaseStore leases;
+  private final JdbcEventStore events;
   private volatile boolean closed;
 
-  private JdbcStore(
-      @Nullable HikariDataSource ownedPool, DataSource dataSource, Dialect dialect, Builder builder)
-      throws SQLException {
-    this.ownedPool = ownedPool;
-    this.jdbc = new Jdbc(dataSource, dialect, builder.location(), () -> closed);
+  private JdbcStore(Pools pools, Dialect dialect, Builder builder) throws SQLException {
+    this.ownedPools = pools.owned();
+    this.jdbc = new Jdbc(pools.main(), dialect, builder.location(), () -> closed);
     Migrator migrator = new Migrator(dialect, builder.prefix);
     int version;
     String database;
-    try (Connection connection = dataSource.getConnection()) {
+    String catalog;
+    try (Connection connection = pools.main().getConnection()) {
       database = connection.getMetaData().getDatabaseProductName() + " "
           + connection.getMetaData().getDatabaseProductVersion();
+      catalog = String.valueOf(connection.getCatalog());
       version = builder.migrate ? migrator.migrate(connection) : migrator.currentVersion(connection);
     }
     this.description =
         new StoreDescription(dialect.name(), database, builder.location(), builder.prefix, version,
-            dialect.timePrecision());
+            dialect.timePrecision(), builder.statementTimeout);
+    Jdbc coordination =
+        new Jdbc(pools.coordination(), dialect, builder.location(), () -> closed,
+            (int) builder.statementTimeout.toSeconds());
     this.markers = new JdbcMarkerStore(jdbc, builder.prefix);
+    this.membership = new JdbcMembershipStore(jdbc, coordination, builder.prefix);
+    this.leases = new JdbcLeaseStore(coordination, builder.prefix, pools.session(), catalog);
+    this.events = new JdbcEventStore(jdbc, builder.prefix);
   }
+
+  /** The connections a store uses; {@code owned} are closed with the store. */
+  private record Pools(
+      DataSource main,
+      DataSource coordination,
+      Dialect.ConnectionSource session,
+      List<HikariDataSource> owned) {}
 
   /**
    * Opens {@code url} with the default prefix and migration on.
@@ -105,11 +128,24 @@ public final class JdbcStore implements Store {
   }
 
   @Override
+  public MembershipStore membership() {
+    return membership;
+  }
+
+  @Override
+  public LeaseStore leases() {
+    return leases;
+  }
+
+  @Override
+  public EventStore events() {
+    return events;
+  }
+
+  @Override
   public void close() {
     closed = true;
-    if (ownedPool != null) {
-      ownedPool.close();
-    }
+    ownedPools.forEach(HikariDataSource::close);
   }
 
   /** Configures a {@link JdbcStore}. Each setter checks its argument; {@link #build()} connects. */
@@ -120,6 +156,10 @@ public final class JdbcStore implements Store {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** How long SQLite waits for the write lock before reporting contention. */
     public static final Duration DEFAULT_SQLITE_BUSY_TIMEOUT = Duration.ofSeconds(10);
+    /** The bound on one heartbeat or lease statement, including the wait for its connection. */
+    public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(1);
+    /** Connections reserved for heartbeats and lease statements, apart from the main pool. */
+    static final int COORDINATION_POOL_SIZE = 2;
 
     private @Nullable String url;
     private @Nullable DataSource dataSource;
@@ -129,6 +169,7 @@ public final class JdbcStore implements Store {
     private boolean migrate = true;
     private int poolSize = DEFAULT_POOL_SIZE;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
 
     private Builder() {}
 
@@ -216,6 +257,23 @@ public final class JdbcStore implements Store {
     }
 
     /**
+     * @param timeout the bound on one heartbeat or lease statement: whole seconds (JDBC query
+     *     timeouts have second granularity), 1 to 60
+     * @throws IllegalArgumentException if null, not whole seconds, or out of range
+     */
+    public Builder statementTimeout(Duration timeout) {
+      if (timeout == null
+          || timeout.toNanosPart() != 0
+          || timeout.toSeconds() < 1
+          || timeout.toSeconds() > 60) {
+        throw new IllegalArgumentException(
+            "statement timeout must be whole seconds from 1 to 60, got " + timeout);
+      }
+      this.statementTimeout = timeout;
+      return this;
+    }
+
+    /**
      * Connects, detects the database, migrates if asked, and returns the open store.
      *
      * @throws IllegalStateException if neither or both of a URL and a data source were given
@@ -228,19 +286,46 @@ public final class JdbcStore implements Store {
       if ((url == null) == (dataSource == null)) {
         throw new IllegalStateException("set exactly one of url(...) and dataSource(...)");
       }
-      HikariDataSource pool = dataSource == null ? openPool() : null;
-      DataSource source = pool != null ? pool : dataSource;
+      Pools pools = pools();
       try {
-        Dialect dialect = detect(source);
-        JdbcStore store = new JdbcStore(pool, source, dialect, this);
+        Dialect dialect = detect(pools.main());
+        JdbcStore store = new JdbcStore(pools, dialect, this);
         LOG.info("Opened Tenure store {} ({}, prefix '{}', schema v{})", location(),
             store.description.database(), prefix, store.description.schemaVersion());
         return store;
       } catch (SQLException e) {
-        closeQuietly(pool, e);
+        closeQuietly(pools.owned(), e);
         throw new StoreUnavailableException("cannot open Tenure store " + location() + ": " + e.getMessage(), e);
       } catch (RuntimeException e) {
-        closeQuietly(pool, e);
+        closeQuietly(pools.owned(), e);
+        throw e;
+      }
+    }
+
+    private Pools pools() {
+      if (dataSource != null) {
+        // A caller's data source serves every purpose; heartbeats then share its connections.
+        return new Pools(dataSource, dataSource, dataSource::getConnection, List.of());
+      }
+      HikariDataSource main = openPool("tenure-" + prefix.value(), poolSize, connectTimeout);
+      try {
+        Duration coordinationWait = statementTimeout.compareTo(Duration.ofMillis(250)) < 0
+            ? Duration.ofMillis(250) : statementTimeout;
+        HikariDataSource coordination =
+            openPool("tenure-coord-" + prefix.value(), COORDINATION_POOL_SIZE, coordinationWait);
+        String jdbcUrl = main.getJdbcUrl();
+        java.util.Properties properties = new java.util.Properties();
+        main.getDataSourceProperties().forEach(properties::put);
+        if (user != null) {
+          properties.setProperty("user", user);
+        }
+        if (password != null) {
+          properties.setProperty("password", password);
+        }
+        return new Pools(main, coordination,
+            () -> java.sql.DriverManager.getConnection(jdbcUrl, properties), List.of(main, coordination));
+      } catch (RuntimeException e) {
+        closeQuietly(List.of(main), e);
         throw e;
       }
     }
@@ -251,10 +336,10 @@ public final class JdbcStore implements Store {
       }
     }
 
-    private HikariDataSource openPool() {
+    private HikariDataSource openPool(String name, int size, Duration wait) {
       String jdbcUrl = StoreUrls.toJdbcUrl(url);
       HikariConfig config = new HikariConfig();
-      config.setPoolName("tenure-" + prefix.value());
+      config.setPoolName(name);
       config.setJdbcUrl(jdbcUrl);
       if (user != null) {
         config.setUsername(user);
@@ -262,9 +347,9 @@ public final class JdbcStore implements Store {
       if (password != null) {
         config.setPassword(password);
       }
-      config.setMaximumPoolSize(poolSize);
-      config.setMinimumIdle(Math.min(2, poolSize));
-      config.setConnectionTimeout(connectTimeout.toMillis());
+      config.setMaximumPoolSize(size);
+      config.setMinimumIdle(Math.min(2, size));
+      config.setConnectionTimeout(wait.toMillis());
       config.setInitializationFailTimeout(connectTimeout.toMillis());
       if (jdbcUrl.startsWith("jdbc:sqlite:")) {
         String path = jdbcUrl.substring("jdbc:sqlite:".length());
@@ -333,8 +418,8 @@ public final class JdbcStore implements Store {
       return url != null ? Stores.maskSecrets(url) : "data source " + dataSource.getClass().getName();
     }
 
-    private static void closeQuietly(@Nullable HikariDataSource pool, Throwable failure) {
-      if (pool != null) {
+    private static void closeQuietly(List<HikariDataSource> pools, Throwable failure) {
+      for (HikariDataSource pool : pools) {
         try {
           pool.close();
         } catch (RuntimeException e) {

@@ -41,6 +41,12 @@ abstract class DefaultDialect implements Dialect {
   }
 
   @Override
+  public java.util.Optional<io.tenure.spi.LeaseStore.SessionLock> sessionLock(
+      ConnectionSource connections, long key) {
+    return java.util.Optional.empty();
+  }
+
+  @Override
   public SqlFailure classify(SQLException e) {
     if (e instanceof SQLTransientConnectionException || e instanceof SQLNonTransientConnectionException) {
       return SqlFailure.UNAVAILABLE;

@@ -30,6 +30,32 @@ public interface Dialect {
   String now();
 
   /**
+   * @return an SQL expression for the database clock plus a bound parameter of microseconds (the
+   *     expression contains exactly one {@code ?})
+   */
+  String nowPlusMicros();
+
+  /**
+   * @return an SQL expression for the database clock minus a bound parameter of microseconds (the
+   *     expression contains exactly one {@code ?})
+   */
+  String nowMinusMicros();
+
+  /**
+   * @return a session lock for the leader lease, if this database releases locks when the holder's
+   *     session ends; {@code key} names the lock
+   */
+  java.util.Optional<io.tenure.spi.LeaseStore.SessionLock> sessionLock(
+      ConnectionSource connections, long key);
+
+  /** Opens connections that live outside any pool, e.g. for a session lock. */
+  @FunctionalInterface
+  interface ConnectionSource {
+    /** Opens a new connection. */
+    Connection open() throws SQLException;
+  }
+
+  /**
    * @return the precision of stored times, for status output
    */
   String timePrecision();

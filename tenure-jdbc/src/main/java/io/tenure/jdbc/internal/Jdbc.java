@@ -6,6 +6,7 @@ import io.tenure.SchemaMissingException;
 import io.tenure.StoreException;
 import io.tenure.StoreUnavailableException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
@@ -22,16 +23,42 @@ public final class Jdbc {
   private final Dialect dialect;
   private final String location;
   private final BooleanSupplier closed;
+  private final int statementTimeoutSeconds;
 
   /**
    * @param location where the data lives, secrets masked, for messages
    * @param closed tells whether the owning store was closed
    */
   public Jdbc(DataSource dataSource, Dialect dialect, String location, BooleanSupplier closed) {
+    this(dataSource, dialect, location, closed, 0);
+  }
+
+  /**
+   * @param statementTimeoutSeconds the query timeout of statements made with {@link #prepare}; 0
+   *     for none
+   */
+  public Jdbc(
+      DataSource dataSource,
+      Dialect dialect,
+      String location,
+      BooleanSupplier closed,
+      int statementTimeoutSeconds) {
     this.dataSource = dataSource;
     this.dialect = dialect;
     this.location = location;
     this.closed = closed;
+    this.statementTimeoutSeconds = statementTimeoutSeconds;
+  }
+
+  /**
+   * @return a statement with this executor's query timeout set
+   */
+  public PreparedStatement prepare(Connection connection, String sql) throws SQLException {
+    PreparedStatement statement = connection.prepareStatement(sql);
+    if (statementTimeoutSeconds > 0) {
+      statement.setQueryTimeout(statementTimeoutSeconds);
+    }
+    return statement;
   }
 
   /** Work on one connection. */
@@ -63,10 +90,18 @@ public final class Jdbc {
    * contention (the failed attempt was rolled back, so the retry is safe).
    */
   public <T> T write(String what, Work<T> work) {
+    return write(what, work, result -> true);
+  }
+
+  /**
+   * Like {@link #write(String, Work)}, but commits only when {@code commit} accepts the result and
+   * rolls back otherwise: a compare-and-swap that failed half-way leaves nothing behind.
+   */
+  public <T> T write(String what, Work<T> work, java.util.function.Predicate<T> commit) {
     ContentionException last = null;
     for (int attempt = 1; attempt <= CONTENTION_ATTEMPTS; attempt++) {
       try {
-        return writeOnce(what, work);
+        return writeOnce(what, work, commit);
       } catch (ContentionException e) {
         if (last != null) {
           e.addSuppressed(last);
@@ -78,13 +113,17 @@ public final class Jdbc {
     throw last;
   }
 
-  private <T> T writeOnce(String what, Work<T> work) {
+  private <T> T writeOnce(String what, Work<T> work, java.util.function.Predicate<T> commit) {
     checkOpen();
     try (Connection connection = dataSource.getConnection()) {
       dialect.begin(connection);
       try {
         T result = work.run(connection);
-        dialect.commit(connection);
+        if (commit.test(result)) {
+          dialect.commit(connection);
+        } else {
+          dialect.rollback(connection);
+        }
         return result;
       } catch (SQLException | RuntimeException e) {
         try {

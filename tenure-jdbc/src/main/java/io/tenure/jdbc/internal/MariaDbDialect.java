@@ -48,6 +48,16 @@ final class MariaDbDialect extends DefaultDialect {
   }
 
   @Override
+  public String nowPlusMicros() {
+    return "(UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND)";
+  }
+
+  @Override
+  public String nowMinusMicros() {
+    return "(UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND)";
+  }
+
+  @Override
   public String timePrecision() {
     return "microseconds";
   }

@@ -29,6 +29,22 @@ final class PostgresDialect extends DefaultDialect {
   }
 
   @Override
+  public String nowPlusMicros() {
+    return "(statement_timestamp() + (? * INTERVAL '1 microsecond'))";
+  }
+
+  @Override
+  public String nowMinusMicros() {
+    return "(statement_timestamp() - (? * INTERVAL '1 microsecond'))";
+  }
+
+  @Override
+  public java.util.Optional<io.tenure.spi.LeaseStore.SessionLock> sessionLock(
+      ConnectionSource connections, long key) {
+    return java.util.Optional.of(new PostgresSessionLock(connections, key));
+  }
+
+  @Override
   public String timePrecision() {
     return "microseconds";
   }

@@ -38,6 +38,16 @@ final class SqliteDialect extends DefaultDialect {
   }
 
   @Override
+  public String nowPlusMicros() {
+    return "(" + now() + " + ?)";
+  }
+
+  @Override
+  public String nowMinusMicros() {
+    return "(" + now() + " - ?)";
+  }
+
+  @Override
   public String timePrecision() {
     return "microseconds stored, milliseconds clock";
   }

@@ -1,0 +1,30 @@
+package io.tenure.inmemory;
+
+import io.tenure.ClusterEvent;
+import io.tenure.NodeInfo;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/** The in-memory membership, lease and event tables of one prefix. Guarded by its own monitor. */
+final class ClusterTables {
+  long version;
+  final Map<String, NodeInfo> nodes = new LinkedHashMap<>();
+  @Nullable String leaseHolder;
+  long leaseEpoch;
+  Instant leaseExpiresAt = Instant.EPOCH;
+  final Deque<ClusterEvent> events = new ArrayDeque<>();
+  long nextEventId = 1;
+
+  void clear() {
+    version = 0;
+    nodes.clear();
+    leaseHolder = null;
+    leaseEpoch = 0;
+    leaseExpiresAt = Instant.EPOCH;
+    events.clear();
+  }
+}

@@ -1,0 +1,28 @@
+package io.tenure.spi;
+
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The leader lease row.
+ *
+ * @param holder the incarnation id that holds or last held it; null if never acquired
+ * @param epoch the fencing epoch: 0 before the first acquire, then +1 on every change of holder
+ * @param expiresAt when it expires, by the database clock
+ * @param readAt the database clock when the row was read
+ */
+public record Lease(@Nullable String holder, long epoch, Instant expiresAt, Instant readAt) {
+  /**
+   * @return true if the lease had not expired when read
+   */
+  public boolean live() {
+    return expiresAt.isAfter(readAt);
+  }
+
+  /**
+   * @return true if {@code nodeId} held a live lease when read
+   */
+  public boolean heldBy(String nodeId) {
+    return live() && nodeId.equals(holder);
+  }
+}

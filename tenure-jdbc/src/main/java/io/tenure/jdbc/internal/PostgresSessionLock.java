@@ -1,0 +1,80 @@
+package io.tenure.jdbc.internal;
+
+import io.tenure.spi.LeaseStore;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A session advisory lock on a dedicated connection. PostgreSQL releases it when the session ends,
+ * so a candidate that can take it knows the previous holder's process or connection is gone.
+ */
+final class PostgresSessionLock implements LeaseStore.SessionLock {
+  private static final int VALID_CHECK_SECONDS = 1;
+
+  private final Dialect.ConnectionSource connections;
+  private final long key;
+  private @Nullable Connection connection;
+  private boolean held;
+
+  PostgresSessionLock(Dialect.ConnectionSource connections, long key) {
+    this.connections = connections;
+    this.key = key;
+  }
+
+  @Override
+  public boolean tryHold() {
+    try {
+      if (held && connection != null && connection.isValid(VALID_CHECK_SECONDS)) {
+        return true;
+      }
+      // A lost connection took the lock with it: start over on a new session.
+      closeConnection();
+      connection = connections.open();
+      try (PreparedStatement lock = connection.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+        lock.setLong(1, key);
+        try (ResultSet rows = lock.executeQuery()) {
+          rows.next();
+          held = rows.getBoolean(1);
+        }
+      }
+      return held;
+    } catch (SQLException e) {
+      closeConnection();
+      return false;
+    }
+  }
+
+  @Override
+  public void release() {
+    if (held && connection != null) {
+      try (PreparedStatement unlock = connection.prepareStatement("SELECT pg_advisory_unlock(?)")) {
+        unlock.setLong(1, key);
+        unlock.execute();
+      } catch (SQLException e) {
+        closeConnection();
+      }
+    }
+    held = false;
+  }
+
+  @Override
+  public void close() {
+    release();
+    closeConnection();
+  }
+
+  private void closeConnection() {
+    held = false;
+    if (connection != null) {
+      try {
+        connection.close();
+      } catch (SQLException ignored) {
+        // The session is gone either way, and with it the lock.
+      }
+      connection = null;
+    }
+  }
+}

@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.MembershipComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class MariaDbMembershipComplianceTest extends MembershipComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.MARIADB);
+  }
+}

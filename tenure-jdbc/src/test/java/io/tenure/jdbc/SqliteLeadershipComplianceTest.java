@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.LeadershipComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class SqliteLeadershipComplianceTest extends LeadershipComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.SQLITE);
+  }
+}

@@ -1,0 +1,165 @@
+package io.tenure.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tenure.spi.LeaderFence;
+import io.tenure.spi.Lease;
+import io.tenure.spi.LeaseStore;
+import io.tenure.spi.Store;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** SPEC §4: the leader lease and its fencing epoch, on the database clock. */
+public abstract class LeadershipComplianceTest extends FixtureSupport {
+  private static final Duration TTL = Duration.ofMinutes(1);
+  private static final Duration SHORT_TTL = Duration.ofMillis(200);
+
+  private Store store;
+  private LeaseStore leases;
+  private final String a = UUID.randomUUID().toString();
+  private final String b = UUID.randomUUID().toString();
+
+  @BeforeEach
+  void openStore() {
+    store = freshStore();
+    leases = store.leases();
+  }
+
+  @Test
+  void a_lease_never_acquired_has_epoch_0_and_no_holder() {
+    Lease lease = leases.read();
+    assertThat(lease.epoch()).isZero();
+    assertThat(lease.holder()).isNull();
+    assertThat(lease.live()).isFalse();
+  }
+
+  @Test
+  void the_first_acquire_gives_epoch_1_expiring_ttl_after_the_database_clock() {
+    Lease lease = leases.acquire(a, TTL).orElseThrow();
+
+    assertThat(lease.holder()).isEqualTo(a);
+    assertThat(lease.epoch()).isEqualTo(1);
+    assertThat(Duration.between(lease.readAt(), lease.expiresAt())).isBetween(TTL.minusSeconds(2), TTL);
+    assertThat(leases.read()).satisfies(read -> assertThat(read.heldBy(a)).isTrue());
+  }
+
+  @Test
+  void renew_extends_the_lease_and_keeps_the_epoch() {
+    Lease first = leases.acquire(a, SHORT_TTL).orElseThrow();
+    DatabaseClock.awaitPast(store, first.readAt());
+
+    Lease renewed = leases.renew(a, first.epoch(), TTL).orElseThrow();
+
+    assertThat(renewed.epoch()).isEqualTo(first.epoch());
+    assertThat(renewed.expiresAt()).isAfter(first.expiresAt());
+  }
+
+  @Test
+  void the_holder_acquiring_again_keeps_its_epoch() {
+    long epoch = leases.acquire(a, TTL).orElseThrow().epoch();
+    assertThat(leases.acquire(a, TTL).orElseThrow().epoch()).isEqualTo(epoch);
+  }
+
+  @Test
+  void a_standby_cannot_acquire_a_live_lease() {
+    leases.acquire(a, TTL).orElseThrow();
+
+    assertThat(leases.acquire(b, TTL)).isEmpty();
+
+    assertThat(leases.read().holder()).isEqualTo(a);
+    assertThat(leases.read().epoch()).isEqualTo(1);
+  }
+
+  @Test
+  void a_standby_acquires_after_expiry_with_the_epoch_plus_one() {
+    Lease expiring = leases.acquire(a, SHORT_TTL).orElseThrow();
+    DatabaseClock.awaitPast(store, expiring.expiresAt());
+
+    Lease taken = leases.acquire(b, TTL).orElseThrow();
+
+    assertThat(taken.holder()).isEqualTo(b);
+    assertThat(taken.epoch()).isEqualTo(expiring.epoch() + 1);
+  }
+
+  @Test
+  void a_clean_release_lets_a_standby_acquire_at_once() {
+    Lease held = leases.acquire(a, TTL).orElseThrow();
+
+    assertThat(leases.release(a, held.epoch())).isTrue();
+
+    Lease taken = leases.acquire(b, TTL).orElseThrow();
+    assertThat(taken.epoch()).isEqualTo(held.epoch() + 1);
+    assertThat(leases.release(a, held.epoch())).isFalse();
+  }
+
+  @Test
+  void release_by_a_node_that_does_not_hold_the_lease_changes_nothing() {
+    Lease held = leases.acquire(a, TTL).orElseThrow();
+
+    assertThat(leases.release(b, held.epoch())).isFalse();
+    assertThat(leases.release(a, held.epoch() + 1)).isFalse();
+
+    assertThat(leases.read().heldBy(a)).isTrue();
+  }
+
+  @Test
+  void renew_by_a_superseded_holder_fails_and_changes_nothing() {
+    Lease old = leases.acquire(a, TTL).orElseThrow();
+    leases.release(a, old.epoch());
+    Lease current = leases.acquire(b, TTL).orElseThrow();
+
+    assertThat(leases.renew(a, old.epoch(), TTL)).isEmpty();
+    assertThat(leases.renew(a, current.epoch(), TTL)).isEmpty();
+
+    assertThat(leases.read().holder()).isEqualTo(b);
+    assertThat(leases.read().expiresAt()).isEqualTo(current.expiresAt());
+  }
+
+  @Test
+  void a_fence_is_current_only_for_the_live_holder_at_its_epoch() {
+    Lease held = leases.acquire(a, SHORT_TTL).orElseThrow();
+
+    assertThat(leases.isCurrent(new LeaderFence(a, held.epoch()))).isTrue();
+    assertThat(leases.isCurrent(new LeaderFence(a, held.epoch() - 1))).isFalse();
+    assertThat(leases.isCurrent(new LeaderFence(b, held.epoch()))).isFalse();
+    DatabaseClock.awaitPast(store, held.expiresAt());
+    assertThat(leases.isCurrent(new LeaderFence(a, held.epoch()))).isFalse();
+  }
+
+  @Test
+  void a_take_over_succeeds_only_on_the_holder_and_epoch_observed() {
+    Lease held = leases.acquire(a, TTL).orElseThrow();
+
+    assertThat(leases.takeOver(b, a, held.epoch() + 1, TTL)).isEmpty();
+    assertThat(leases.takeOver(b, b, held.epoch(), TTL)).isEmpty();
+    Lease taken = leases.takeOver(b, a, held.epoch(), TTL).orElseThrow();
+
+    assertThat(taken.holder()).isEqualTo(b);
+    assertThat(taken.epoch()).isEqualTo(held.epoch() + 1);
+    assertThat(leases.renew(a, held.epoch(), TTL)).isEmpty();
+  }
+
+  @Test
+  void of_eight_candidates_racing_for_an_expired_lease_exactly_one_wins() {
+    Lease expiring = leases.acquire(a, SHORT_TTL).orElseThrow();
+    DatabaseClock.awaitPast(store, expiring.expiresAt());
+    List<Callable<Optional<Lease>>> candidates = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      String candidate = UUID.randomUUID().toString();
+      candidates.add(() -> leases.acquire(candidate, TTL));
+    }
+
+    List<Optional<Lease>> results = Race.run(candidates);
+
+    List<Lease> winners = results.stream().flatMap(Optional::stream).toList();
+    assertThat(winners).hasSize(1);
+    assertThat(winners.get(0).epoch()).isEqualTo(expiring.epoch() + 1);
+    assertThat(leases.read().holder()).isEqualTo(winners.get(0).holder());
+  }
+}

@@ -1,0 +1,355 @@
+package io.tenure.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tenure.ClusterEvent;
+import io.tenure.NodeInfo;
+import io.tenure.NodeStatus;
+import io.tenure.spi.LeaderFence;
+import io.tenure.spi.Lease;
+import io.tenure.spi.MembershipStore;
+import io.tenure.spi.MembershipView;
+import io.tenure.spi.MembershipWrite;
+import io.tenure.spi.NewNode;
+import io.tenure.spi.Store;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** SPEC §3: node rows, the membership version, heartbeats, death, cleanup and history. */
+public abstract class MembershipComplianceTest extends FixtureSupport {
+  private static final Duration FENCE = Duration.ofSeconds(3);
+  private static final Duration LONG_TTL = Duration.ofMinutes(5);
+
+  private Store store;
+  private MembershipStore membership;
+
+  @BeforeEach
+  void openStore() {
+    store = freshStore();
+    membership = store.membership();
+  }
+
+  private static NewNode node(String name) {
+    return new NewNode(UUID.randomUUID().toString(), name, "http://127.0.0.1:7000", Set.of("orders", "billing"), FENCE);
+  }
+
+  private String joined(String name) {
+    NewNode node = node(name);
+    assertThat(membership.join(node, membership.read().version())).isEqualTo(MembershipWrite.APPLIED);
+    return node.nodeId();
+  }
+
+  private NodeInfo row(String nodeId) {
+    return membership.read().nodes().stream().filter(n -> n.nodeId().equals(nodeId)).findFirst().orElseThrow();
+  }
+
+  private String activeLeader() {
+    String leader = joined("leader");
+    membership.changeStatus(leader, NodeStatus.ACTIVE, membership.read().version());
+    return leader;
+  }
+
+  private LeaderFence leaderFence(String nodeId) {
+    Lease lease = store.leases().acquire(nodeId, LONG_TTL).orElseThrow();
+    return new LeaderFence(nodeId, lease.epoch());
+  }
+
+  @Test
+  void an_empty_cluster_reads_version_0_and_no_nodes() {
+    MembershipView view = membership.read();
+    assertThat(view.version()).isZero();
+    assertThat(view.nodes()).isEmpty();
+  }
+
+  @Test
+  void a_join_inserts_a_joining_row_stamped_by_the_database_and_bumps_the_version_by_one() {
+    NewNode node = node("api-1");
+    Instant before = store.now();
+
+    assertThat(membership.join(node, 0)).isEqualTo(MembershipWrite.APPLIED);
+
+    MembershipView view = membership.read();
+    assertThat(view.version()).isEqualTo(1);
+    NodeInfo row = view.nodes().get(0);
+    assertThat(row.nodeId()).isEqualTo(node.nodeId());
+    assertThat(row.name()).isEqualTo("api-1");
+    assertThat(row.address()).isEqualTo("http://127.0.0.1:7000");
+    assertThat(row.capabilities()).containsExactlyInAnyOrder("orders", "billing");
+    assertThat(row.status()).isEqualTo(NodeStatus.JOINING);
+    assertThat(row.selfFenceAfter()).isEqualTo(FENCE);
+    assertThat(row.startedAt()).isEqualTo(row.heartbeatAt()).isAfterOrEqualTo(before.minusMillis(1));
+  }
+
+  @Test
+  void a_join_with_a_stale_version_fails_and_changes_nothing() {
+    joined("a");
+
+    assertThat(membership.join(node("b"), 0)).isEqualTo(MembershipWrite.STALE_VERSION);
+
+    assertThat(membership.read().version()).isEqualTo(1);
+    assertThat(membership.read().nodes()).hasSize(1);
+  }
+
+  @Test
+  void a_status_change_with_a_stale_version_fails_and_changes_nothing() {
+    String a = joined("a");
+    joined("b");
+
+    assertThat(membership.changeStatus(a, NodeStatus.ACTIVE, 1)).isEqualTo(MembershipWrite.STALE_VERSION);
+
+    assertThat(membership.read().version()).isEqualTo(2);
+    assertThat(row(a).status()).isEqualTo(NodeStatus.JOINING);
+  }
+
+  @Test
+  void a_duplicate_join_fails_and_changes_nothing() {
+    NewNode node = node("a");
+    membership.join(node, 0);
+
+    assertThat(membership.join(node, 1)).isEqualTo(MembershipWrite.DUPLICATE_NODE);
+
+    assertThat(membership.read().version()).isEqualTo(1);
+    assertThat(membership.read().nodes()).hasSize(1);
+  }
+
+  @Test
+  void twenty_concurrent_joins_from_one_read_version_exactly_one_wins_and_the_rest_win_by_retrying() {
+    int nodes = 20;
+    long readVersion = membership.read().version();
+    List<NewNode> joining = new ArrayList<>();
+    List<Callable<MembershipWrite>> first = new ArrayList<>();
+    for (int i = 0; i < nodes; i++) {
+      NewNode node = node("n" + i);
+      joining.add(node);
+      first.add(() -> membership.join(node, readVersion));
+    }
+
+    List<MembershipWrite> results = Race.run(first);
+
+    assertThat(results).filteredOn(r -> r == MembershipWrite.APPLIED).hasSize(1);
+    assertThat(results).filteredOn(r -> r != MembershipWrite.APPLIED).containsOnly(MembershipWrite.STALE_VERSION);
+    List<Callable<MembershipWrite>> retries = new ArrayList<>();
+    for (int i = 0; i < nodes; i++) {
+      if (results.get(i) != MembershipWrite.APPLIED) {
+        NewNode node = joining.get(i);
+        retries.add(() -> {
+          MembershipWrite result;
+          do {
+            result = membership.join(node, membership.read().version());
+          } while (result == MembershipWrite.STALE_VERSION);
+          return result;
+        });
+      }
+    }
+    assertThat(Race.run(retries)).containsOnly(MembershipWrite.APPLIED);
+    assertThat(membership.read().version()).isEqualTo(nodes);
+    assertThat(membership.read().nodes()).hasSize(nodes);
+  }
+
+  @Test
+  void a_node_moves_itself_joining_active_leaving_and_removes_its_row() {
+    String a = joined("a");
+
+    assertThat(membership.changeStatus(a, NodeStatus.ACTIVE, 1)).isEqualTo(MembershipWrite.APPLIED);
+    assertThat(membership.changeStatus(a, NodeStatus.ACTIVE, 2)).isEqualTo(MembershipWrite.NOT_ELIGIBLE);
+    assertThat(membership.changeStatus(a, NodeStatus.LEAVING, 2)).isEqualTo(MembershipWrite.APPLIED);
+    assertThat(membership.changeStatus(a, NodeStatus.ACTIVE, 3)).isEqualTo(MembershipWrite.NOT_ELIGIBLE);
+    assertThat(membership.remove(a, 3)).isEqualTo(MembershipWrite.APPLIED);
+
+    assertThat(membership.read().version()).isEqualTo(4);
+    assertThat(membership.read().nodes()).isEmpty();
+    assertThat(membership.remove(a, 4)).isEqualTo(MembershipWrite.NOT_ELIGIBLE);
+    assertThat(membership.read().version()).isEqualTo(4);
+  }
+
+  @Test
+  void a_node_cannot_declare_itself_dead_or_joining() {
+    String a = joined("a");
+    assertThatThrownBy(() -> membership.changeStatus(a, NodeStatus.DEAD, 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DEAD");
+    assertThatThrownBy(() -> membership.changeStatus(a, NodeStatus.JOINING, 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("JOINING");
+  }
+
+  @Test
+  void a_heartbeat_stamps_the_database_clock_and_does_not_change_the_version() {
+    String a = joined("a");
+    NodeInfo before = row(a);
+    DatabaseClock.awaitPast(store, before.heartbeatAt());
+
+    assertThat(membership.heartbeat(a)).isTrue();
+
+    NodeInfo after = row(a);
+    assertThat(membership.read().version()).isEqualTo(1);
+    assertThat(after.heartbeatAt()).isAfter(before.heartbeatAt());
+    assertThat(Duration.between(after.heartbeatAt(), store.now()).abs()).isLessThan(Duration.ofSeconds(2));
+    assertThat(after.rowVersion()).isGreaterThan(before.rowVersion());
+    assertThat(after.startedAt()).isEqualTo(before.startedAt());
+  }
+
+  @Test
+  void a_heartbeat_for_a_missing_node_returns_false_and_inserts_nothing() {
+    assertThat(membership.heartbeat(UUID.randomUUID().toString())).isFalse();
+
+    assertThat(membership.read().nodes()).isEmpty();
+    assertThat(membership.read().version()).isZero();
+  }
+
+  @Test
+  void the_leader_declares_a_stale_node_dead_and_a_dead_node_cannot_heartbeat() {
+    String leader = joined("leader");
+    String stale = joined("stale");
+    DatabaseClock.awaitPast(store, row(stale).heartbeatAt().plusMillis(5));
+    membership.heartbeat(leader);
+    LeaderFence fence = leaderFence(leader);
+
+    assertThat(membership.findStale(Duration.ofMillis(5))).extracting(NodeInfo::nodeId).contains(stale);
+    long version = membership.read().version();
+    assertThat(membership.declareDead(stale, Duration.ofMillis(5), version, fence)).isEqualTo(MembershipWrite.APPLIED);
+
+    assertThat(row(stale).status()).isEqualTo(NodeStatus.DEAD);
+    assertThat(membership.read().version()).isEqualTo(version + 1);
+    assertThat(membership.heartbeat(stale)).isFalse();
+    assertThat(row(stale).status()).isEqualTo(NodeStatus.DEAD);
+  }
+
+  @Test
+  void death_is_refused_for_a_fresh_node_for_the_leader_itself_and_with_a_stale_version() {
+    String leader = joined("leader");
+    String fresh = joined("fresh");
+    LeaderFence fence = leaderFence(leader);
+    long version = membership.read().version();
+    DatabaseClock.awaitPast(store, row(leader).heartbeatAt().plusMillis(5));
+
+    assertThat(membership.declareDead(fresh, Duration.ofHours(1), version, fence)).isEqualTo(MembershipWrite.NOT_ELIGIBLE);
+    assertThat(membership.declareDead(leader, Duration.ofMillis(1), version, fence)).isEqualTo(MembershipWrite.NOT_ELIGIBLE);
+    assertThat(membership.declareDead(fresh, Duration.ofMillis(1), version - 1, fence)).isEqualTo(MembershipWrite.STALE_VERSION);
+
+    assertThat(membership.read().version()).isEqualTo(version);
+    assertThat(membership.read().nodes()).extracting(NodeInfo::status).containsOnly(NodeStatus.JOINING);
+  }
+
+  @Test
+  void a_death_declaration_with_a_superseded_epoch_is_fenced_and_changes_nothing() {
+    String oldLeader = joined("old");
+    String newLeader = joined("new");
+    String victim = joined("victim");
+    LeaderFence old = leaderFence(oldLeader);
+    assertThat(store.leases().release(oldLeader, old.epoch())).isTrue();
+    LeaderFence current = leaderFence(newLeader);
+    assertThat(current.epoch()).isEqualTo(old.epoch() + 1);
+    DatabaseClock.awaitPast(store, row(victim).heartbeatAt().plusMillis(5));
+    long version = membership.read().version();
+
+    assertThat(membership.declareDead(victim, Duration.ofMillis(1), version, old)).isEqualTo(MembershipWrite.FENCED);
+
+    assertThat(row(victim).status()).isEqualTo(NodeStatus.JOINING);
+    assertThat(membership.read().version()).isEqualTo(version);
+    assertThat(membership.declareDead(victim, Duration.ofMillis(1), version, current)).isEqualTo(MembershipWrite.APPLIED);
+  }
+
+  @Test
+  void cleanup_deletes_only_rows_that_are_not_active_and_older_than_the_cutoff() {
+    String leader = joined("leader");
+    String active = joined("active");
+    String leaving = joined("leaving");
+    membership.changeStatus(active, NodeStatus.ACTIVE, membership.read().version());
+    membership.changeStatus(leaving, NodeStatus.LEAVING, membership.read().version());
+    Instant oldRowsAt = row(leaving).heartbeatAt();
+    DatabaseClock.awaitPast(store, oldRowsAt.plusMillis(400));
+    String recent = joined("recent");
+    membership.changeStatus(recent, NodeStatus.LEAVING, membership.read().version());
+    // Rows written 400 ms apart, cut in the middle: robust to a slow machine.
+    Duration cutoff = Duration.between(oldRowsAt, row(recent).heartbeatAt()).dividedBy(2);
+    LeaderFence fence = leaderFence(leader);
+
+    List<NodeInfo> defunct = membership.findDefunct(cutoff, 100);
+
+    assertThat(defunct).extracting(NodeInfo::nodeId).containsExactlyInAnyOrder(leader, leaving);
+    membership.heartbeat(leader);
+    assertThat(membership.deleteDefunct(defunct, cutoff, fence)).isEqualTo(1);
+    assertThat(membership.read().nodes()).extracting(NodeInfo::nodeId).containsExactlyInAnyOrder(leader, active, recent);
+  }
+
+  @Test
+  void a_heartbeat_racing_a_cleanup_delete_wins() {
+    String leader = activeLeader();
+    String leaving = joined("leaving");
+    membership.changeStatus(leaving, NodeStatus.LEAVING, membership.read().version());
+    DatabaseClock.awaitPast(store, row(leaving).heartbeatAt().plusMillis(5));
+    LeaderFence fence = leaderFence(leader);
+    List<NodeInfo> readByCleanup = membership.findDefunct(Duration.ofMillis(1), 10);
+    assertThat(readByCleanup).extracting(NodeInfo::nodeId).contains(leaving);
+
+    // The heartbeat lands between the cleanup's read and its delete.
+    assertThat(membership.heartbeat(leaving)).isTrue();
+    DatabaseClock.awaitPast(store, row(leaving).heartbeatAt().plusMillis(5));
+
+    assertThat(membership.deleteDefunct(readByCleanup, Duration.ofMillis(1), fence)).isZero();
+    assertThat(membership.read().nodes()).extracting(NodeInfo::nodeId).contains(leaving);
+  }
+
+  @Test
+  void a_status_change_racing_a_cleanup_delete_wins() {
+    String leader = activeLeader();
+    String joining = joined("joining");
+    DatabaseClock.awaitPast(store, row(joining).heartbeatAt().plusMillis(5));
+    LeaderFence fence = leaderFence(leader);
+    List<NodeInfo> readByCleanup = membership.findDefunct(Duration.ofMillis(1), 10);
+
+    membership.changeStatus(joining, NodeStatus.LEAVING, membership.read().version());
+
+    assertThat(membership.deleteDefunct(readByCleanup, Duration.ofMillis(1), fence)).isZero();
+    assertThat(membership.read().nodes()).extracting(NodeInfo::nodeId).contains(joining);
+  }
+
+  @Test
+  void cleanup_with_a_superseded_epoch_deletes_nothing() {
+    String oldLeader = joined("old");
+    String leaving = joined("leaving");
+    membership.changeStatus(leaving, NodeStatus.LEAVING, membership.read().version());
+    LeaderFence old = leaderFence(oldLeader);
+    store.leases().release(oldLeader, old.epoch());
+    DatabaseClock.awaitPast(store, row(leaving).heartbeatAt().plusMillis(5));
+
+    assertThat(membership.deleteDefunct(membership.findDefunct(Duration.ofMillis(1), 10), Duration.ofMillis(1), old)).isZero();
+    assertThat(membership.read().nodes()).extracting(NodeInfo::nodeId).contains(leaving);
+  }
+
+  @Test
+  void the_history_lists_events_newest_first_and_trims_by_count() {
+    for (int i = 0; i < 5; i++) {
+      store.events().append(ClusterEvent.Kind.JOINED, "node-" + i, i % 2 == 0 ? null : (long) i, "x".repeat(1200));
+    }
+
+    List<ClusterEvent> recent = store.events().recent(3);
+
+    assertThat(recent).extracting(ClusterEvent::nodeId).containsExactly("node-4", "node-3", "node-2");
+    assertThat(recent.get(0).epoch()).isNull();
+    assertThat(recent.get(1).epoch()).isEqualTo(3L);
+    assertThat(recent.get(0).detail()).hasSize(1000);
+    assertThat(Duration.between(recent.get(0).at(), store.now()).abs()).isLessThan(Duration.ofSeconds(5));
+    assertThat(store.events().trim(2, Duration.ofDays(1))).isEqualTo(3);
+    assertThat(store.events().recent(10)).extracting(ClusterEvent::nodeId).containsExactly("node-4", "node-3");
+  }
+
+  @Test
+  void the_history_trims_by_age() {
+    store.events().append(ClusterEvent.Kind.JOINED, "old", null, "");
+    Instant at = store.events().recent(1).get(0).at();
+    DatabaseClock.awaitPast(store, at.plusMillis(20));
+    store.events().append(ClusterEvent.Kind.LEFT, "new", null, "");
+
+    assertThat(store.events().trim(100, Duration.ofMillis(10))).isEqualTo(1);
+    assertThat(store.events().recent(10)).extracting(ClusterEvent::nodeId).containsExactly("new");
+    assertThatThrownBy(() -> store.events().recent(0)).isInstanceOf(IllegalArgumentException.class);
+  }
+}

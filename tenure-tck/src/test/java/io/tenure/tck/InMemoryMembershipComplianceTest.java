@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryMembershipComplianceTest extends MembershipComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}
