@@ -1,0 +1,49 @@
+package io.tenure;
+
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * The validated, frozen settings of a {@link TenureNode}; see {@link TenureNode.Builder} for each.
+ *
+ * @param name the node's name
+ * @param address its admin endpoint, or empty
+ * @param capabilities what it can run
+ * @param heartbeatInterval how often it heart-beats
+ * @param selfFenceAfter how long without a successful heartbeat before it stops its work
+ * @param staleAfter how old a heartbeat is before the leader declares the node dead
+ * @param leaseTtl the leader lease's time to live
+ * @param renewInterval how often the leader renews (and candidates try to acquire)
+ * @param fenceAfter how long without a successful renewal before the leader demotes itself
+ * @param statementTimeout the store's bound on one heartbeat or lease statement
+ * @param promotable whether this node may lead
+ * @param acquireDelay how long it waits after seeing the lease free before it tries to take it
+ * @param defunctAfter how long a non-active row stays before the leader deletes it
+ * @param cleanupBatchSize rows deleted per cleanup transaction
+ * @param maxCleanupPerTick rows examined for cleanup per leader tick
+ * @param eventsToKeep newest history entries kept
+ * @param eventMaxAge oldest history entry kept
+ */
+public record NodeSettings(
+    String name,
+    String address,
+    Set<String> capabilities,
+    Duration heartbeatInterval,
+    Duration selfFenceAfter,
+    Duration staleAfter,
+    Duration leaseTtl,
+    Duration renewInterval,
+    Duration fenceAfter,
+    Duration statementTimeout,
+    boolean promotable,
+    Duration acquireDelay,
+    Duration defunctAfter,
+    int cleanupBatchSize,
+    int maxCleanupPerTick,
+    int eventsToKeep,
+    Duration eventMaxAge) {
+  /** Copies the capabilities. */
+  public NodeSettings {
+    capabilities = Set.copyOf(capabilities);
+  }
+}

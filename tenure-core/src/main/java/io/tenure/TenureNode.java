@@ -1,0 +1,339 @@
+package io.tenure;
+
+import io.tenure.internal.cluster.DefaultTenureNode;
+import io.tenure.spi.LeaderFence;
+import io.tenure.spi.Store;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * One member of a Tenure cluster (SPEC §3, §4): it joins, heart-beats on its own thread, competes
+ * for the leader lease, and, while leader, declares stale nodes dead and cleans up defunct rows,
+ * each write fenced by its epoch.
+ *
+ * <p>Build with {@link #builder(Store)}, then {@link #start()}. {@link #close()} leaves gracefully:
+ * {@code LEAVING}, step down, delete its row.
+ */
+public interface TenureNode extends AutoCloseable {
+  /**
+   * @return the current incarnation id; changes when the node rejoins after an ejection
+   */
+  String nodeId();
+
+  /**
+   * @return the settings the node runs with
+   */
+  NodeSettings settings();
+
+  /**
+   * Joins the cluster and starts heart-beating and the election. Returns once the node is {@code
+   * ACTIVE}.
+   *
+   * @throws IllegalStateException if already started or closed
+   * @throws StoreException if the store failed
+   */
+  void start();
+
+  /**
+   * @return true while this node holds the lease and trusts it: its last successful renewal
+   *     started less than {@code fenceAfter} ago on its monotonic clock
+   */
+  boolean isLeader();
+
+  /**
+   * @return the fence to put on leader-only writes, while leader
+   */
+  Optional<LeaderFence> leaderFence();
+
+  /**
+   * @return true while no heartbeat has succeeded for {@code selfFenceAfter}
+   */
+  boolean isSelfFenced();
+
+  /**
+   * Leaves gracefully: marks itself {@code LEAVING}, steps down (a successor can acquire at once),
+   * stops its threads within a bounded time and deletes its row. Idempotent.
+   */
+  @Override
+  void close();
+
+  /**
+   * @param store the store the cluster shares
+   * @return a builder with the default settings
+   * @throws IllegalArgumentException if {@code store} is null
+   */
+  static Builder builder(Store store) {
+    if (store == null) {
+      throw new IllegalArgumentException("store must not be null");
+    }
+    return new Builder(store);
+  }
+
+  /**
+   * Settings with defaults; each setter checks its argument, {@link #build()} checks the rules that
+   * tie them together and throws, naming both values, instead of adjusting anything.
+   */
+  final class Builder {
+    /** Default heartbeat interval. */
+    public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+    /** Default self-fence deadline. */
+    public static final Duration DEFAULT_SELF_FENCE_AFTER = Duration.ofSeconds(3);
+    /** Default staleness after which the leader declares a node dead. */
+    public static final Duration DEFAULT_STALE_AFTER = Duration.ofSeconds(5);
+    /** Default lease time to live. */
+    public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(5);
+    /** Default renew interval. */
+    public static final Duration DEFAULT_RENEW_INTERVAL = Duration.ofSeconds(1);
+    /** Default leader self-fence deadline. */
+    public static final Duration DEFAULT_FENCE_AFTER = Duration.ofSeconds(4);
+    /** Default age after which non-active rows are deleted. */
+    public static final Duration DEFAULT_DEFUNCT_AFTER = Duration.ofMinutes(10);
+    /** Default rows per cleanup transaction. */
+    public static final int DEFAULT_CLEANUP_BATCH_SIZE = 50;
+    /** Default rows examined for cleanup per leader tick. */
+    public static final int DEFAULT_MAX_CLEANUP_PER_TICK = 200;
+    /** Default history entries kept. */
+    public static final int DEFAULT_EVENTS_TO_KEEP = 10_000;
+    /** Default oldest history entry kept. */
+    public static final Duration DEFAULT_EVENT_MAX_AGE = Duration.ofDays(7);
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+    private static final Pattern CAPABILITY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}");
+
+    private final Store store;
+    private String name = "node";
+    private String address = "";
+    private final Set<String> capabilities = new LinkedHashSet<>();
+    private Duration heartbeatInterval = DEFAULT_HEARTBEAT_INTERVAL;
+    private Duration selfFenceAfter = DEFAULT_SELF_FENCE_AFTER;
+    private Duration staleAfter = DEFAULT_STALE_AFTER;
+    private Duration leaseTtl = DEFAULT_LEASE_TTL;
+    private Duration renewInterval = DEFAULT_RENEW_INTERVAL;
+    private Duration fenceAfter = DEFAULT_FENCE_AFTER;
+    private boolean promotable = true;
+    private Duration acquireDelay = Duration.ZERO;
+    private Duration defunctAfter = DEFAULT_DEFUNCT_AFTER;
+    private int cleanupBatchSize = DEFAULT_CLEANUP_BATCH_SIZE;
+    private int maxCleanupPerTick = DEFAULT_MAX_CLEANUP_PER_TICK;
+    private int eventsToKeep = DEFAULT_EVENTS_TO_KEEP;
+    private Duration eventMaxAge = DEFAULT_EVENT_MAX_AGE;
+    private Ticker ticker = Ticker.system();
+    private final List<NodeListener> listeners = new ArrayList<>();
+
+    private Builder(Store store) {
+      this.store = store;
+    }
+
+    /**
+     * @param name 1 to 128 of {@code [A-Za-z0-9._-]}, starting with a letter or digit; unique among
+     *     the running nodes of one process and store
+     * @throws IllegalArgumentException if malformed
+     */
+    public Builder name(String name) {
+      if (name == null || !NAME.matcher(name).matches()) {
+        throw new IllegalArgumentException(
+            "node name must be 1 to 128 of [A-Za-z0-9._-] starting with a letter or digit, got '" + name + "'");
+      }
+      this.name = name;
+      return this;
+    }
+
+    /**
+     * @param address the admin endpoint other nodes and operators reach it at, at most 255
+     *     characters, no whitespace
+     * @throws IllegalArgumentException if malformed
+     */
+    public Builder address(String address) {
+      if (address == null || address.length() > 255 || address.chars().anyMatch(Character::isWhitespace)) {
+        throw new IllegalArgumentException(
+            "node address must be at most 255 characters without whitespace, got '" + address + "'");
+      }
+      this.address = address;
+      return this;
+    }
+
+    /**
+     * @param capability what this node can run, e.g. an agent family: 1 to 64 of {@code
+     *     [A-Za-z0-9._:/-]}, no whitespace or commas
+     * @throws IllegalArgumentException if malformed
+     */
+    public Builder capability(String capability) {
+      if (capability == null || !CAPABILITY.matcher(capability).matches()) {
+        throw new IllegalArgumentException(
+            "capability must be 1 to 64 of [A-Za-z0-9._:/-] starting with a letter or digit (no"
+                + " whitespace or commas), got '" + capability + "'");
+      }
+      capabilities.add(capability);
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder heartbeatInterval(Duration interval) {
+      this.heartbeatInterval = positive("heartbeatInterval", interval);
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder selfFenceAfter(Duration after) {
+      this.selfFenceAfter = positive("selfFenceAfter", after);
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder staleAfter(Duration after) {
+      this.staleAfter = positive("staleAfter", after);
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder leaseTtl(Duration ttl) {
+      this.leaseTtl = positive("leaseTtl", ttl);
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder renewInterval(Duration interval) {
+      this.renewInterval = positive("renewInterval", interval);
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder fenceAfter(Duration after) {
+      this.fenceAfter = positive("fenceAfter", after);
+      return this;
+    }
+
+    /** Whether this node may lead (default true). */
+    public Builder promotable(boolean promotable) {
+      this.promotable = promotable;
+      return this;
+    }
+
+    /**
+     * @param delay how long to wait after seeing the lease free before trying to take it, so that
+     *     preferred nodes (delay 0) win; 0 or more
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder acquireDelay(Duration delay) {
+      if (delay == null || delay.isNegative()) {
+        throw new IllegalArgumentException("acquireDelay must be zero or positive, got " + delay);
+      }
+      this.acquireDelay = delay;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder defunctAfter(Duration after) {
+      this.defunctAfter = positive("defunctAfter", after);
+      return this;
+    }
+
+    /**
+     * @param batchSize rows per cleanup transaction, 1 to 1000
+     * @param maxPerTick rows examined per leader tick, at least {@code batchSize}, at most 10,000
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder cleanup(int batchSize, int maxPerTick) {
+      if (batchSize < 1 || batchSize > 1000 || maxPerTick < batchSize || maxPerTick > 10_000) {
+        throw new IllegalArgumentException(
+            "cleanup batch size must be 1 to 1000 and per-tick cap from the batch size to 10000, got "
+                + batchSize + " and " + maxPerTick);
+      }
+      this.cleanupBatchSize = batchSize;
+      this.maxCleanupPerTick = maxPerTick;
+      return this;
+    }
+
+    /**
+     * @param keep newest history entries kept, 1 to 1,000,000
+     * @param maxAge oldest entry kept, positive
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder eventRetention(int keep, Duration maxAge) {
+      if (keep < 1 || keep > 1_000_000) {
+        throw new IllegalArgumentException("events to keep must be 1 to 1000000, got " + keep);
+      }
+      this.eventsToKeep = keep;
+      this.eventMaxAge = positive("event max age", maxAge);
+      return this;
+    }
+
+    /**
+     * @param ticker the monotonic clock for local deadlines; tests pass a settable one
+     * @throws IllegalArgumentException if null
+     */
+    public Builder ticker(Ticker ticker) {
+      if (ticker == null) {
+        throw new IllegalArgumentException("ticker must not be null");
+      }
+      this.ticker = ticker;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if null
+     */
+    public Builder listener(NodeListener listener) {
+      if (listener == null) {
+        throw new IllegalArgumentException("listener must not be null");
+      }
+      listeners.add(listener);
+      return this;
+    }
+
+    /**
+     * Checks the settings together and returns an unstarted node.
+     *
+     * @throws IllegalArgumentException naming both values if {@code heartbeatInterval <
+     *     selfFenceAfter < staleAfter} or {@code renewInterval + statementTimeout < fenceAfter <
+     *     leaseTtl} does not hold (statementTimeout is the store's)
+     */
+    public TenureNode build() {
+      Duration statementTimeout = store.describe().statementTimeout();
+      requireLess("heartbeatInterval", heartbeatInterval, "selfFenceAfter", selfFenceAfter);
+      requireLess("selfFenceAfter", selfFenceAfter, "staleAfter", staleAfter);
+      requireLess("renewInterval + statementTimeout (" + renewInterval + " + " + statementTimeout + ")",
+          renewInterval.plus(statementTimeout), "fenceAfter", fenceAfter);
+      requireLess("fenceAfter", fenceAfter, "leaseTtl", leaseTtl);
+      NodeSettings settings =
+          new NodeSettings(name, address, capabilities, heartbeatInterval, selfFenceAfter,
+              staleAfter, leaseTtl, renewInterval, fenceAfter, statementTimeout, promotable,
+              acquireDelay, defunctAfter, cleanupBatchSize, maxCleanupPerTick, eventsToKeep,
+              eventMaxAge);
+      return new DefaultTenureNode(store, settings, ticker, listeners);
+    }
+
+    private static void requireLess(String smallName, Duration small, String bigName, Duration big) {
+      if (small.compareTo(big) >= 0) {
+        throw new IllegalArgumentException(
+            smallName + " must be less than " + bigName + ", got " + small + " and " + big);
+      }
+    }
+
+    private static Duration positive(String what, Duration value) {
+      if (value == null || value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(what + " must be positive, got " + value);
+      }
+      return value;
+    }
+  }
+}

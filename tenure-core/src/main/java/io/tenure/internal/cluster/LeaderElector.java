@@ -1,0 +1,241 @@
+package io.tenure.internal.cluster;
+
+import io.tenure.ClusterEvent;
+import io.tenure.DemotionReason;
+import io.tenure.NodeSettings;
+import io.tenure.Ticker;
+import io.tenure.spi.LeaderFence;
+import io.tenure.spi.Lease;
+import io.tenure.spi.LeaseStore;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Acquires and renews the leader lease and demotes at every edge (SPEC §4).
+ *
+ * <p>Trust window: a renewal that succeeds is trusted from the time <em>before</em> it was sent, so
+ * the node believes it leads only until {@code renewStart + fenceAfter} on its monotonic clock,
+ * never from the time the reply arrived. {@code fenceAfter < leaseTtl} leaves the difference as a
+ * safety margin for clock rates. Past the deadline {@link #isLeader()} is false and the demotion
+ * fires, whether the watchdog or a caller notices first.
+ */
+final class LeaderElector {
+  private static final Logger LOG = LoggerFactory.getLogger(LeaderElector.class);
+  private static final long NEVER = Long.MIN_VALUE;
+
+  private final LeaseStore leases;
+  private final NodeSettings settings;
+  private final Ticker ticker;
+  private final Supplier<String> nodeId;
+  private final Listeners listeners;
+  private final History history;
+  private final long fenceAfterNanos;
+  private final long acquireDelayNanos;
+  private final long takeOverGraceNanos;
+  private final LeaseStore.@Nullable SessionLock sessionLock;
+
+  // Guarded by this.
+  private boolean leader;
+  private long epoch;
+  private long renewStartedAt = NEVER;
+  private long acquirableSince = NEVER;
+
+  LeaderElector(
+      LeaseStore leases, NodeSettings settings, Ticker ticker, Supplier<String> nodeId,
+      Listeners listeners, History history) {
+    this.leases = leases;
+    this.settings = settings;
+    this.ticker = ticker;
+    this.nodeId = nodeId;
+    this.listeners = listeners;
+    this.history = history;
+    this.fenceAfterNanos = settings.fenceAfter().toNanos();
+    this.acquireDelayNanos = settings.acquireDelay().toNanos();
+    // A live leader takes the session lock within a renew interval of acquiring the lease; until
+    // then, holding the lock proves nothing about it.
+    this.takeOverGraceNanos = settings.renewInterval().multipliedBy(2).toNanos();
+    this.sessionLock = settings.promotable() ? leases.sessionLock().orElse(null) : null;
+  }
+
+  /** One election step: renew while leader, else try to become leader. Called on one thread. */
+  void tick() {
+    if (!settings.promotable()) {
+      return;
+    }
+    long start = ticker.read();
+    long heldEpoch;
+    synchronized (this) {
+      heldEpoch = isLeaderLocked(start) ? epoch : NEVER;
+    }
+    if (heldEpoch != NEVER) {
+      renew(start, heldEpoch);
+    } else {
+      compete(start);
+    }
+  }
+
+  private void renew(long start, long heldEpoch) {
+    Optional<Lease> renewed = leases.renew(nodeId.get(), heldEpoch, settings.leaseTtl());
+    synchronized (this) {
+      if (!leader || epoch != heldEpoch) {
+        return;
+      }
+      if (renewed.isPresent()) {
+        renewStartedAt = start;
+      } else {
+        demoteLocked(DemotionReason.SUPERSEDED);
+      }
+    }
+    holdSessionLock();
+  }
+
+  private void compete(long start) {
+    String me = nodeId.get();
+    Lease lease = leases.read();
+    if (lease.live() && !me.equals(lease.holder())) {
+      synchronized (this) {
+        acquirableSince = NEVER;
+      }
+      tryTakeOverFromGoneHolder(start, lease);
+      return;
+    }
+    synchronized (this) {
+      if (acquirableSince == NEVER) {
+        acquirableSince = start;
+      }
+      if (start - acquirableSince < acquireDelayNanos) {
+        return;
+      }
+    }
+    leases.acquire(me, settings.leaseTtl()).ifPresent(acquired -> promote(start, acquired));
+  }
+
+  /**
+   * Fast failover (PostgreSQL): a candidate that can take the session lock knows the holder's
+   * session ended, and takes the lease over by compare-and-swap on the holder and epoch it saw. The
+   * epoch guard keeps this safe even if it guessed wrong: the deposed holder's writes are refused.
+   */
+  private void tryTakeOverFromGoneHolder(long start, Lease lease) {
+    if (sessionLock == null || lease.holder() == null) {
+      return;
+    }
+    if (!sessionLock.tryHold()) {
+      return;
+    }
+    Lease current = leases.read();
+    boolean sameLease = lease.holder().equals(current.holder()) && lease.epoch() == current.epoch();
+    boolean settled = current.live() && heldLongEnough(current);
+    Optional<Lease> taken =
+        sameLease && settled
+            ? leases.takeOver(nodeId.get(), lease.holder(), lease.epoch(), settings.leaseTtl())
+            : Optional.empty();
+    if (taken.isPresent()) {
+      LOG.info("node {} took the lease over from {} (epoch {}), whose session lock was free",
+          nodeId.get(), lease.holder(), lease.epoch());
+      promote(start, taken.get());
+    } else {
+      sessionLock.release();
+    }
+  }
+
+  private boolean heldLongEnough(Lease lease) {
+    long remainingNanos = java.time.Duration.between(lease.readAt(), lease.expiresAt()).toNanos();
+    long heldNanos = settings.leaseTtl().toNanos() - remainingNanos;
+    return heldNanos >= takeOverGraceNanos;
+  }
+
+  private void holdSessionLock() {
+    if (sessionLock != null && isLeader()) {
+      sessionLock.tryHold();
+    }
+  }
+
+  private void promote(long start, Lease lease) {
+    synchronized (this) {
+      leader = true;
+      epoch = lease.epoch();
+      renewStartedAt = start;
+      acquirableSince = NEVER;
+      LOG.info("node {} became leader at epoch {}", nodeId.get(), epoch);
+      listeners.fire("promotion", l -> l.onPromoted(lease.epoch()));
+    }
+    history.record(ClusterEvent.Kind.LEADER_ACQUIRED, nodeId.get(), lease.epoch(), "became leader");
+    holdSessionLock();
+  }
+
+  /** The watchdog: demotes once the trust window has passed. Cheap; called often. */
+  void checkFence() {
+    isLeader();
+  }
+
+  /**
+   * @return true while leader within the trust window; demotes (once) when the window has passed
+   */
+  synchronized boolean isLeader() {
+    return isLeaderLocked(ticker.read());
+  }
+
+  private boolean isLeaderLocked(long now) {
+    if (!leader) {
+      return false;
+    }
+    if (now - renewStartedAt > fenceAfterNanos) {
+      demoteLocked(DemotionReason.SELF_FENCE);
+      return false;
+    }
+    return true;
+  }
+
+  synchronized Optional<LeaderFence> fence() {
+    return isLeaderLocked(ticker.read()) ? Optional.of(new LeaderFence(nodeId.get(), epoch)) : Optional.empty();
+  }
+
+  /** Demotes now, if leader, for {@code reason}. */
+  synchronized void demote(DemotionReason reason) {
+    if (leader) {
+      demoteLocked(reason);
+    }
+  }
+
+  private void demoteLocked(DemotionReason reason) {
+    leader = false;
+    long lost = epoch;
+    if (reason == DemotionReason.STEP_DOWN) {
+      LOG.info("node {} stepped down as leader at epoch {}", nodeId.get(), lost);
+    } else {
+      LOG.warn("node {} stopped being leader at epoch {}: {}", nodeId.get(), lost, reason);
+    }
+    listeners.fire("demotion", l -> l.onDemoted(lost, reason));
+    if (sessionLock != null) {
+      sessionLock.release();
+    }
+    history.record(ClusterEvent.Kind.LEADER_LOST, nodeId.get(), lost, reason.name());
+  }
+
+  /** Clean step-down: demote, then expire the lease so a successor acquires at once. */
+  void stepDown(String holderId) {
+    long held;
+    synchronized (this) {
+      if (!leader) {
+        return;
+      }
+      held = epoch;
+      demoteLocked(DemotionReason.STEP_DOWN);
+    }
+    try {
+      leases.release(holderId, held);
+    } catch (RuntimeException e) {
+      LOG.warn("node {} could not release the lease at epoch {}; it expires on its own: {}",
+          holderId, held, e.toString());
+    }
+  }
+
+  void close() {
+    if (sessionLock != null) {
+      sessionLock.close();
+    }
+  }
+}

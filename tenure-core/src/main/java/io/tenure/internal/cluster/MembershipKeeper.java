@@ -1,0 +1,164 @@
+package io.tenure.internal.cluster;
+
+import io.tenure.ClusterEvent;
+import io.tenure.NodeSettings;
+import io.tenure.NodeStatus;
+import io.tenure.StoreException;
+import io.tenure.Ticker;
+import io.tenure.spi.MembershipStore;
+import io.tenure.spi.MembershipWrite;
+import io.tenure.spi.NewNode;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This node's membership row (SPEC §3): join, activation, heartbeats, self-fencing, ejection and
+ * rejoin, graceful removal. Status changes retry on a stale version by re-reading; every other
+ * outcome is final.
+ */
+final class MembershipKeeper {
+  private static final Logger LOG = LoggerFactory.getLogger(MembershipKeeper.class);
+  /** Concurrent joins each bump the version once; a few hundred nodes settle well within this. */
+  private static final int MAX_VERSION_RETRIES = 1000;
+  private static final long NEVER = Long.MIN_VALUE;
+
+  private final MembershipStore membership;
+  private final NodeSettings settings;
+  private final Ticker ticker;
+  private final Listeners listeners;
+  private final History history;
+  private final long selfFenceAfterNanos;
+
+  private volatile String nodeId = UUID.randomUUID().toString();
+  // Guarded by this.
+  private long heartbeatStartedAt = NEVER;
+  private boolean selfFenced;
+
+  MembershipKeeper(MembershipStore membership, NodeSettings settings, Ticker ticker,
+      Listeners listeners, History history) {
+    this.membership = membership;
+    this.settings = settings;
+    this.ticker = ticker;
+    this.listeners = listeners;
+    this.history = history;
+    this.selfFenceAfterNanos = settings.selfFenceAfter().toNanos();
+  }
+
+  String nodeId() {
+    return nodeId;
+  }
+
+  /** Inserts this incarnation as JOINING, then makes it ACTIVE. */
+  void join() {
+    long start = ticker.read();
+    NewNode node = new NewNode(nodeId, settings.name(), settings.address(), settings.capabilities(),
+        settings.selfFenceAfter());
+    MembershipWrite joined = retryOnStaleVersion(version -> membership.join(node, version));
+    if (joined != MembershipWrite.APPLIED) {
+      throw new IllegalStateException("node " + nodeId + " could not join: " + joined);
+    }
+    synchronized (this) {
+      heartbeatStartedAt = start;
+    }
+    history.record(ClusterEvent.Kind.JOINED, nodeId, null, "name " + settings.name());
+    MembershipWrite activated =
+        retryOnStaleVersion(version -> membership.changeStatus(nodeId, NodeStatus.ACTIVE, version));
+    if (activated != MembershipWrite.APPLIED) {
+      throw new IllegalStateException("node " + nodeId + " could not become ACTIVE: " + activated);
+    }
+    history.record(ClusterEvent.Kind.ACTIVATED, nodeId, null, "name " + settings.name());
+    LOG.info("node {} ({}) joined the cluster", nodeId, settings.name());
+  }
+
+  /**
+   * One heartbeat.
+   *
+   * @return false if the row was gone or dead: the caller stops its work and calls {@link
+   *     #rejoin()}
+   */
+  boolean heartbeat() {
+    long start = ticker.read();
+    boolean alive;
+    try {
+      alive = membership.heartbeat(nodeId);
+    } catch (StoreException e) {
+      LOG.warn("heartbeat of node {} failed: {}", nodeId, e.toString());
+      return true;
+    }
+    if (alive) {
+      boolean unfenced;
+      synchronized (this) {
+        heartbeatStartedAt = start;
+        unfenced = selfFenced;
+        selfFenced = false;
+      }
+      if (unfenced) {
+        LOG.info("node {} heart-beats again; lifting its self-fence", nodeId);
+        listeners.fire("unfence", l -> l.onUnfenced());
+      }
+    }
+    return alive;
+  }
+
+  /** Self-fences once no heartbeat has succeeded for {@code selfFenceAfter}. */
+  void checkSelfFence() {
+    boolean fenceNow;
+    synchronized (this) {
+      fenceNow = !selfFenced && heartbeatStartedAt != NEVER
+          && ticker.read() - heartbeatStartedAt > selfFenceAfterNanos;
+      if (fenceNow) {
+        selfFenced = true;
+      }
+    }
+    if (fenceNow) {
+      LOG.warn("node {} has not heart-beaten for {}; it stops its work (self-fence)", nodeId,
+          settings.selfFenceAfter());
+      listeners.fire("self-fence", l -> l.onSelfFenced());
+    }
+  }
+
+  synchronized boolean isSelfFenced() {
+    return selfFenced;
+  }
+
+  /** Joins again under a new incarnation id, after an ejection. */
+  void rejoin() {
+    String previous = nodeId;
+    nodeId = UUID.randomUUID().toString();
+    history.record(ClusterEvent.Kind.EJECTED, previous, null, "rejoins as " + nodeId);
+    LOG.warn("node {} found its row gone or dead; rejoining as {}", previous, nodeId);
+    join();
+    String current = nodeId;
+    listeners.fire("rejoin", l -> l.onRejoined(previous, current));
+  }
+
+  /** Marks this node LEAVING. */
+  void markLeaving() {
+    MembershipWrite result =
+        retryOnStaleVersion(version -> membership.changeStatus(nodeId, NodeStatus.LEAVING, version));
+    if (result != MembershipWrite.APPLIED) {
+      LOG.warn("node {} could not mark itself LEAVING: {}", nodeId, result);
+    }
+  }
+
+  /** Deletes this node's row, the last step of a graceful leave. */
+  void remove() {
+    MembershipWrite result = retryOnStaleVersion(version -> membership.remove(nodeId, version));
+    if (result == MembershipWrite.APPLIED) {
+      history.record(ClusterEvent.Kind.LEFT, nodeId, null, "name " + settings.name());
+    } else {
+      LOG.warn("node {} could not remove its row: {}", nodeId, result);
+    }
+  }
+
+  private MembershipWrite retryOnStaleVersion(java.util.function.LongFunction<MembershipWrite> write) {
+    for (int attempt = 0; attempt < MAX_VERSION_RETRIES; attempt++) {
+      MembershipWrite result = write.apply(membership.read().version());
+      if (result != MembershipWrite.STALE_VERSION) {
+        return result;
+      }
+    }
+    return MembershipWrite.STALE_VERSION;
+  }
+}

@@ -1,0 +1,237 @@
+package io.tenure.internal.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tenure.DemotionReason;
+import io.tenure.NodeListener;
+import io.tenure.NodeSettings;
+import io.tenure.inmemory.InMemoryStore;
+import io.tenure.spi.Lease;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The elector driven tick by tick, with the database clock and the ticker both injected. */
+class LeaderElectorTest {
+  private static final Duration TTL = Duration.ofSeconds(5);
+  private static final Duration RENEW = Duration.ofSeconds(1);
+  private static final Duration FENCE_AFTER = Duration.ofSeconds(4);
+
+  private final ManualTime time = new ManualTime();
+  private final InMemoryStore store = InMemoryStore.builder().clock(time.databaseClock()).build();
+  private final List<String> edges = new ArrayList<>();
+
+  private LeaderElector elector(String nodeId, boolean promotable, Duration acquireDelay) {
+    NodeSettings settings = new NodeSettings("n", "", Set.of(), Duration.ofMillis(500), Duration.ofSeconds(2),
+        Duration.ofSeconds(5), TTL, RENEW, FENCE_AFTER, Duration.ZERO, promotable, acquireDelay,
+        Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1));
+    NodeListener recorder = new NodeListener() {
+      @Override
+      public void onPromoted(long epoch) {
+        edges.add(nodeId + " promoted " + epoch);
+      }
+
+      @Override
+      public void onDemoted(long epoch, DemotionReason reason) {
+        edges.add(nodeId + " demoted " + epoch + " " + reason);
+      }
+    };
+    return new LeaderElector(store.leases(), settings, time.ticker(), () -> nodeId,
+        new Listeners(List.of(recorder)), new History(store.events()));
+  }
+
+  private LeaderElector elector(String nodeId) {
+    return elector(nodeId, true, Duration.ZERO);
+  }
+
+  @Test
+  void exactly_at_fence_after_it_is_still_leader_and_just_past_it_it_is_demoted_once() {
+    LeaderElector a = elector("a");
+    a.tick();
+    assertThat(a.isLeader()).isTrue();
+
+    time.advance(FENCE_AFTER);
+    assertThat(a.isLeader()).isTrue();
+    assertThat(a.fence()).isPresent();
+
+    time.advance(Duration.ofNanos(1));
+    assertThat(a.isLeader()).isFalse();
+    a.checkFence();
+    assertThat(a.isLeader()).isFalse();
+    assertThat(a.fence()).isEmpty();
+    assertThat(edges).containsExactly("a promoted 1", "a demoted 1 SELF_FENCE");
+  }
+
+  @Test
+  void the_trust_window_starts_before_the_renewal_was_sent_not_when_its_reply_arrived() {
+    SlowLeases leases = new SlowLeases(store.leases());
+    LeaderElector a = new LeaderElector(leases, settingsOf(), time.ticker(), () -> "a",
+        new Listeners(List.of()), new History(store.events()));
+    a.tick();
+    time.advance(RENEW);
+    long renewSentAt = time.ticker().read();
+    leases.beforeRenewReply(() -> time.advance(Duration.ofSeconds(3)));
+
+    a.tick();
+
+    assertThat(a.isLeader()).isTrue();
+    time.advance(FENCE_AFTER.minusSeconds(3));
+    assertThat(time.ticker().read() - renewSentAt).isEqualTo(FENCE_AFTER.toNanos());
+    assertThat(a.isLeader()).isTrue();
+    time.advance(Duration.ofNanos(1));
+    assertThat(a.isLeader()).isFalse();
+  }
+
+  private static NodeSettings settingsOf() {
+    return new NodeSettings("n", "", Set.of(), Duration.ofMillis(500), Duration.ofSeconds(2),
+        Duration.ofSeconds(5), TTL, RENEW, FENCE_AFTER, Duration.ZERO, true, Duration.ZERO,
+        Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1));
+  }
+
+  @Test
+  void renewals_keep_the_epoch_and_the_trust_window_moves_with_them() {
+    LeaderElector a = elector("a");
+    a.tick();
+    for (int i = 0; i < 10; i++) {
+      time.advance(RENEW);
+      a.tick();
+    }
+    time.advance(FENCE_AFTER);
+    assertThat(a.isLeader()).isTrue();
+    assertThat(a.fence().orElseThrow().epoch()).isEqualTo(1);
+    assertThat(edges).containsExactly("a promoted 1");
+  }
+
+  @Test
+  void a_renewal_that_finds_another_holder_demotes_at_once() {
+    LeaderElector a = elector("a");
+    a.tick();
+    // The lease is taken over behind a's back (as after a crash detected elsewhere).
+    store.leases().takeOver("b", "a", 1, TTL).orElseThrow();
+
+    time.advance(RENEW);
+    a.tick();
+
+    assertThat(a.isLeader()).isFalse();
+    assertThat(edges).containsExactly("a promoted 1", "a demoted 1 SUPERSEDED");
+  }
+
+  @Test
+  void a_standby_takes_over_only_after_expiry_by_the_database_clock_with_the_next_epoch() {
+    LeaderElector a = elector("a");
+    LeaderElector b = elector("b");
+    a.tick();
+    b.tick();
+    assertThat(b.isLeader()).isFalse();
+
+    time.advance(TTL.minusNanos(1000));
+    b.tick();
+    assertThat(b.isLeader()).isFalse();
+    // expires_at <= now: at exactly the expiry the lease is free.
+    time.advance(Duration.ofNanos(1000));
+    b.tick();
+
+    assertThat(b.isLeader()).isTrue();
+    assertThat(b.fence().orElseThrow().epoch()).isEqualTo(2);
+    assertThat(a.isLeader()).isFalse();
+  }
+
+  @Test
+  void a_non_promotable_node_never_acquires() {
+    LeaderElector observer = elector("observer", false, Duration.ZERO);
+    for (int i = 0; i < 20; i++) {
+      observer.tick();
+      time.advance(RENEW);
+    }
+    assertThat(observer.isLeader()).isFalse();
+    assertThat(store.leases().read().epoch()).isZero();
+  }
+
+  @Test
+  void with_an_acquire_delay_the_preferred_node_wins_the_race_for_an_expired_lease() {
+    LeaderElector old = elector("old");
+    old.tick();
+    time.advance(TTL.plusMillis(1));
+    LeaderElector delayed = elector("delayed", true, Duration.ofSeconds(2));
+    LeaderElector preferred = elector("preferred");
+
+    // The delayed node sees the lease free first, but waits; the preferred node takes it.
+    delayed.tick();
+    time.advance(Duration.ofSeconds(1));
+    preferred.tick();
+    time.advance(Duration.ofSeconds(1));
+    delayed.tick();
+
+    assertThat(preferred.isLeader()).isTrue();
+    assertThat(delayed.isLeader()).isFalse();
+    assertThat(store.leases().read().holder()).isEqualTo("preferred");
+  }
+
+  @Test
+  void an_acquire_delay_elapses_on_the_monotonic_clock_then_the_node_acquires() {
+    LeaderElector delayed = elector("delayed", true, Duration.ofSeconds(2));
+    delayed.tick();
+    assertThat(delayed.isLeader()).isFalse();
+    time.advance(Duration.ofMillis(1999));
+    delayed.tick();
+    assertThat(delayed.isLeader()).isFalse();
+    time.advance(Duration.ofMillis(1));
+    delayed.tick();
+    assertThat(delayed.isLeader()).isTrue();
+  }
+
+  @Test
+  void stepping_down_expires_the_lease_so_a_standby_acquires_at_once_with_the_next_epoch() {
+    LeaderElector a = elector("a");
+    LeaderElector b = elector("b");
+    a.tick();
+
+    a.stepDown("a");
+    b.tick();
+
+    assertThat(b.isLeader()).isTrue();
+    assertThat(b.fence().orElseThrow().epoch()).isEqualTo(2);
+    assertThat(edges).containsExactly("a promoted 1", "a demoted 1 STEP_DOWN", "b promoted 2");
+  }
+
+  @Test
+  void a_demoted_node_that_still_holds_the_unexpired_lease_resumes_with_the_same_epoch() {
+    LeaderElector a = elector("a");
+    a.tick();
+    a.demote(DemotionReason.SELF_FENCE);
+
+    a.tick();
+
+    assertThat(a.isLeader()).isTrue();
+    Lease lease = store.leases().read();
+    assertThat(lease.epoch()).isEqualTo(1);
+  }
+
+  @Test
+  void listeners_that_throw_do_not_stop_the_demotion() {
+    List<String> seen = new ArrayList<>();
+    NodeListener broken = new NodeListener() {
+      @Override
+      public void onDemoted(long epoch, DemotionReason reason) {
+        throw new IllegalStateException("listener bug");
+      }
+    };
+    NodeListener after = new NodeListener() {
+      @Override
+      public void onDemoted(long epoch, DemotionReason reason) {
+        seen.add("demoted " + epoch);
+      }
+    };
+    String nodeId = UUID.randomUUID().toString();
+    LeaderElector a = new LeaderElector(store.leases(), settingsOf(), time.ticker(), () -> nodeId,
+        new Listeners(List.of(broken, after)), new History(store.events()));
+    a.tick();
+    a.demote(DemotionReason.STEP_DOWN);
+
+    assertThat(a.isLeader()).isFalse();
+    assertThat(seen).containsExactly("demoted 1");
+  }
+}

@@ -1,0 +1,58 @@
+package io.tenure.internal.cluster;
+
+import io.tenure.spi.LeaderFence;
+import io.tenure.spi.Lease;
+import io.tenure.spi.LeaseStore;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Leases whose renewals "take" as long as the test says: it moves time before replying. */
+final class SlowLeases implements LeaseStore {
+  private final LeaseStore delegate;
+  private volatile Runnable beforeRenewReply = () -> {};
+
+  SlowLeases(LeaseStore delegate) {
+    this.delegate = delegate;
+  }
+
+  void beforeRenewReply(Runnable action) {
+    this.beforeRenewReply = action;
+  }
+
+  @Override
+  public Optional<Lease> acquire(String nodeId, Duration ttl) {
+    return delegate.acquire(nodeId, ttl);
+  }
+
+  @Override
+  public Optional<Lease> renew(String nodeId, long epoch, Duration ttl) {
+    Optional<Lease> renewed = delegate.renew(nodeId, epoch, ttl);
+    beforeRenewReply.run();
+    return renewed;
+  }
+
+  @Override
+  public boolean release(String nodeId, long epoch) {
+    return delegate.release(nodeId, epoch);
+  }
+
+  @Override
+  public Optional<Lease> takeOver(String nodeId, String observedHolder, long observedEpoch, Duration ttl) {
+    return delegate.takeOver(nodeId, observedHolder, observedEpoch, ttl);
+  }
+
+  @Override
+  public Lease read() {
+    return delegate.read();
+  }
+
+  @Override
+  public boolean isCurrent(LeaderFence fence) {
+    return delegate.isCurrent(fence);
+  }
+
+  @Override
+  public Optional<SessionLock> sessionLock() {
+    return delegate.sessionLock();
+  }
+}

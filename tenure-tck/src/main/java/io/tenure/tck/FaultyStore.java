@@ -1,0 +1,234 @@
+package io.tenure.tck;
+
+import io.tenure.NodeInfo;
+import io.tenure.NodeStatus;
+import io.tenure.StoreUnavailableException;
+import io.tenure.spi.EventStore;
+import io.tenure.spi.LeaderFence;
+import io.tenure.spi.Lease;
+import io.tenure.spi.LeaseStore;
+import io.tenure.spi.MarkerStore;
+import io.tenure.spi.MembershipStore;
+import io.tenure.spi.MembershipView;
+import io.tenure.spi.MembershipWrite;
+import io.tenure.spi.NewNode;
+import io.tenure.spi.Store;
+import io.tenure.spi.StoreDescription;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A store whose heartbeats and lease calls can be made to fail, as when a node loses its database
+ * or its process freezes: the node's own view of the cluster goes dark while the others carry on.
+ */
+public final class FaultyStore implements Store {
+  private final Store delegate;
+  private final Membership membership;
+  private final Leases leases;
+  private volatile boolean heartbeatsDown;
+  private volatile boolean leasesDown;
+
+  /**
+   * @param delegate the real store
+   */
+  public FaultyStore(Store delegate) {
+    this.delegate = delegate;
+    this.membership = new Membership(delegate.membership());
+    this.leases = new Leases(delegate.leases());
+  }
+
+  /** Makes every heartbeat fail, or work again. */
+  public void heartbeatsDown(boolean down) {
+    heartbeatsDown = down;
+  }
+
+  /** Makes every lease call fail, or work again. */
+  public void leasesDown(boolean down) {
+    leasesDown = down;
+  }
+
+  /**
+   * Cuts the node off from the database for heartbeats and the lease, as in a crash: its session
+   * lock's connection is closed too, as the database sees when a process dies.
+   */
+  public void crash() {
+    heartbeatsDown(true);
+    leasesDown(true);
+    leases.sessionLock.ifPresent(LeaseStore.SessionLock::close);
+  }
+
+  private static StoreUnavailableException down(String what) {
+    return new StoreUnavailableException("injected fault: " + what + " is down", null);
+  }
+
+  @Override
+  public StoreDescription describe() {
+    return delegate.describe();
+  }
+
+  @Override
+  public Instant now() {
+    return delegate.now();
+  }
+
+  @Override
+  public MarkerStore markers() {
+    return delegate.markers();
+  }
+
+  @Override
+  public MembershipStore membership() {
+    return membership;
+  }
+
+  @Override
+  public LeaseStore leases() {
+    return leases;
+  }
+
+  @Override
+  public EventStore events() {
+    return delegate.events();
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+
+  private final class Membership implements MembershipStore {
+    private final MembershipStore real;
+
+    Membership(MembershipStore real) {
+      this.real = real;
+    }
+
+    @Override
+    public boolean heartbeat(String nodeId) {
+      if (heartbeatsDown) {
+        throw down("heartbeat");
+      }
+      return real.heartbeat(nodeId);
+    }
+
+    @Override
+    public MembershipView read() {
+      return real.read();
+    }
+
+    @Override
+    public MembershipWrite join(NewNode node, long expectedVersion) {
+      return real.join(node, expectedVersion);
+    }
+
+    @Override
+    public MembershipWrite changeStatus(String nodeId, NodeStatus to, long expectedVersion) {
+      return real.changeStatus(nodeId, to, expectedVersion);
+    }
+
+    @Override
+    public MembershipWrite remove(String nodeId, long expectedVersion) {
+      return real.remove(nodeId, expectedVersion);
+    }
+
+    @Override
+    public List<NodeInfo> findStale(Duration staleAfter) {
+      return real.findStale(staleAfter);
+    }
+
+    @Override
+    public MembershipWrite declareDead(String nodeId, Duration staleAfter, long expectedVersion, LeaderFence fence) {
+      if (leasesDown) {
+        throw down("leader write");
+      }
+      return real.declareDead(nodeId, staleAfter, expectedVersion, fence);
+    }
+
+    @Override
+    public List<NodeInfo> findDefunct(Duration olderThan, int limit) {
+      return real.findDefunct(olderThan, limit);
+    }
+
+    @Override
+    public int deleteDefunct(List<NodeInfo> rows, Duration olderThan, LeaderFence fence) {
+      if (leasesDown) {
+        throw down("leader write");
+      }
+      return real.deleteDefunct(rows, olderThan, fence);
+    }
+  }
+
+  private final class Leases implements LeaseStore {
+    private final LeaseStore real;
+    private final Optional<SessionLock> sessionLock;
+
+    Leases(LeaseStore real) {
+      this.real = real;
+      this.sessionLock = real.sessionLock().map(lock -> new SessionLock() {
+        @Override
+        public boolean tryHold() {
+          return !leasesDown && lock.tryHold();
+        }
+
+        @Override
+        public void release() {
+          lock.release();
+        }
+
+        @Override
+        public void close() {
+          lock.close();
+        }
+      });
+    }
+
+    private void check(String what) {
+      if (leasesDown) {
+        throw down(what);
+      }
+    }
+
+    @Override
+    public Optional<Lease> acquire(String nodeId, Duration ttl) {
+      check("lease acquire");
+      return real.acquire(nodeId, ttl);
+    }
+
+    @Override
+    public Optional<Lease> renew(String nodeId, long epoch, Duration ttl) {
+      check("lease renew");
+      return real.renew(nodeId, epoch, ttl);
+    }
+
+    @Override
+    public boolean release(String nodeId, long epoch) {
+      check("lease release");
+      return real.release(nodeId, epoch);
+    }
+
+    @Override
+    public Optional<Lease> takeOver(String nodeId, String observedHolder, long observedEpoch, Duration ttl) {
+      check("lease take-over");
+      return real.takeOver(nodeId, observedHolder, observedEpoch, ttl);
+    }
+
+    @Override
+    public Lease read() {
+      check("lease read");
+      return real.read();
+    }
+
+    @Override
+    public boolean isCurrent(LeaderFence fence) {
+      check("fence check");
+      return real.isCurrent(fence);
+    }
+
+    @Override
+    public Optional<SessionLock> sessionLock() {
+      return sessionLock;
+    }
+  }
+}

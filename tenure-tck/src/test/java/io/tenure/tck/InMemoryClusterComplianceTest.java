@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryClusterComplianceTest extends ClusterComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}
