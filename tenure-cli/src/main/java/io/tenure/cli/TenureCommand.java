@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
     description = "Coordination for JVM fleets that share a database: operator commands.",
     subcommands = {
       MigrateCommand.class,
+      NodeCommand.class,
       StatusCommand.class,
       MarkersCommand.class,
       CompletionCommand.class,

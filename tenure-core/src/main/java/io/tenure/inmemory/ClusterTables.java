@@ -16,6 +16,7 @@ final class ClusterTables {
   @Nullable String leaseHolder;
   long leaseEpoch;
   Instant leaseExpiresAt = Instant.EPOCH;
+  @Nullable Instant leaseAcquiredAt;
   final Deque<ClusterEvent> events = new ArrayDeque<>();
   long nextEventId = 1;
 
@@ -25,6 +26,7 @@ final class ClusterTables {
     leaseHolder = null;
     leaseEpoch = 0;
     leaseExpiresAt = Instant.EPOCH;
+    leaseAcquiredAt = null;
     events.clear();
   }
 }

@@ -28,6 +28,7 @@ final class InMemoryLeaseStore implements LeaseStore {
       if (!mine) {
         t.leaseEpoch++;
         t.leaseHolder = nodeId;
+        t.leaseAcquiredAt = now;
       }
       t.leaseExpiresAt = now.plus(ttl);
       return Optional.of(lease(t, now));
@@ -70,6 +71,7 @@ final class InMemoryLeaseStore implements LeaseStore {
       Instant now = store.now();
       t.leaseEpoch++;
       t.leaseHolder = nodeId;
+      t.leaseAcquiredAt = now;
       t.leaseExpiresAt = now.plus(ttl);
       return Optional.of(lease(t, now));
     }
@@ -104,6 +106,6 @@ final class InMemoryLeaseStore implements LeaseStore {
   }
 
   private static Lease lease(ClusterTables t, Instant now) {
-    return new Lease(t.leaseHolder, t.leaseEpoch, t.leaseExpiresAt, now);
+    return new Lease(t.leaseHolder, t.leaseEpoch, t.leaseExpiresAt, t.leaseAcquiredAt, now);
   }
 }

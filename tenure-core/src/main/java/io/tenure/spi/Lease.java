@@ -9,9 +9,12 @@ import org.jspecify.annotations.Nullable;
  * @param holder the incarnation id that holds or last held it; null if never acquired
  * @param epoch the fencing epoch: 0 before the first acquire, then +1 on every change of holder
  * @param expiresAt when it expires, by the database clock
+ * @param acquiredAt when the current holder took it (renewals keep it), by the database clock;
+ *     null if never acquired
  * @param readAt the database clock when the row was read
  */
-public record Lease(@Nullable String holder, long epoch, Instant expiresAt, Instant readAt) {
+public record Lease(
+    @Nullable String holder, long epoch, Instant expiresAt, @Nullable Instant acquiredAt, Instant readAt) {
   /**
    * @return true if the lease had not expired when read
    */

@@ -46,6 +46,7 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
     assertThat(lease.holder()).isEqualTo(a);
     assertThat(lease.epoch()).isEqualTo(1);
     assertThat(Duration.between(lease.readAt(), lease.expiresAt())).isBetween(TTL.minusSeconds(2), TTL);
+    assertThat(Duration.between(lease.acquiredAt(), lease.readAt())).isBetween(Duration.ZERO, Duration.ofSeconds(2));
     assertThat(leases.read()).satisfies(read -> assertThat(read.heldBy(a)).isTrue());
   }
 
@@ -58,6 +59,7 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
 
     assertThat(renewed.epoch()).isEqualTo(first.epoch());
     assertThat(renewed.expiresAt()).isAfter(first.expiresAt());
+    assertThat(renewed.acquiredAt()).as("renewals keep the acquisition time").isEqualTo(first.acquiredAt());
   }
 
   @Test
@@ -142,6 +144,7 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
 
     assertThat(taken.holder()).isEqualTo(b);
     assertThat(taken.epoch()).isEqualTo(held.epoch() + 1);
+    assertThat(taken.acquiredAt()).isAfterOrEqualTo(held.acquiredAt());
     assertThat(leases.renew(a, held.epoch(), TTL)).isEmpty();
   }
 

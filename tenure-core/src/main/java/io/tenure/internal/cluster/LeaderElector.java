@@ -141,10 +141,11 @@ final class LeaderElector {
     }
   }
 
+  /** Measured on the database clock from acquisition, which renewals do not move. */
   private boolean heldLongEnough(Lease lease) {
-    long remainingNanos = java.time.Duration.between(lease.readAt(), lease.expiresAt()).toNanos();
-    long heldNanos = settings.leaseTtl().toNanos() - remainingNanos;
-    return heldNanos >= takeOverGraceNanos;
+    java.time.Instant acquiredAt = lease.acquiredAt();
+    return acquiredAt != null
+        && java.time.Duration.between(acquiredAt, lease.readAt()).toNanos() >= takeOverGraceNanos;
   }
 
   private void holdSessionLock() {

@@ -140,6 +140,48 @@ class LeaderElectorTest {
   }
 
   @Test
+  void a_candidate_holding_the_free_session_lock_takes_over_once_the_leader_has_held_long_enough() {
+    SlowLeases leases = new SlowLeases(store.leases());
+    LeaderElector a = elector("a");
+    LeaderElector b = new LeaderElector(leases, settingsOf(), time.ticker(), () -> "b",
+        new Listeners(List.of()), new History(store.events()));
+    a.tick();
+    leases.sessionLockFree(true);
+
+    // Within two renew intervals of acquiring, a free lock may just mean a has not taken it yet.
+    time.advance(RENEW.multipliedBy(2).minusNanos(1000));
+    b.tick();
+    assertThat(b.isLeader()).isFalse();
+    time.advance(Duration.ofNanos(1000));
+    b.tick();
+
+    assertThat(b.isLeader()).isTrue();
+    assertThat(b.fence().orElseThrow().epoch()).isEqualTo(2);
+    time.advance(RENEW);
+    a.tick();
+    assertThat(a.isLeader()).isFalse();
+    assertThat(edges).containsExactly("a promoted 1", "a demoted 1 SUPERSEDED");
+  }
+
+  @Test
+  void renewals_do_not_restart_the_take_over_grace() {
+    SlowLeases leases = new SlowLeases(store.leases());
+    LeaderElector a = elector("a");
+    LeaderElector b = new LeaderElector(leases, settingsOf(), time.ticker(), () -> "b",
+        new Listeners(List.of()), new History(store.events()));
+    a.tick();
+    for (int i = 0; i < 3; i++) {
+      time.advance(RENEW);
+      a.tick();
+    }
+    leases.sessionLockFree(true);
+
+    b.tick();
+
+    assertThat(b.isLeader()).isTrue();
+  }
+
+  @Test
   void a_non_promotable_node_never_acquires() {
     LeaderElector observer = elector("observer", false, Duration.ZERO);
     for (int i = 0; i < 20; i++) {

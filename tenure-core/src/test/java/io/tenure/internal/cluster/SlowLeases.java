@@ -10,9 +10,15 @@ import java.util.Optional;
 final class SlowLeases implements LeaseStore {
   private final LeaseStore delegate;
   private volatile Runnable beforeRenewReply = () -> {};
+  private volatile boolean sessionLockFree;
 
   SlowLeases(LeaseStore delegate) {
     this.delegate = delegate;
+  }
+
+  /** Makes the (simulated) session lock free, as when its holder's connection closed. */
+  void sessionLockFree(boolean free) {
+    this.sessionLockFree = free;
   }
 
   void beforeRenewReply(Runnable action) {
@@ -53,6 +59,17 @@ final class SlowLeases implements LeaseStore {
 
   @Override
   public Optional<SessionLock> sessionLock() {
-    return delegate.sessionLock();
+    return Optional.of(new SessionLock() {
+      @Override
+      public boolean tryHold() {
+        return sessionLockFree;
+      }
+
+      @Override
+      public void release() {}
+
+      @Override
+      public void close() {}
+    });
   }
 }

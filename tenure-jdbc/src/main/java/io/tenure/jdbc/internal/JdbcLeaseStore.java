@@ -144,7 +144,7 @@ public final class JdbcLeaseStore implements LeaseStore {
   }
 
   private Lease readRow(Connection connection) throws SQLException {
-    String sql = "SELECT holder, epoch, expires_at, " + dialect.now() + " AS read_at FROM " + leases
+    String sql = "SELECT holder, epoch, expires_at, acquired_at, " + dialect.now() + " AS read_at FROM " + leases
         + " WHERE name = '" + LEADER + "'";
     try (PreparedStatement statement = jdbc.prepare(connection, sql);
         ResultSet rows = statement.executeQuery()) {
@@ -152,8 +152,9 @@ public final class JdbcLeaseStore implements LeaseStore {
         throw new io.tenure.SchemaMissingException(
             "the leader lease row is missing from " + leases + "; run 'tenure migrate'", null);
       }
-      return new Lease(rows.getString("holder"), rows.getLong("epoch"),
-          dialect.getInstant(rows, "expires_at"), dialect.getInstant(rows, "read_at"));
+      String holder = rows.getString("holder");
+      return new Lease(holder, rows.getLong("epoch"), dialect.getInstant(rows, "expires_at"),
+          holder == null ? null : dialect.getInstant(rows, "acquired_at"), dialect.getInstant(rows, "read_at"));
     }
   }
 }

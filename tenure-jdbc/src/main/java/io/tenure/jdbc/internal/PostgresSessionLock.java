@@ -27,12 +27,14 @@ final class PostgresSessionLock implements LeaseStore.SessionLock {
   @Override
   public boolean tryHold() {
     try {
-      if (held && connection != null && connection.isValid(VALID_CHECK_SECONDS)) {
+      if (connection == null || !connection.isValid(VALID_CHECK_SECONDS)) {
+        // A lost connection took the lock with it: start over on a new session.
+        closeConnection();
+        connection = connections.open();
+      }
+      if (held) {
         return true;
       }
-      // A lost connection took the lock with it: start over on a new session.
-      closeConnection();
-      connection = connections.open();
       try (PreparedStatement lock = connection.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
         lock.setLong(1, key);
         try (ResultSet rows = lock.executeQuery()) {

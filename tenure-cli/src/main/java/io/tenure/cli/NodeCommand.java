@@ -1,0 +1,172 @@
+package io.tenure.cli;
+
+import io.tenure.DemotionReason;
+import io.tenure.NodeListener;
+import io.tenure.TenureNode;
+import io.tenure.spi.Store;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code tenure node}: runs one cluster node until it is stopped. SIGTERM or Ctrl-C leaves
+ * gracefully (LEAVING, step down, delete its row); SIGKILL is a crash the others detect.
+ */
+@Command(
+    name = "node",
+    description = {
+      "Run one cluster node until stopped.",
+      "It joins, heart-beats and competes for the leader lease; while leader it declares stale",
+      "nodes dead and cleans up. SIGTERM/Ctrl-C leaves gracefully; each change is printed."
+    })
+final class NodeCommand implements Callable<Integer> {
+  @Mixin StoreOptions storeOptions = new StoreOptions();
+
+  @Option(names = "--name", required = true, paramLabel = "NAME", description = "Node name, [A-Za-z0-9._-].")
+  String name = "";
+
+  @Option(names = "--address", paramLabel = "URL", description = "Admin endpoint other nodes see.")
+  String address = "";
+
+  @Option(names = "--capability", paramLabel = "CAP", description = "Something this node can run; repeatable.")
+  List<String> capabilities = new ArrayList<>();
+
+  @Option(names = "--not-promotable", description = "Never become leader.")
+  boolean notPromotable;
+
+  @Option(names = "--acquire-delay", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "Wait this long after the lease is free before taking it (lets preferred nodes win).")
+  @Nullable Duration acquireDelay;
+
+  @Option(names = "--heartbeat-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "Default 1s.")
+  @Nullable Duration heartbeatInterval;
+
+  @Option(names = "--self-fence-after", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "Default 3s.")
+  @Nullable Duration selfFenceAfter;
+
+  @Option(names = "--stale-after", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "Default 5s.")
+  @Nullable Duration staleAfter;
+
+  @Option(names = "--lease-ttl", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "Default 5s.")
+  @Nullable Duration leaseTtl;
+
+  @Option(names = "--renew-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "Default 1s.")
+  @Nullable Duration renewInterval;
+
+  @Option(names = "--fence-after", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "Default 4s.")
+  @Nullable Duration fenceAfter;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    Store store = storeOptions.open(true);
+    TenureNode node;
+    try {
+      node = configure(TenureNode.builder(store), out).build();
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      say(out, "leaving", node.nodeId());
+      node.close();
+      store.close();
+      stopped.countDown();
+    }, "tenure-shutdown"));
+    node.start();
+    say(out, "joined as " + name, node.nodeId());
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return ExitCodes.OK;
+  }
+
+  private TenureNode.Builder configure(TenureNode.Builder builder, PrintWriter out) {
+    builder.name(name).address(address).promotable(!notPromotable);
+    capabilities.forEach(builder::capability);
+    if (acquireDelay != null) {
+      builder.acquireDelay(acquireDelay);
+    }
+    if (heartbeatInterval != null) {
+      builder.heartbeatInterval(heartbeatInterval);
+    }
+    if (selfFenceAfter != null) {
+      builder.selfFenceAfter(selfFenceAfter);
+    }
+    if (staleAfter != null) {
+      builder.staleAfter(staleAfter);
+    }
+    if (leaseTtl != null) {
+      builder.leaseTtl(leaseTtl);
+    }
+    if (renewInterval != null) {
+      builder.renewInterval(renewInterval);
+    }
+    if (fenceAfter != null) {
+      builder.fenceAfter(fenceAfter);
+    }
+    return builder.listener(new Printer(out));
+  }
+
+  private static void say(PrintWriter out, String what, String nodeId) {
+    synchronized (out) {
+      out.println(Instant.now() + " node " + nodeId + " " + what);
+      out.flush();
+    }
+  }
+
+  /** Prints each edge as one line, so an operator (or a script) can follow the node. */
+  private final class Printer implements NodeListener {
+    private final PrintWriter out;
+
+    Printer(PrintWriter out) {
+      this.out = out;
+    }
+
+    @Override
+    public void onPromoted(long epoch) {
+      say(out, "is leader at epoch " + epoch, "(" + name + ")");
+    }
+
+    @Override
+    public void onDemoted(long epoch, DemotionReason reason) {
+      say(out, "is no longer leader at epoch " + epoch + ": " + reason, "(" + name + ")");
+    }
+
+    @Override
+    public void onSelfFenced() {
+      say(out, "self-fenced: no heartbeat succeeded in time", "(" + name + ")");
+    }
+
+    @Override
+    public void onUnfenced() {
+      say(out, "heart-beats again", "(" + name + ")");
+    }
+
+    @Override
+    public void onRejoined(String previousNodeId, String nodeId) {
+      say(out, "was ejected and rejoined as " + nodeId, previousNodeId);
+    }
+  }
+}
