@@ -1,0 +1,83 @@
+package io.tenure.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tenure.Stores;
+import io.tenure.spi.Lease;
+import io.tenure.spi.Store;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tenure node} as a real process: it leads alone, and SIGTERM leaves gracefully. */
+class NodeProcessTest {
+  @TempDir Path directory;
+
+  private Process node(String url, String name) throws Exception {
+    List<String> command = List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--enable-native-access=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"), TenureCommand.class.getName(),
+        "node", "--store", url, "--name", name, "--renew-interval", "200ms");
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().remove("TENURE_STORE");
+    return builder.start();
+  }
+
+  private static String awaitLine(BufferedReader out, String part) throws Exception {
+    for (String line = out.readLine(); line != null; line = out.readLine()) {
+      if (line.contains(part)) {
+        return line;
+      }
+    }
+    throw new AssertionError("the node exited before printing '" + part + "'");
+  }
+
+  @Test
+  void a_lone_node_leads_and_sigterm_steps_down_and_deletes_its_row() throws Exception {
+    String url = "sqlite:" + directory.resolve("n.db");
+    Process process = node(url, "solo");
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      assertThat(awaitLine(out, "joined as solo")).contains("node ");
+      assertThat(awaitLine(out, "is leader at epoch 1")).contains("(solo)");
+
+      // Through the handle: Process.destroy() would also close our end of its output.
+      process.toHandle().destroy();
+
+      assertThat(awaitLine(out, "STEP_DOWN")).contains("no longer leader at epoch 1");
+      assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      process.destroyForcibly();
+    }
+    try (Store store = Stores.open(url)) {
+      Lease lease = store.leases().read();
+      assertThat(lease.epoch()).isEqualTo(1);
+      assertThat(lease.live()).as("released on the way out").isFalse();
+      assertThat(store.membership().read().nodes()).as("row deleted on leave").isEmpty();
+    }
+  }
+
+  @Test
+  void bad_timings_are_refused_naming_both_values_before_anything_is_written() throws Exception {
+    String url = "sqlite:" + directory.resolve("bad.db");
+    List<String> command = List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--enable-native-access=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"), TenureCommand.class.getName(),
+        "node", "--store", url, "--name", "x", "--lease-ttl", "3s", "--fence-after", "4s");
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as(output).isEqualTo(2);
+    assertThat(output).contains("fenceAfter must be less than leaseTtl, got PT4S and PT3S");
+    try (Store store = Stores.open(url)) {
+      assertThat(store.membership().read().nodes()).isEmpty();
+    }
+  }
+}
