@@ -225,12 +225,19 @@ public final class JdbcFixture implements StoreFixture {
   }
 
   @Override
-  public void close() {
+  public void closeStores() {
     opened.forEach(Store::close);
+    opened.clear();
+    pools.forEach(HikariDataSource::close);
+    pools.clear();
+  }
+
+  @Override
+  public void close() {
+    closeStores();
     for (TablePrefix prefix : prefixes) {
       dropTables(prefix);
     }
-    pools.forEach(HikariDataSource::close);
     if (directory == null) {
       return;
     }

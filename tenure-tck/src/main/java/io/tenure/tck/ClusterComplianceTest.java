@@ -211,6 +211,23 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
   }
 
   @Test
+  void with_an_acquire_delay_the_preferred_node_wins_the_race_for_an_expired_lease() {
+    FaultyStore oldStore = new FaultyStore(fixture.open(prefix));
+    TenureNode old = started(builder(oldStore, "old"));
+    Await.until(BOUND, "the old node leads", old::isLeader);
+    long oldEpoch = old.leaderFence().orElseThrow().epoch();
+    TenureNode delayed = started(builder(fixture.open(prefix), "delayed").acquireDelay(Duration.ofSeconds(2)));
+    TenureNode preferred = node("preferred");
+
+    oldStore.crash();
+
+    Await.until(BOUND, "a new leader", () -> preferred.isLeader() || delayed.isLeader());
+    assertThat(preferred.isLeader()).isTrue();
+    assertThat(delayed.isLeader()).isFalse();
+    assertThat(preferred.leaderFence().orElseThrow().epoch()).isEqualTo(oldEpoch + 1);
+  }
+
+  @Test
   void a_non_promotable_node_never_leads() {
     TenureNode follower = started(builder(fixture.open(prefix), "follower").promotable(false));
     String id = follower.nodeId();

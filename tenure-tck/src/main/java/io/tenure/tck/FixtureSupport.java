@@ -3,6 +3,7 @@ package io.tenure.tck;
 import io.tenure.spi.Store;
 import io.tenure.spi.TablePrefix;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 
@@ -23,6 +24,14 @@ public abstract class FixtureSupport {
   @BeforeAll
   final void openFixture() {
     fixture = createFixture();
+  }
+
+  /** Stores do not outlive their test: a server's connection limit is shared by the whole run. */
+  @AfterEach
+  final void closeStores() {
+    if (fixture != null) {
+      fixture.closeStores();
+    }
   }
 
   @AfterAll

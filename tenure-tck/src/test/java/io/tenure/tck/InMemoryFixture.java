@@ -58,7 +58,13 @@ final class InMemoryFixture implements StoreFixture {
   }
 
   @Override
-  public void close() {
+  public void closeStores() {
     opened.forEach(Store::close);
+    opened.clear();
+  }
+
+  @Override
+  public void close() {
+    closeStores();
   }
 }

@@ -154,8 +154,10 @@ public final class DefaultTenureNode implements TenureNode {
     }
     try {
       keeper.markLeaving();
-      elector.stepDown(nodeId());
+      // Threads first: an elector tick still running after the step-down would take the lease back.
+      elector.shutdown();
       stopThreads();
+      elector.stepDown(nodeId());
       keeper.remove();
     } catch (RuntimeException e) {
       LOG.warn("node {} did not leave cleanly; its row expires and is cleaned up: {}", nodeId(), e.toString());

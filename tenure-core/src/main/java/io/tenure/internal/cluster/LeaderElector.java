@@ -38,6 +38,7 @@ final class LeaderElector {
   private final LeaseStore.@Nullable SessionLock sessionLock;
 
   // Guarded by this.
+  private boolean shutDown;
   private boolean leader;
   private long epoch;
   private long renewStartedAt = NEVER;
@@ -68,6 +69,9 @@ final class LeaderElector {
     long start = ticker.read();
     long heldEpoch;
     synchronized (this) {
+      if (shutDown) {
+        return;
+      }
       heldEpoch = isLeaderLocked(start) ? epoch : NEVER;
     }
     if (heldEpoch != NEVER) {
@@ -96,21 +100,27 @@ final class LeaderElector {
     String me = nodeId.get();
     Lease lease = leases.read();
     if (lease.live() && !me.equals(lease.holder())) {
-      synchronized (this) {
-        acquirableSince = NEVER;
-      }
       tryTakeOverFromGoneHolder(start, lease);
       return;
     }
-    synchronized (this) {
-      if (acquirableSince == NEVER) {
-        acquirableSince = start;
-      }
-      if (start - acquirableSince < acquireDelayNanos) {
-        return;
-      }
+    if (delayElapsed(start)) {
+      leases.acquire(me, settings.leaseTtl()).ifPresent(acquired -> promote(start, acquired));
     }
-    leases.acquire(me, settings.leaseTtl()).ifPresent(acquired -> promote(start, acquired));
+  }
+
+  /**
+   * The acquire delay counts from when this node first saw the lease takeable (free, expired, or
+   * its holder's session gone), on the monotonic clock, and applies to both ways of taking it.
+   */
+  private synchronized boolean delayElapsed(long start) {
+    if (acquirableSince == NEVER) {
+      acquirableSince = start;
+    }
+    return start - acquirableSince >= acquireDelayNanos;
+  }
+
+  private synchronized void notTakeable() {
+    acquirableSince = NEVER;
   }
 
   /**
@@ -119,19 +129,23 @@ final class LeaderElector {
    * epoch guard keeps this safe even if it guessed wrong: the deposed holder's writes are refused.
    */
   private void tryTakeOverFromGoneHolder(long start, Lease lease) {
-    if (sessionLock == null || lease.holder() == null) {
-      return;
-    }
-    if (!sessionLock.tryHold()) {
+    if (sessionLock == null || lease.holder() == null || !sessionLock.tryHold()) {
+      notTakeable();
       return;
     }
     Lease current = leases.read();
     boolean sameLease = lease.holder().equals(current.holder()) && lease.epoch() == current.epoch();
-    boolean settled = current.live() && heldLongEnough(current);
-    Optional<Lease> taken =
-        sameLease && settled
-            ? leases.takeOver(nodeId.get(), lease.holder(), lease.epoch(), settings.leaseTtl())
-            : Optional.empty();
+    if (!sameLease || !current.live() || !heldLongEnough(current)) {
+      sessionLock.release();
+      notTakeable();
+      return;
+    }
+    if (!delayElapsed(start)) {
+      // Let go while waiting, so that a preferred node can take the lock and the lease.
+      sessionLock.release();
+      return;
+    }
+    Optional<Lease> taken = leases.takeOver(nodeId.get(), lease.holder(), lease.epoch(), settings.leaseTtl());
     if (taken.isPresent()) {
       LOG.info("node {} took the lease over from {} (epoch {}), whose session lock was free",
           nodeId.get(), lease.holder(), lease.epoch());
@@ -156,6 +170,10 @@ final class LeaderElector {
 
   private void promote(long start, Lease lease) {
     synchronized (this) {
+      if (shutDown) {
+        // Acquired by a tick that began before shutdown: keep it only until the step-down.
+        LOG.info("node {} acquired the lease while shutting down; it steps down", nodeId.get());
+      }
       leader = true;
       epoch = lease.epoch();
       renewStartedAt = start;
@@ -214,6 +232,11 @@ final class LeaderElector {
       sessionLock.release();
     }
     history.record(ClusterEvent.Kind.LEADER_LOST, nodeId.get(), lost, reason.name());
+  }
+
+  /** Stops further election ticks from acquiring; the caller then stops the thread and steps down. */
+  synchronized void shutdown() {
+    shutDown = true;
   }
 
   /** Clean step-down: demote, then expire the lease so a successor acquires at once. */

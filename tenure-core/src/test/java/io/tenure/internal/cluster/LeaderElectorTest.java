@@ -86,8 +86,12 @@ class LeaderElectorTest {
   }
 
   private static NodeSettings settingsOf() {
+    return settingsOf(Duration.ZERO);
+  }
+
+  private static NodeSettings settingsOf(Duration acquireDelay) {
     return new NodeSettings("n", "", Set.of(), Duration.ofMillis(500), Duration.ofSeconds(2),
-        Duration.ofSeconds(5), TTL, RENEW, FENCE_AFTER, Duration.ZERO, true, Duration.ZERO,
+        Duration.ofSeconds(5), TTL, RENEW, FENCE_AFTER, Duration.ZERO, true, acquireDelay,
         Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1));
   }
 
@@ -161,6 +165,27 @@ class LeaderElectorTest {
     a.tick();
     assertThat(a.isLeader()).isFalse();
     assertThat(edges).containsExactly("a promoted 1", "a demoted 1 SUPERSEDED");
+  }
+
+  @Test
+  void the_acquire_delay_also_holds_back_a_take_over_through_the_session_lock() {
+    SlowLeases leases = new SlowLeases(store.leases());
+    LeaderElector a = elector("a");
+    a.tick();
+    time.advance(RENEW.multipliedBy(2));
+    leases.sessionLockFree(true);
+    LeaderElector delayed = new LeaderElector(leases, settingsOf(Duration.ofSeconds(2)), time.ticker(),
+        () -> "delayed", new Listeners(List.of()), new History(store.events()));
+
+    delayed.tick();
+    time.advance(Duration.ofMillis(1999));
+    delayed.tick();
+    assertThat(delayed.isLeader()).isFalse();
+    time.advance(Duration.ofMillis(1));
+    delayed.tick();
+
+    assertThat(delayed.isLeader()).isTrue();
+    assertThat(delayed.fence().orElseThrow().epoch()).isEqualTo(2);
   }
 
   @Test
