@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.UUID;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
  * table, a lost or refused connection, an unexpected constraint violation.
  */
 class ErrorClassificationTest {
+
+  /**
+   * @return a table name no concurrent run uses: these tests share the servers' {@code test}
+   *     database with every other run on the machine
+   */
+  private static String uniqueTable() {
+    return "tenure_cls_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+  }
 
   private static RuntimeException translated(Dialect dialect, Statement statement, String sql) {
     Jdbc jdbc = new Jdbc(null, dialect, "test", () -> false);
@@ -54,18 +63,18 @@ class ErrorClassificationTest {
           Connection waiter = DriverManager.getConnection(url);
           Statement h = holder.createStatement();
           Statement w = waiter.createStatement()) {
-        h.execute("DROP TABLE IF EXISTS tenure_cls_lock");
-        h.execute("CREATE TABLE tenure_cls_lock (id int primary key)");
-        h.execute("INSERT INTO tenure_cls_lock VALUES (1)");
+        String table = uniqueTable();
+        h.execute("CREATE TABLE " + table + " (id int primary key)");
+        h.execute("INSERT INTO " + table + " VALUES (1)");
         try {
           holder.setAutoCommit(false);
-          h.execute("SELECT * FROM tenure_cls_lock WHERE id = 1 FOR UPDATE");
-          assertThat(translated(dialect, w, "SELECT * FROM tenure_cls_lock WHERE id = 1 FOR UPDATE NOWAIT"))
+          h.execute("SELECT * FROM " + table + " WHERE id = 1 FOR UPDATE");
+          assertThat(translated(dialect, w, "SELECT * FROM " + table + " WHERE id = 1 FOR UPDATE NOWAIT"))
               .isInstanceOf(ContentionException.class);
           holder.rollback();
         } finally {
           holder.setAutoCommit(true);
-          h.execute("DROP TABLE tenure_cls_lock");
+          h.execute("DROP TABLE " + table);
         }
       }
     }
@@ -130,19 +139,19 @@ class ErrorClassificationTest {
           Connection waiter = DriverManager.getConnection(url);
           Statement h = holder.createStatement();
           Statement w = waiter.createStatement()) {
-        h.execute("DROP TABLE IF EXISTS tenure_cls_lock");
-        h.execute("CREATE TABLE tenure_cls_lock (id INT PRIMARY KEY) ENGINE=InnoDB");
-        h.execute("INSERT INTO tenure_cls_lock VALUES (1)");
+        String table = uniqueTable();
+        h.execute("CREATE TABLE " + table + " (id INT PRIMARY KEY) ENGINE=InnoDB");
+        h.execute("INSERT INTO " + table + " VALUES (1)");
         try {
           holder.setAutoCommit(false);
-          h.execute("SELECT * FROM tenure_cls_lock WHERE id = 1 FOR UPDATE");
+          h.execute("SELECT * FROM " + table + " WHERE id = 1 FOR UPDATE");
           w.execute("SET SESSION innodb_lock_wait_timeout = 1");
-          assertThat(translated(dialect, w, "UPDATE tenure_cls_lock SET id = 2 WHERE id = 1"))
+          assertThat(translated(dialect, w, "UPDATE " + table + " SET id = 2 WHERE id = 1"))
               .isInstanceOf(ContentionException.class);
           holder.rollback();
         } finally {
           holder.setAutoCommit(true);
-          h.execute("DROP TABLE tenure_cls_lock");
+          h.execute("DROP TABLE " + table);
         }
       }
     }
@@ -155,11 +164,8 @@ class ErrorClassificationTest {
         RuntimeException onOtherKey = translated(dialect, s, "INSERT INTO t_dup VALUES (2, 1)");
         assertThat(onOtherKey).isInstanceOf(ConstraintViolationException.class);
         assertThat(dialect.isDuplicateKey((SQLException) onOtherKey.getCause())).isFalse();
-        try {
-          s.execute("INSERT INTO t_dup VALUES (1, 2)");
-        } catch (SQLException e) {
-          assertThat(dialect.isDuplicateKey(e)).isTrue();
-        }
+        assertThatThrownBy(() -> s.execute("INSERT INTO t_dup VALUES (1, 2)"))
+            .isInstanceOfSatisfying(SQLException.class, e -> assertThat(dialect.isDuplicateKey(e)).isTrue());
       }
     }
 
