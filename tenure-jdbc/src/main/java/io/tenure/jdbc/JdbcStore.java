@@ -176,7 +176,9 @@ public final class JdbcStore implements Store {
     /**
      * @param url {@code sqlite:PATH}, {@code jdbc:postgresql://...}, {@code jdbc:mariadb://...} or
      *     {@code jdbc:mysql://...}
-     * @throws IllegalArgumentException if null, blank or of an unknown form
+     * @throws IllegalArgumentException if null or blank, if a {@code sqlite:} URL has no path, or if
+     *     a SQLite URL names an in-memory database (use {@code memory:NAME} or a file path)
+     * @throws UnsupportedDatabaseException if the URL is of no known form
      */
     public Builder url(String url) {
       if (url == null || url.isBlank()) {

@@ -12,6 +12,7 @@ import io.tenure.spi.TablePrefix;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -92,6 +93,21 @@ class JdbcStoreTest {
         .hasMessageContaining("oracle:thin:@db:1521/x")
         .hasMessageContaining("sqlite:PATH")
         .hasMessageContaining("jdbc:postgresql://");
+  }
+
+  @Test
+  void in_memory_sqlite_urls_are_refused_naming_the_url_and_what_to_use_instead() {
+    for (String url :
+        List.of("sqlite::memory:", "jdbc:sqlite:", "jdbc:sqlite::memory:", "sqlite:file::memory:?cache=shared",
+            "jdbc:sqlite:file:tenure?mode=memory&cache=shared")) {
+      assertThatThrownBy(() -> JdbcStore.builder().url(url))
+          .as(url)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("'" + url + "'")
+          .hasMessageContaining("memory:NAME")
+          .hasMessageContaining("sqlite:tenure.db");
+    }
+    assertThatThrownBy(() -> Stores.open("sqlite::memory:")).isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
