@@ -10,6 +10,10 @@ final class Checks {
   static final int MAX_TENANT_LENGTH = 128;
   static final int MAX_RESOURCE_LENGTH = 255;
   static final int MAX_REASON_LENGTH = 1000;
+  /** The earliest time every provider stores (MariaDB's DATETIME starts at year 1 in practice). */
+  static final Instant EARLIEST_INSTANT = Instant.parse("0001-01-01T00:00:00Z");
+  /** The latest time every provider stores: MariaDB's DATETIME(6) ends here. */
+  static final Instant LATEST_INSTANT = Instant.parse("9999-12-31T23:59:59.999999Z");
   private static final Pattern STATE = Pattern.compile("[A-Z][A-Z0-9_]{0,63}");
 
   private Checks() {}
@@ -66,7 +70,14 @@ final class Checks {
     if (value == null) {
       throw new IllegalArgumentException(what + " must not be null");
     }
-    return value.truncatedTo(ChronoUnit.MICROS);
+    Instant micros = value.truncatedTo(ChronoUnit.MICROS);
+    if (micros.isBefore(EARLIEST_INSTANT) || micros.isAfter(LATEST_INSTANT)) {
+      // Beyond these a provider fails late and differently (overflow, DateTimeException, a
+      // MariaDB-only range error), so refuse them here, before anything is written.
+      throw new IllegalArgumentException(
+          what + " must be between " + EARLIEST_INSTANT + " and " + LATEST_INSTANT + ", got " + value);
+    }
+    return micros;
   }
 
   private static String abbreviate(String value) {

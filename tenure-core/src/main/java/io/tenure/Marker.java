@@ -10,11 +10,20 @@ import org.jspecify.annotations.Nullable;
  * @param state the marker state
  * @param reason why it was set, or null
  * @param markedAt when it was set, by the database clock for transitions; truncated to microseconds,
- *     the precision every provider stores
+ *     the precision every provider stores; from {@link #EARLIEST_MARKED_AT} to {@link
+ *     #LATEST_MARKED_AT}
  */
 public record Marker(MarkerKey key, String state, @Nullable String reason, Instant markedAt) {
+  /** The earliest {@code markedAt} every provider stores: 0001-01-01T00:00:00Z. */
+  public static final Instant EARLIEST_MARKED_AT = Checks.EARLIEST_INSTANT;
+
+  /** The latest {@code markedAt} every provider stores: 9999-12-31T23:59:59.999999Z. */
+  public static final Instant LATEST_MARKED_AT = Checks.LATEST_INSTANT;
+
   /**
-   * @throws IllegalArgumentException if any part is null or malformed
+   * @throws IllegalArgumentException if any part is null or malformed, or {@code markedAt} (after
+   *     truncation to microseconds) is outside {@link #EARLIEST_MARKED_AT} to {@link
+   *     #LATEST_MARKED_AT}
    */
   public Marker {
     if (key == null) {

@@ -257,6 +257,20 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
   }
 
   @Test
+  void the_earliest_and_latest_times_a_marker_may_carry_round_trip_exactly() {
+    Marker earliest = new Marker(MarkerKey.of(TENANT, "doc-13"), "ARCHIVED", null, Marker.EARLIEST_MARKED_AT);
+    Marker latest = new Marker(MarkerKey.of(TENANT, "doc-14"), "ARCHIVED", null, Marker.LATEST_MARKED_AT);
+
+    markers().save(earliest);
+    markers().save(latest);
+
+    assertThat(markers().get(TENANT, "doc-13")).contains(earliest);
+    assertThat(markers().get(TENANT, "doc-14")).contains(latest);
+    assertThat(earliest.markedAt()).isEqualTo(Instant.parse("0001-01-01T00:00:00Z"));
+    assertThat(latest.markedAt()).isEqualTo(Instant.parse("9999-12-31T23:59:59.999999Z"));
+  }
+
+  @Test
   void get_all_returns_the_stored_markers_of_the_tenant_only() {
     Marker one = applied(markers().transition(TENANT, "batch-1", "ARCHIVED", null));
     Marker three = applied(markers().transition(TENANT, "batch-3", "SOFT_DELETED", null));
@@ -296,6 +310,12 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
     assertRefused(() -> markers().transition(TENANT, "r", "ARCHIVED", "x".repeat(1001)), "at most 1000");
     assertRefused(() -> markers().clear(TENANT, "r", "bad state"), "'bad state'");
     assertRefused(() -> markers().getAll("", List.of()), "tenant must not be empty");
+    for (Instant outOfRange :
+        List.of(Instant.MAX, Instant.MIN, Instant.parse("+10000-01-01T00:00:00Z"),
+            Instant.parse("0000-12-31T23:59:59.999999Z"))) {
+      assertRefused(() -> markers().save(new Marker(MarkerKey.of(TENANT, "r"), "ARCHIVED", null, outOfRange)),
+          "markedAt must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z, got " + outOfRange);
+    }
 
     assertThat(markers().get(TENANT, "r")).isEmpty();
     assertThat(markers().getAll(TENANT, List.of(tooLong.substring(1)))).isEmpty();
