@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.regex.Pattern;
 
 /**
  * MariaDB 10.11 and MySQL 8. Times are {@code DATETIME(6)} holding UTC and the clock is {@code
@@ -25,6 +26,12 @@ final class MariaDbDialect extends DefaultDialect {
   private static final int ER_CONNECTION_KILLED = 1927;
   private static final int ER_SERVER_SHUTDOWN = 1053;
   private static final int MIGRATION_LOCK_SECONDS = 60;
+  /**
+   * The last quoted name in a duplicate-entry message is the key: {@code 'PRIMARY'} (MariaDB,
+   * MySQL before 8.0.19) or {@code 'table.PRIMARY'} (MySQL 8.0.19+). Key names are never translated
+   * and come after the entry value in every language, so this holds whatever {@code lc_messages}.
+   */
+  private static final Pattern PRIMARY_KEY_LAST = Pattern.compile("'(?:[^']*\\.)?PRIMARY'[^']*$");
 
   private final String product;
 
@@ -84,8 +91,9 @@ final class MariaDbDialect extends DefaultDialect {
 
   @Override
   public boolean isDuplicateKey(SQLException e) {
-    String message = e.getMessage() == null ? "" : e.getMessage();
-    return e.getErrorCode() == ER_DUP_ENTRY && message.contains("for key 'PRIMARY'");
+    return e.getErrorCode() == ER_DUP_ENTRY
+        && e.getMessage() != null
+        && PRIMARY_KEY_LAST.matcher(e.getMessage()).find();
   }
 
   @Override

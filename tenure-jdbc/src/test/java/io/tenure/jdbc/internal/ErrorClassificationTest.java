@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -167,6 +168,27 @@ class ErrorClassificationTest {
         assertThatThrownBy(() -> s.execute("INSERT INTO t_dup VALUES (1, 2)"))
             .isInstanceOfSatisfying(SQLException.class, e -> assertThat(dialect.isDuplicateKey(e)).isTrue());
       }
+    }
+
+    @Test
+    void the_primary_key_is_recognised_in_every_message_language_and_server_form() {
+      for (String primary :
+          List.of(
+              "(conn=7) Duplicate entry 'acme-doc' for key 'PRIMARY'",
+              "(conn=7) Doppelter Eintrag 'acme-doc' f\u00fcr Schl\u00fcssel 'PRIMARY'",
+              "Duplicate entry 'acme-doc' for key 'tenure_markers.PRIMARY'",
+              "'acme-doc' \u306f\u7d22\u5f15 'PRIMARY' \u3067\u91cd\u8907\u3057\u3066\u3044\u307e\u3059\u3002")) {
+        assertThat(dialect.isDuplicateKey(new SQLException(primary, "23000", 1062))).as(primary).isTrue();
+      }
+      for (String other :
+          List.of(
+              "Duplicate entry '1' for key 'uq_code'",
+              "Duplicate entry '1' for key 't_dup.uq_code'",
+              "Duplicate entry 'x' for key 'PRIMARY' for key 'uq_code'",
+              "Duplicate entry 'PRIMARY' for key 'NOT_PRIMARY'")) {
+        assertThat(dialect.isDuplicateKey(new SQLException(other, "23000", 1062))).as(other).isFalse();
+      }
+      assertThat(dialect.isDuplicateKey(new SQLException("for key 'PRIMARY'", "23000", 1048))).isFalse();
     }
 
     @Test
