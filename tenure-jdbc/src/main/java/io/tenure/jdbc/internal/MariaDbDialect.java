@@ -135,11 +135,22 @@ final class MariaDbDialect extends DefaultDialect {
     }
     try {
       migration.run();
-    } finally {
-      try (PreparedStatement unlock = connection.prepareStatement("SELECT RELEASE_LOCK(?)")) {
-        unlock.setString(1, lockName);
-        unlock.execute();
+    } catch (SQLException | RuntimeException e) {
+      // The migration's own failure is the one to report; a failed release rides along with it.
+      try {
+        releaseLock(connection, lockName);
+      } catch (SQLException | RuntimeException releaseFailure) {
+        e.addSuppressed(releaseFailure);
       }
+      throw e;
+    }
+    releaseLock(connection, lockName);
+  }
+
+  private static void releaseLock(Connection connection, String lockName) throws SQLException {
+    try (PreparedStatement unlock = connection.prepareStatement("SELECT RELEASE_LOCK(?)")) {
+      unlock.setString(1, lockName);
+      unlock.execute();
     }
   }
 
