@@ -25,6 +25,7 @@ import io.tenure.spi.TablePrefix;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -56,26 +57,30 @@ public final class JdbcStore implements Store {
   private JdbcStore(Pools pools, Dialect dialect, Builder builder) throws SQLException {
     this.ownedPools = pools.owned();
     this.jdbc = new Jdbc(pools.main(), dialect, builder.location(), () -> closed);
-    Migrator migrator = new Migrator(dialect, builder.prefix);
-    int version;
-    String database;
-    String catalog;
-    try (Connection connection = pools.main().getConnection()) {
-      database = connection.getMetaData().getDatabaseProductName() + " "
-          + connection.getMetaData().getDatabaseProductVersion();
-      catalog = String.valueOf(connection.getCatalog());
-      version = builder.migrate ? migrator.migrate(connection) : migrator.currentVersion(connection);
-    }
+    Opened opened = jdbc.withTransactions(connection -> open(connection, dialect, builder));
     this.description =
-        new StoreDescription(dialect.name(), database, builder.location(), builder.prefix, version,
-            dialect.timePrecision(), builder.statementTimeout);
+        new StoreDescription(dialect.name(), opened.database(), builder.location(), builder.prefix,
+            opened.schemaVersion(), dialect.timePrecision(), builder.statementTimeout);
     Jdbc coordination =
         new Jdbc(pools.coordination(), dialect, builder.location(), () -> closed,
             (int) builder.statementTimeout.toSeconds());
     this.markers = new JdbcMarkerStore(jdbc, builder.prefix);
     this.membership = new JdbcMembershipStore(jdbc, coordination, builder.prefix);
-    this.leases = new JdbcLeaseStore(coordination, builder.prefix, pools.session(), catalog);
+    this.leases = new JdbcLeaseStore(coordination, builder.prefix, pools.session(), opened.catalog());
     this.events = new JdbcEventStore(jdbc, builder.prefix);
+  }
+
+  /** What opening learned from the database. */
+  private record Opened(String database, String catalog, int schemaVersion) {}
+
+  private static Opened open(Connection connection, Dialect dialect, Builder builder) throws SQLException {
+    DatabaseMetaData metadata = connection.getMetaData();
+    Migrator migrator = new Migrator(dialect, builder.prefix);
+    int version = builder.migrate ? migrator.migrate(connection) : migrator.currentVersion(connection);
+    return new Opened(
+        metadata.getDatabaseProductName() + " " + metadata.getDatabaseProductVersion(),
+        String.valueOf(connection.getCatalog()),
+        version);
   }
 
   /** The connections a store uses; {@code owned} are closed with the store. */

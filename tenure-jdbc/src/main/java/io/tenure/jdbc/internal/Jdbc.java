@@ -78,10 +78,22 @@ public final class Jdbc {
   /** Runs {@code work} in auto-commit mode: each statement stands alone. */
   public <T> T read(String what, Work<T> work) {
     checkOpen();
-    try (Connection connection = dataSource.getConnection()) {
-      return work.run(connection);
+    try (BorrowedConnection borrowed = BorrowedConnection.borrow(dataSource)) {
+      return work.run(borrowed.connection());
     } catch (SQLException e) {
       throw translate(what, e);
+    }
+  }
+
+  /**
+   * Runs {@code work} that begins and ends its own transactions (schema migration) on one
+   * connection in auto-commit mode, and restores the connection's settings afterwards. Failures are
+   * the caller's to classify.
+   */
+  public <T> T withTransactions(Work<T> work) throws SQLException {
+    try (BorrowedConnection borrowed = BorrowedConnection.borrow(dataSource)) {
+      borrowed.rememberIsolation();
+      return work.run(borrowed.connection());
     }
   }
 
@@ -115,7 +127,9 @@ public final class Jdbc {
 
   private <T> T writeOnce(String what, Work<T> work, java.util.function.Predicate<T> commit) {
     checkOpen();
-    try (Connection connection = dataSource.getConnection()) {
+    try (BorrowedConnection borrowed = BorrowedConnection.borrow(dataSource)) {
+      Connection connection = borrowed.connection();
+      borrowed.rememberIsolation();
       dialect.begin(connection);
       try {
         T result = work.run(connection);
