@@ -54,10 +54,14 @@ public final class JdbcStore implements Store {
   private final JdbcEventStore events;
   private volatile boolean closed;
 
-  private JdbcStore(Pools pools, Dialect dialect, Builder builder) throws SQLException {
+  private JdbcStore(Pools pools, Dialect dialect, Builder builder) {
     this.ownedPools = pools.owned();
     this.jdbc = new Jdbc(pools.main(), dialect, builder.location(), () -> closed);
-    Opened opened = jdbc.withTransactions(connection -> open(connection, dialect, builder));
+    // Once the dialect is known its classifier applies: a lock timeout while migrating is
+    // contention and a refused CREATE is a plain error, not an unreachable store.
+    String what = (builder.migrate ? "migrate the schema" : "read the schema version")
+        + " of prefix '" + builder.prefix + "' while opening";
+    Opened opened = jdbc.withTransactions(what, connection -> open(connection, dialect, builder));
     this.description =
         new StoreDescription(dialect.name(), opened.database(), builder.location(), builder.prefix,
             opened.schemaVersion(), dialect.timePrecision(), builder.statementTimeout);
@@ -286,6 +290,9 @@ public final class JdbcStore implements Store {
      * @throws IllegalStateException if neither or both of a URL and a data source were given
      * @throws UnsupportedDatabaseException if the database is not supported (nothing written)
      * @throws StoreUnavailableException if the database cannot be reached
+     * @throws io.tenure.ContentionException if migrating met a lock it could not get in time
+     * @throws io.tenure.StoreException if migrating or reading the schema failed otherwise, e.g.
+     *     the user may not create tables
      * @throws SchemaMissingException if migration is off and a SQLite file does not exist (it is
      *     not created)
      */
@@ -295,14 +302,10 @@ public final class JdbcStore implements Store {
       }
       Pools pools = pools();
       try {
-        Dialect dialect = detect(pools.main());
-        JdbcStore store = new JdbcStore(pools, dialect, this);
+        JdbcStore store = new JdbcStore(pools, detect(pools.main()), this);
         LOG.info("Opened Tenure store {} ({}, prefix '{}', schema v{})", location(),
             store.description.database(), prefix, store.description.schemaVersion());
         return store;
-      } catch (SQLException e) {
-        closeQuietly(pools.owned(), e);
-        throw new StoreUnavailableException("cannot open Tenure store " + location() + ": " + e.getMessage(), e);
       } catch (RuntimeException e) {
         closeQuietly(pools.owned(), e);
         throw e;
@@ -337,9 +340,12 @@ public final class JdbcStore implements Store {
       }
     }
 
-    private Dialect detect(DataSource source) throws SQLException {
+    /** Before the dialect is known no classifier applies: failing to get this far is unavailability. */
+    private Dialect detect(DataSource source) {
       try (Connection connection = source.getConnection()) {
         return Dialects.detect(connection.getMetaData());
+      } catch (SQLException e) {
+        throw new StoreUnavailableException("cannot open Tenure store " + location() + ": " + e.getMessage(), e);
       }
     }
 

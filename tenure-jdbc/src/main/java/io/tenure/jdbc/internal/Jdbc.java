@@ -88,12 +88,15 @@ public final class Jdbc {
   /**
    * Runs {@code work} that begins and ends its own transactions (schema migration) on one
    * connection in auto-commit mode, and restores the connection's settings afterwards. Failures are
-   * the caller's to classify.
+   * classified like every other operation's.
    */
-  public <T> T withTransactions(Work<T> work) throws SQLException {
+  public <T> T withTransactions(String what, Work<T> work) {
+    checkOpen();
     try (BorrowedConnection borrowed = BorrowedConnection.borrow(dataSource)) {
       borrowed.rememberIsolation();
       return work.run(borrowed.connection());
+    } catch (SQLException e) {
+      throw translate(what, e);
     }
   }
 
