@@ -79,6 +79,7 @@ public final class JdbcStore implements Store {
 
   private static Opened open(Connection connection, Dialect dialect, Builder builder) throws SQLException {
     DatabaseMetaData metadata = connection.getMetaData();
+    dialect.prepareDatabase(connection);
     Migrator migrator = new Migrator(dialect, builder.prefix);
     int version = builder.migrate ? migrator.migrate(connection) : migrator.currentVersion(connection);
     return new Opened(
@@ -164,7 +165,7 @@ public final class JdbcStore implements Store {
     /** How long to wait for a connection before reporting the store unavailable. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** How long SQLite waits for the write lock before reporting contention. */
-    public static final Duration DEFAULT_SQLITE_BUSY_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_SQLITE_BUSY_TIMEOUT = Dialects.SQLITE_BUSY_TIMEOUT;
     /** The bound on one heartbeat or lease statement, including the wait for its connection. */
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(1);
     /** Connections reserved for heartbeats and lease statements, apart from the main pool. */

@@ -15,24 +15,26 @@ final class BorrowedConnection implements AutoCloseable {
 
   private final Connection connection;
   private final boolean autoCommit;
+  private final Dialect.SqlWork undoSession;
   private int isolation = NOT_READ;
 
-  private BorrowedConnection(Connection connection) throws SQLException {
+  private BorrowedConnection(Connection connection, Dialect dialect) throws SQLException {
     this.connection = connection;
     this.autoCommit = connection.getAutoCommit();
     if (!autoCommit) {
       // A pool hands out a connection with no work pending, so this commits nothing of anyone's.
       connection.setAutoCommit(true);
     }
+    this.undoSession = dialect.prepareSession(connection);
   }
 
   /**
-   * @return a connection from {@code source} in auto-commit mode
+   * @return a connection from {@code source} in auto-commit mode, prepared by {@code dialect}
    */
-  static BorrowedConnection borrow(DataSource source) throws SQLException {
+  static BorrowedConnection borrow(DataSource source, Dialect dialect) throws SQLException {
     Connection connection = source.getConnection();
     try {
-      return new BorrowedConnection(connection);
+      return new BorrowedConnection(connection, dialect);
     } catch (SQLException | RuntimeException e) {
       closeAfter(connection, e);
       throw e;
@@ -66,6 +68,7 @@ final class BorrowedConnection implements AutoCloseable {
   }
 
   private void restore() throws SQLException {
+    undoSession.run();
     // Isolation first: it cannot change inside a transaction, which auto-commit off would start.
     if (isolation != NOT_READ && connection.getTransactionIsolation() != isolation) {
       connection.setTransactionIsolation(isolation);

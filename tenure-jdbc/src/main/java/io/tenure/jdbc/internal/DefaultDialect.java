@@ -68,6 +68,16 @@ abstract class DefaultDialect implements Dialect {
   }
 
   @Override
+  public SqlWork prepareSession(Connection connection) throws SQLException {
+    return () -> {};
+  }
+
+  @Override
+  public void prepareDatabase(Connection connection) throws SQLException {
+    // Servers need nothing per database: their settings are the server's or the session's.
+  }
+
+  @Override
   public void begin(Connection connection) throws SQLException {
     connection.setAutoCommit(false);
     connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);

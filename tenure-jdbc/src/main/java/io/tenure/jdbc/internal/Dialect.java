@@ -93,6 +93,19 @@ public interface Dialect {
   /** Classifies a failure; the one place SQLState and vendor codes are read. */
   SqlFailure classify(SQLException e);
 
+  /**
+   * Prepares a just-borrowed connection for Tenure's work and returns how to undo that before the
+   * connection goes back to its pool. SQLite MUST get at least Tenure's busy timeout here: a caller's
+   * data source may have none, and a writer would then fail at once instead of queueing.
+   */
+  SqlWork prepareSession(Connection connection) throws SQLException;
+
+  /**
+   * Prepares the database when a store opens, before migration. SQLite MUST end up in WAL mode
+   * (readers never block the writer) or fail naming the mode it is in.
+   */
+  void prepareDatabase(Connection connection) throws SQLException;
+
   /** Starts a write transaction on a connection in auto-commit mode. */
   void begin(Connection connection) throws SQLException;
 

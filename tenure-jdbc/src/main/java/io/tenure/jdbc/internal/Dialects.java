@@ -11,6 +11,9 @@ public final class Dialects {
   /** The products Tenure supports, for error messages. */
   public static final String SUPPORTED = "SQLite 3.42+, PostgreSQL 15+, MariaDB 10.6+, MySQL 8.0+";
 
+  /** How long a SQLite writer waits for the write lock, on every connection Tenure borrows. */
+  public static final java.time.Duration SQLITE_BUSY_TIMEOUT = SqliteDialect.BUSY_TIMEOUT;
+
   /**
    * The oldest version of each product that has what the dialects use: SQLite 3.42 for {@code
    * unixepoch('subsec')}, PostgreSQL 15 and MariaDB 10.6 / MySQL 8.0 for {@code SKIP LOCKED} and the

@@ -78,7 +78,7 @@ public final class Jdbc {
   /** Runs {@code work} in auto-commit mode: each statement stands alone. */
   public <T> T read(String what, Work<T> work) {
     checkOpen();
-    try (BorrowedConnection borrowed = BorrowedConnection.borrow(dataSource)) {
+    try (BorrowedConnection borrowed = BorrowedConnection.borrow(dataSource, dialect)) {
       return work.run(borrowed.connection());
     } catch (SQLException e) {
       throw translate(what, e);
@@ -92,7 +92,7 @@ public final class Jdbc {
    */
   public <T> T withTransactions(String what, Work<T> work) {
     checkOpen();
-    try (BorrowedConnection borrowed = BorrowedConnection.borrow(dataSource)) {
+    try (BorrowedConnection borrowed = BorrowedConnection.borrow(dataSource, dialect)) {
       borrowed.rememberIsolation();
       return work.run(borrowed.connection());
     } catch (SQLException e) {
@@ -130,7 +130,7 @@ public final class Jdbc {
 
   private <T> T writeOnce(String what, Work<T> work, java.util.function.Predicate<T> commit) {
     checkOpen();
-    try (BorrowedConnection borrowed = BorrowedConnection.borrow(dataSource)) {
+    try (BorrowedConnection borrowed = BorrowedConnection.borrow(dataSource, dialect)) {
       Connection connection = borrowed.connection();
       borrowed.rememberIsolation();
       dialect.begin(connection);

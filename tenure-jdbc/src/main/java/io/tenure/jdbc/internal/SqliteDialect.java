@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
@@ -21,6 +22,8 @@ final class SqliteDialect extends DefaultDialect {
   private static final int SQLITE_CANTOPEN = 14;
   private static final int SQLITE_CONSTRAINT = 19;
   private static final int SQLITE_NOTADB = 26;
+  /** How long a writer waits for the write lock before SQLite reports it busy (contention). */
+  static final Duration BUSY_TIMEOUT = Duration.ofSeconds(10);
 
   @Override
   public String name() {
@@ -80,6 +83,43 @@ final class SqliteDialect extends DefaultDialect {
       return SqlFailure.CONSTRAINT;
     }
     return super.classify(e);
+  }
+
+  @Override
+  public SqlWork prepareSession(Connection connection) throws SQLException {
+    long callers = busyTimeoutMillis(connection);
+    if (callers >= BUSY_TIMEOUT.toMillis()) {
+      return () -> {};
+    }
+    setBusyTimeout(connection, BUSY_TIMEOUT.toMillis());
+    return () -> setBusyTimeout(connection, callers);
+  }
+
+  private static long busyTimeoutMillis(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("PRAGMA busy_timeout")) {
+      return rows.next() ? rows.getLong(1) : 0;
+    }
+  }
+
+  private static void setBusyTimeout(Connection connection, long millis) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("PRAGMA busy_timeout = " + millis);
+    }
+  }
+
+  @Override
+  public void prepareDatabase(Connection connection) throws SQLException {
+    // Persistent in the file: the first store to open switches it, later ones find it set.
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("PRAGMA journal_mode = WAL")) {
+      String mode = rows.next() ? rows.getString(1) : "unknown";
+      if (!"wal".equalsIgnoreCase(mode)) {
+        throw new SQLException(
+            "the SQLite database stays in journal mode '" + mode + "' after PRAGMA journal_mode = WAL;"
+                + " Tenure needs WAL so that readers never block the writer");
+      }
+    }
   }
 
   @Override
