@@ -1,5 +1,6 @@
 package io.tenure.jdbc.internal;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import javax.sql.DataSource;
@@ -13,12 +14,15 @@ import javax.sql.DataSource;
 final class BorrowedConnection implements AutoCloseable {
   private static final int NOT_READ = -1;
 
+  private final DataSource source;
   private final Connection connection;
   private final boolean autoCommit;
   private final Dialect.SqlWork undoSession;
   private int isolation = NOT_READ;
+  private boolean discarded;
 
-  private BorrowedConnection(Connection connection, Dialect dialect) throws SQLException {
+  private BorrowedConnection(DataSource source, Connection connection, Dialect dialect) throws SQLException {
+    this.source = source;
     this.connection = connection;
     this.autoCommit = connection.getAutoCommit();
     if (!autoCommit) {
@@ -34,7 +38,7 @@ final class BorrowedConnection implements AutoCloseable {
   static BorrowedConnection borrow(DataSource source, Dialect dialect) throws SQLException {
     Connection connection = source.getConnection();
     try {
-      return new BorrowedConnection(connection, dialect);
+      return new BorrowedConnection(source, connection, dialect);
     } catch (SQLException | RuntimeException e) {
       closeAfter(connection, e);
       throw e;
@@ -55,12 +59,42 @@ final class BorrowedConnection implements AutoCloseable {
     }
   }
 
+  /**
+   * Closes the physical connection now and keeps it out of its pool. After a failed rollback it
+   * may still be inside a transaction that nobody would end: SQLite's {@code BEGIN IMMEDIATE} is
+   * invisible to JDBC (auto-commit stays on), so an idle pooled connection would hold the
+   * database's write lock and block every writer. Failures while discarding are attached to {@code
+   * failure}.
+   */
+  void discard(Throwable failure) {
+    discarded = true;
+    try {
+      // Closed here rather than by the pool: Hikari closes evicted connections asynchronously.
+      connection.unwrap(Connection.class).close();
+    } catch (SQLException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+    try {
+      if (source.isWrapperFor(HikariDataSource.class)) {
+        source.unwrap(HikariDataSource.class).evictConnection(connection);
+      }
+    } catch (SQLException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+  }
+
   /** Restores what Tenure changed, then returns the connection to its pool. */
   @Override
   public void close() throws SQLException {
+    if (discarded) {
+      connection.close();
+      return;
+    }
     try {
       restore();
     } catch (SQLException | RuntimeException e) {
+      // Its settings are unknown now: it must not serve the caller's next borrower.
+      discard(e);
       closeAfter(connection, e);
       throw e;
     }

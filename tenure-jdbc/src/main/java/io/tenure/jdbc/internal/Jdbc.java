@@ -145,8 +145,9 @@ public final class Jdbc {
       } catch (SQLException | RuntimeException e) {
         try {
           dialect.rollback(connection);
-        } catch (SQLException rollbackFailure) {
+        } catch (SQLException | RuntimeException rollbackFailure) {
           e.addSuppressed(rollbackFailure);
+          borrowed.discard(e);
         }
         throw e;
       }
