@@ -1,5 +1,6 @@
 package io.tenure.jdbc.internal;
 
+import io.tenure.SchemaMissingException;
 import io.tenure.StoreException;
 import io.tenure.spi.TablePrefix;
 import java.io.IOException;
@@ -44,32 +45,54 @@ public final class Migrator {
   /**
    * Brings the schema to {@link #LATEST}.
    *
-   * @return the version now in place
+   * @return the version now in place, {@link #LATEST}
+   * @throws StoreException if the database holds a newer schema than this build knows
    */
   public int migrate(Connection connection) throws SQLException {
-    int[] version = new int[1];
     dialect.withMigrationLock(
         connection,
         prefix,
         () -> {
           createVersionTable(connection);
-          int current = readVersion(connection);
+          int current = requireNotNewer(readVersion(connection));
           for (int next = current + 1; next <= LATEST; next++) {
             apply(connection, next);
           }
-          version[0] = Math.max(current, LATEST);
         });
-    return version[0];
+    return LATEST;
   }
 
   /**
-   * @return the version in place, or 0 if the schema was never migrated
+   * Reads the version in place without changing anything.
+   *
+   * @return {@link #LATEST}, or 0 if the schema was never migrated (a missing table is then reported
+   *     on first use)
+   * @throws SchemaMissingException if an older schema is in place: this build would miss tables
+   * @throws StoreException if the database holds a newer schema than this build knows
    */
   public int currentVersion(Connection connection) throws SQLException {
     if (!tableExists(connection.getMetaData(), versionTable)) {
       return 0;
     }
-    return readVersion(connection);
+    int version = requireNotNewer(readVersion(connection));
+    if (version > 0 && version < LATEST) {
+      throw new SchemaMissingException(
+          "the Tenure schema with prefix '" + prefix + "' is at v" + version + " but this Tenure needs v"
+              + LATEST + "; run 'tenure migrate' or open the store with migration on",
+          null);
+    }
+    return version;
+  }
+
+  /** A newer schema may have tables and rules this build would break: refuse it, change nothing. */
+  private int requireNotNewer(int version) {
+    if (version > LATEST) {
+      throw new StoreException(
+          "this Tenure knows schema v" + LATEST + ", the database has v" + version + " for prefix '"
+              + prefix + "'; upgrade Tenure",
+          null);
+    }
+    return version;
   }
 
   private void createVersionTable(Connection connection) throws SQLException {
