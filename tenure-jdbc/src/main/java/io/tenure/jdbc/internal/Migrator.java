@@ -123,10 +123,19 @@ public final class Migrator {
             "INSERT INTO " + versionTable + " (version, description, applied_at) VALUES (?, ?, ?)")) {
       record.setInt(1, version);
       record.setString(2, file);
-      record.setString(3, Instant.now().toString());
+      // Informational, but SPEC §1.1 holds here too: the database clock, never the node's.
+      record.setString(3, databaseNow(connection).toString());
       record.executeUpdate();
     }
     LOG.info("Applied schema migration {} for {} tables with prefix '{}'", file, dialect.name(), prefix);
+  }
+
+  private Instant databaseNow(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("SELECT " + dialect.now() + " AS now_value")) {
+      rows.next();
+      return dialect.getInstant(rows, "now_value");
+    }
   }
 
   private String load(String file) {
