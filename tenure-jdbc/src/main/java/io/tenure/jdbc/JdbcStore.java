@@ -384,17 +384,50 @@ public final class JdbcStore implements Store {
         if (cause instanceof SQLException sql && "08001".equals(sql.getSQLState())
             && String.valueOf(sql.getMessage()).contains("No suitable driver")) {
           throw new UnsupportedDatabaseException(
-              "no JDBC driver for " + location() + "; supported: " + Dialects.SUPPORTED, cause);
+              "no JDBC driver for " + location() + "; supported: " + Dialects.SUPPORTED,
+              withoutSecrets(cause));
         }
         throw new StoreUnavailableException(
-            "cannot connect to Tenure store " + location() + ": " + cause.getMessage(), cause);
+            "cannot connect to Tenure store " + location() + ": " + masked(cause.getMessage()),
+            withoutSecrets(cause));
       } catch (RuntimeException e) {
         if (String.valueOf(e.getMessage()).contains("Failed to get driver instance")) {
+          // Hikari's message holds the unmasked JDBC URL; its cause ("No suitable driver") does not.
           throw new UnsupportedDatabaseException(
-              "no JDBC driver for " + location() + "; supported: " + Dialects.SUPPORTED, e);
+              "no JDBC driver for " + location() + "; supported: " + Dialects.SUPPORTED, withoutSecrets(e));
         }
         throw e;
       }
+    }
+
+    /**
+     * @return the first exception in {@code failure}'s cause chain whose own chain reveals no
+     *     secret, or null: a cause is printed with --verbose, so one that carries the password in its
+     *     message must not be attached
+     */
+    private @Nullable Throwable withoutSecrets(Throwable failure) {
+      for (Throwable candidate = failure; candidate != null; candidate = candidate.getCause()) {
+        if (!revealsSecret(candidate)) {
+          return candidate;
+        }
+      }
+      return null;
+    }
+
+    private boolean revealsSecret(Throwable failure) {
+      for (Throwable t = failure; t != null; t = t.getCause()) {
+        String message = String.valueOf(t.getMessage());
+        if (!masked(message).equals(message)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Masks a URL's password in {@code text}, and the builder's password wherever it appears. */
+    private String masked(@Nullable String text) {
+      String masked = Stores.maskSecrets(String.valueOf(text));
+      return password == null || password.isEmpty() ? masked : masked.replace(password, "***");
     }
 
     private static void requireExistingFile(String path) {

@@ -74,8 +74,31 @@ class JdbcStoreTest {
                 .build())
         .isInstanceOf(StoreUnavailableException.class)
         .hasMessageContaining("127.0.0.1:1")
-        .hasMessageNotContaining("s3cret");
+        .satisfies(e -> assertNoMessageInTheChainContains(e, "s3cret"));
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void a_url_without_a_driver_never_shows_its_password_in_the_message_or_any_cause() {
+    for (String url :
+        List.of("jdbc:db2://localhost:50000/x?user=u&password=s3cret", "jdbc:db2://u:s3cret@localhost:50000/x")) {
+      assertThatThrownBy(() -> JdbcStore.open(url))
+          .as(url)
+          .isInstanceOf(UnsupportedDatabaseException.class)
+          .hasMessageContaining("no JDBC driver for jdbc:db2://")
+          .hasMessageContaining("***")
+          .satisfies(e -> assertNoMessageInTheChainContains(e, "s3cret"));
+    }
+  }
+
+  /** --verbose prints the whole chain, so every message in it must be free of the secret. */
+  private static void assertNoMessageInTheChainContains(Throwable failure, String secret) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      assertThat(String.valueOf(t.getMessage())).as(t.getClass().getName()).doesNotContain(secret);
+      for (Throwable suppressed : t.getSuppressed()) {
+        assertNoMessageInTheChainContains(suppressed, secret);
+      }
+    }
   }
 
   @Test
