@@ -241,6 +241,24 @@ class ErrorClassificationTest {
     }
 
     @Test
+    void begin_takes_the_write_lock_at_once_so_writers_queue_at_begin_not_fail_at_commit(@TempDir Path dir)
+        throws SQLException {
+      String url = "jdbc:sqlite:" + dir.resolve("immediate.db");
+      try (Connection holder = DriverManager.getConnection(url);
+          Connection waiter = DriverManager.getConnection(url);
+          Statement w = waiter.createStatement()) {
+        w.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+        w.execute("PRAGMA busy_timeout = 0");
+        dialect.begin(holder);
+        try {
+          assertThat(translated(dialect, w, "BEGIN IMMEDIATE")).isInstanceOf(ContentionException.class);
+        } finally {
+          dialect.rollback(holder);
+        }
+      }
+    }
+
+    @Test
     void a_missing_table_is_schema_missing(@TempDir Path dir) throws SQLException {
       try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("m.db"));
           Statement s = c.createStatement()) {
