@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.h2.jdbcx.JdbcDataSource;
 import org.jspecify.annotations.Nullable;
@@ -124,6 +125,18 @@ public final class JdbcFixture implements StoreFixture {
   @Override
   public Store open(TablePrefix prefix) {
     return track(JdbcStore.builder().url(url).prefix(prefix).build());
+  }
+
+  @Override
+  public Supplier<Store> emptyDatabase() {
+    if (kind != Kind.SQLITE) {
+      // The servers' test database is shared: a prefix no one has used is an empty database.
+      TablePrefix prefix = freshPrefix();
+      return () -> open(prefix);
+    }
+    // A file that does not exist yet, in the fixture's directory (deleted on close).
+    String emptyUrl = "sqlite:" + directory.resolve("empty-" + UUID.randomUUID() + ".db");
+    return () -> track(JdbcStore.builder().url(emptyUrl).build());
   }
 
   @Override

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TimeZone;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /** SPEC §2: schema ownership, prefixes, time zones and typed errors, on every provider. */
@@ -28,10 +29,10 @@ public abstract class SchemaComplianceTest extends FixtureSupport {
 
   @Test
   void eight_nodes_starting_at_once_against_an_empty_database_all_succeed() {
-    TablePrefix prefix = freshPrefix();
+    Supplier<Store> emptyDatabase = fixture.emptyDatabase();
     List<Callable<Store>> starts = new ArrayList<>();
     for (int i = 0; i < CONCURRENT_STARTS; i++) {
-      starts.add(() -> fixture.open(prefix));
+      starts.add(emptyDatabase::get);
     }
 
     List<Store> stores = Race.run(starts);

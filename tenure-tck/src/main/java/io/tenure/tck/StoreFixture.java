@@ -3,6 +3,7 @@ package io.tenure.tck;
 import io.tenure.spi.Store;
 import io.tenure.spi.TablePrefix;
 import java.time.ZoneId;
+import java.util.function.Supplier;
 
 /**
  * What a provider gives the kit: stores on one database, opened per table prefix. A fixture owns
@@ -24,6 +25,15 @@ public interface StoreFixture extends AutoCloseable {
    * like processes sharing a database; this call MAY run concurrently with itself.
    */
   Store open(TablePrefix prefix);
+
+  /**
+   * Creates a brand-new empty database and returns a factory bound to it: each call opens a store
+   * with migration on, and all of them MUST share their data. Empty means no Tenure table exists
+   * yet, as on a first deploy: SQLite a file that does not exist yet, a server a new prefix in its
+   * test database, in-memory a new in-memory database. The factory MAY be called concurrently;
+   * what it creates is removed on {@link #close()}.
+   */
+  Supplier<Store> emptyDatabase();
 
   /** Opens a store with migration off: its tables may be missing. */
   Store openWithoutMigration(TablePrefix prefix);

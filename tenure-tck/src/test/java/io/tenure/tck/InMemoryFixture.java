@@ -10,6 +10,7 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /** The in-memory provider's fixture: one fresh in-memory database per fixture. */
 final class InMemoryFixture implements StoreFixture {
@@ -30,6 +31,12 @@ final class InMemoryFixture implements StoreFixture {
   @Override
   public Store open(TablePrefix prefix) {
     return track(InMemoryStore.builder().database(database).prefix(prefix).build());
+  }
+
+  @Override
+  public Supplier<Store> emptyDatabase() {
+    InMemoryDatabase empty = InMemoryDatabase.fresh();
+    return () -> track(InMemoryStore.builder().database(empty).build());
   }
 
   @Override
