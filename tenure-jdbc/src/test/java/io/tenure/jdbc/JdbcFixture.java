@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -149,30 +150,50 @@ public final class JdbcFixture implements StoreFixture {
     if (kind == Kind.SQLITE) {
       return open(prefix);
     }
-    String offset = sessionZone.getRules().getOffset(Instant.now()).getId().replace("Z", "+00:00");
+    String zone = sessionZoneSetting(sessionZone);
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(StoreUrls.toJdbcUrl(url));
     config.setMaximumPoolSize(4);
     config.setConnectionInitSql(
         kind == Kind.POSTGRES
-            ? "SET TIME ZONE INTERVAL '" + offset + "' HOUR TO MINUTE"
-            : "SET time_zone = '" + offset + "'");
+            ? (sessionZone instanceof ZoneOffset
+                // A quoted '+05:45' would be read as POSIX, east and west swapped.
+                ? "SET TIME ZONE INTERVAL '" + zone + "' HOUR TO MINUTE"
+                : "SET TIME ZONE '" + zone + "'")
+            : "SET time_zone = '" + zone + "'");
     HikariDataSource pool = new HikariDataSource(config);
     pools.add(pool);
-    assertSessionZone(pool, offset);
+    assertSessionZone(pool, zone);
     return track(JdbcStore.builder().dataSource(pool).prefix(prefix).build());
   }
 
+  /**
+   * PostgreSQL sessions take the named zone itself, DST rules and all. MariaDB resolves names only
+   * with the server's time-zone tables loaded (mysql_tzinfo_to_sql), which this server does not
+   * have, so its sessions get the zone's offset now.
+   */
+  private String sessionZoneSetting(ZoneId zone) {
+    if (kind == Kind.POSTGRES && !(zone instanceof ZoneOffset)) {
+      return zone.getId();
+    }
+    return zone.getRules().getOffset(Instant.now()).getId().replace("Z", "+00:00");
+  }
+
   /** Proves the session really runs in the zone, so the kit's time test is not vacuous. */
-  private void assertSessionZone(HikariDataSource pool, String offset) {
+  private void assertSessionZone(HikariDataSource pool, String zone) {
     String query = kind == Kind.POSTGRES ? "SELECT current_setting('TimeZone')" : "SELECT @@session.time_zone";
     try (Connection connection = pool.getConnection();
         Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery(query)) {
       rows.next();
-      String zone = rows.getString(1);
-      if (kind == Kind.MARIADB ? !zone.equals(offset) : zone.equalsIgnoreCase("UTC") || zone.equalsIgnoreCase("Etc/UTC")) {
-        throw new AssertionError("session time zone is " + zone + ", expected " + offset);
+      String actual = rows.getString(1);
+      boolean named = kind == Kind.POSTGRES && !zone.startsWith("+") && !zone.startsWith("-");
+      boolean right =
+          kind == Kind.MARIADB || named
+              ? actual.equals(zone)
+              : !actual.equalsIgnoreCase("UTC") && !actual.equalsIgnoreCase("Etc/UTC");
+      if (!right) {
+        throw new AssertionError("session time zone is " + actual + ", expected " + zone);
       }
     } catch (SQLException e) {
       throw new AssertionError(e);

@@ -72,27 +72,39 @@ public abstract class SchemaComplianceTest extends FixtureSupport {
     assertThat(greenMarkers.get("t", "same")).map(Marker::state).contains("SOFT_DELETED");
   }
 
+  /**
+   * Stored times and the database clock do not depend on the JVM's zone or the session's. The JVM
+   * runs in Asia/Kathmandu (+05:45, no DST) while writing and America/St_Johns (-03:30, with DST)
+   * while reading. The sessions run in America/Los_Angeles while writing, whose DST began at
+   * 2024-03-10T10:00:00Z, between the two saved times (01:30 PST and 03:30 PDT local: a conversion
+   * through local time shifts one of them by an hour), and in Asia/Kathmandu while reading.
+   * Providers that cannot set a named session zone use its offset (see the fixture).
+   */
   @Test
   void times_round_trip_exactly_whatever_the_jvm_and_session_time_zones() {
     TimeZone original = TimeZone.getDefault();
     TablePrefix prefix = freshPrefix();
-    // A DST switch in Los Angeles and an odd offset in Kathmandu: a zone bug cannot hide here.
-    Marker saved = new Marker(MarkerKey.of("t", "tz"), "ARCHIVED", null, Instant.parse("2024-03-10T10:30:00.123456Z"));
+    Marker beforeDst = new Marker(MarkerKey.of("t", "pst"), "ARCHIVED", null, Instant.parse("2024-03-10T09:30:00.123456Z"));
+    Marker afterDst = new Marker(MarkerKey.of("t", "pdt"), "ARCHIVED", null, Instant.parse("2024-03-10T10:30:00.654321Z"));
     try {
       TimeZone.setDefault(TimeZone.getTimeZone("Asia/Kathmandu"));
-      Store pacific = fixture.openWithSessionTimeZone(prefix, ZoneId.of("-08:00"));
-      Markers.builder(pacific.markers()).build().save(saved);
+      Store pacific = fixture.openWithSessionTimeZone(prefix, ZoneId.of("America/Los_Angeles"));
+      Markers writer = Markers.builder(pacific.markers()).build();
+      writer.save(beforeDst);
+      writer.save(afterDst);
       Instant applied =
-          Markers.builder(pacific.markers()).build().transition("t", "now", "ARCHIVED", null) instanceof
-                  io.tenure.TransitionResult.Applied a ? a.marker().markedAt() : Instant.EPOCH;
+          writer.transition("t", "now", "ARCHIVED", null) instanceof io.tenure.TransitionResult.Applied a
+              ? a.marker().markedAt() : Instant.EPOCH;
 
-      assertThat(pacific.markers().find(saved.key())).contains(saved);
+      assertThat(pacific.markers().find(beforeDst.key())).contains(beforeDst);
+      assertThat(pacific.markers().find(afterDst.key())).contains(afterDst);
       assertThat(pacific.now()).isCloseTo(Instant.now(), within(CLOCK_SLACK));
       assertThat(applied).isCloseTo(Instant.now(), within(CLOCK_SLACK));
 
       TimeZone.setDefault(TimeZone.getTimeZone("America/St_Johns"));
-      Store eastern = fixture.openWithSessionTimeZone(prefix, ZoneId.of("+05:45"));
-      assertThat(eastern.markers().find(saved.key())).contains(saved);
+      Store eastern = fixture.openWithSessionTimeZone(prefix, ZoneId.of("Asia/Kathmandu"));
+      assertThat(eastern.markers().find(beforeDst.key())).contains(beforeDst);
+      assertThat(eastern.markers().find(afterDst.key())).contains(afterDst);
       assertThat(eastern.markers().find(MarkerKey.of("t", "now")).map(Marker::markedAt)).contains(applied);
       assertThat(eastern.now()).isCloseTo(Instant.now(), within(CLOCK_SLACK));
     } finally {

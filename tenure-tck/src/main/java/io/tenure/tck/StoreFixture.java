@@ -39,8 +39,9 @@ public interface StoreFixture extends AutoCloseable {
   Store openWithoutMigration(TablePrefix prefix);
 
   /**
-   * Opens a store whose database sessions run in {@code sessionZone}. Providers without a session
-   * time zone (SQLite, in-memory) open a plain store.
+   * Opens a store whose database sessions run in {@code sessionZone}, a named zone. A provider
+   * whose sessions cannot use named zones MAY use the zone's current offset instead; providers
+   * without a session time zone (SQLite, in-memory) open a plain store.
    */
   Store openWithSessionTimeZone(TablePrefix prefix, ZoneId sessionZone);
 
