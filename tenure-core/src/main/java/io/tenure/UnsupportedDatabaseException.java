@@ -4,7 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The store URL or the database behind a data source is not one Tenure supports. Tenure never falls
- * back to a guess: an unknown database is refused before anything is written.
+ * back to a guess: an unknown database is refused before Tenure writes anything.
  */
 public class UnsupportedDatabaseException extends TenureException {
   private static final long serialVersionUID = 1L;

@@ -38,9 +38,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link Store} on SQLite, PostgreSQL or MariaDB/MySQL. The database is detected from JDBC
- * metadata; an unknown one is refused before anything is written. The schema is created or upgraded
- * on open unless {@link Builder#migrate(boolean)} turns that off.
+ * A {@link Store} on SQLite, PostgreSQL or MariaDB/MySQL. The database is detected from the JDBC
+ * metadata of a live connection; an unknown one is refused before Tenure writes anything. The schema
+ * is created or upgraded on open unless {@link Builder#migrate(boolean)} turns that off.
  */
 public final class JdbcStore implements Store {
   private static final Logger LOG = LoggerFactory.getLogger(JdbcStore.class);
@@ -289,7 +289,7 @@ public final class JdbcStore implements Store {
      * Connects, detects the database, migrates if asked, and returns the open store.
      *
      * @throws IllegalStateException if neither or both of a URL and a data source were given
-     * @throws UnsupportedDatabaseException if the database is not supported (nothing written)
+     * @throws UnsupportedDatabaseException if the database is not supported (Tenure wrote nothing)
      * @throws StoreUnavailableException if the database cannot be reached
      * @throws io.tenure.ContentionException if migrating met a lock it could not get in time
      * @throws io.tenure.StoreException if migrating or reading the schema failed otherwise, e.g.
