@@ -1,8 +1,6 @@
 package io.tenure.jdbc;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import com.zaxxer.hikari.pool.HikariPool;
 import io.tenure.SchemaMissingException;
 import io.tenure.StoreUnavailableException;
 import io.tenure.Stores;
@@ -22,8 +20,6 @@ import io.tenure.spi.MembershipStore;
 import io.tenure.spi.Store;
 import io.tenure.spi.StoreDescription;
 import io.tenure.spi.TablePrefix;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
@@ -318,12 +314,13 @@ public final class JdbcStore implements Store {
         // A caller's data source serves every purpose; heartbeats then share its connections.
         return new Pools(dataSource, dataSource, dataSource::getConnection, List.of());
       }
-      HikariDataSource main = openPool("tenure-" + prefix.value(), poolSize, connectTimeout);
+      PoolOpener opener = new PoolOpener(url, user, password, migrate, connectTimeout);
+      HikariDataSource main = opener.open("tenure-" + prefix.value(), poolSize, connectTimeout);
       try {
         Duration coordinationWait = statementTimeout.compareTo(Duration.ofMillis(250)) < 0
             ? Duration.ofMillis(250) : statementTimeout;
         HikariDataSource coordination =
-            openPool("tenure-coord-" + prefix.value(), COORDINATION_POOL_SIZE, coordinationWait);
+            opener.open("tenure-coord-" + prefix.value(), COORDINATION_POOL_SIZE, coordinationWait);
         String jdbcUrl = main.getJdbcUrl();
         java.util.Properties properties = new java.util.Properties();
         main.getDataSourceProperties().forEach(properties::put);
@@ -347,117 +344,6 @@ public final class JdbcStore implements Store {
         return Dialects.detect(connection.getMetaData());
       } catch (SQLException e) {
         throw new StoreUnavailableException("cannot open Tenure store " + location() + ": " + e.getMessage(), e);
-      }
-    }
-
-    private HikariDataSource openPool(String name, int size, Duration wait) {
-      String jdbcUrl = StoreUrls.toJdbcUrl(url);
-      HikariConfig config = new HikariConfig();
-      config.setPoolName(name);
-      config.setJdbcUrl(jdbcUrl);
-      if (user != null) {
-        config.setUsername(user);
-      }
-      if (password != null) {
-        config.setPassword(password);
-      }
-      config.setMaximumPoolSize(size);
-      config.setMinimumIdle(Math.min(2, size));
-      config.setConnectionTimeout(wait.toMillis());
-      config.setInitializationFailTimeout(connectTimeout.toMillis());
-      if (jdbcUrl.startsWith("jdbc:sqlite:")) {
-        String path = jdbcUrl.substring("jdbc:sqlite:".length());
-        if (!migrate) {
-          // Opening would create an empty file: a store that must not change the schema refuses.
-          requireExistingFile(path);
-        }
-        createParentDirectory(path);
-        config.addDataSourceProperty("journal_mode", "WAL");
-        config.addDataSourceProperty("synchronous", "NORMAL");
-        config.addDataSourceProperty("busy_timeout", String.valueOf(DEFAULT_SQLITE_BUSY_TIMEOUT.toMillis()));
-        config.addDataSourceProperty("foreign_keys", "true");
-      }
-      try {
-        return new HikariDataSource(config);
-      } catch (HikariPool.PoolInitializationException e) {
-        Throwable cause = e.getCause() == null ? e : e.getCause();
-        if (cause instanceof SQLException sql && "08001".equals(sql.getSQLState())
-            && String.valueOf(sql.getMessage()).contains("No suitable driver")) {
-          throw new UnsupportedDatabaseException(
-              "no JDBC driver for " + location() + "; supported: " + Dialects.SUPPORTED,
-              withoutSecrets(cause));
-        }
-        throw new StoreUnavailableException(
-            "cannot connect to Tenure store " + location() + ": " + masked(cause.getMessage()),
-            withoutSecrets(cause));
-      } catch (RuntimeException e) {
-        if (String.valueOf(e.getMessage()).contains("Failed to get driver instance")) {
-          // Hikari's message holds the unmasked JDBC URL; its cause ("No suitable driver") does not.
-          throw new UnsupportedDatabaseException(
-              "no JDBC driver for " + location() + "; supported: " + Dialects.SUPPORTED, withoutSecrets(e));
-        }
-        throw e;
-      }
-    }
-
-    /**
-     * @return the first exception in {@code failure}'s cause chain whose own chain reveals no
-     *     secret, or null: a cause is printed with --verbose, so one that carries the password in its
-     *     message must not be attached
-     */
-    private @Nullable Throwable withoutSecrets(Throwable failure) {
-      for (Throwable candidate = failure; candidate != null; candidate = candidate.getCause()) {
-        if (!revealsSecret(candidate)) {
-          return candidate;
-        }
-      }
-      return null;
-    }
-
-    private boolean revealsSecret(Throwable failure) {
-      for (Throwable t = failure; t != null; t = t.getCause()) {
-        String message = String.valueOf(t.getMessage());
-        if (!masked(message).equals(message)) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    /** Masks a URL's password in {@code text}, and the builder's password wherever it appears. */
-    private String masked(@Nullable String text) {
-      String masked = Stores.maskSecrets(String.valueOf(text));
-      return password == null || password.isEmpty() ? masked : masked.replace(password, "***");
-    }
-
-    private static void requireExistingFile(String path) {
-      if (!isPlainPath(path)) {
-        return;
-      }
-      if (!Files.exists(Path.of(path))) {
-        throw new SchemaMissingException(
-            "no Tenure database at " + Path.of(path).toAbsolutePath()
-                + "; run 'tenure migrate' or open the store with migration on",
-            null);
-      }
-    }
-
-    private static boolean isPlainPath(String path) {
-      return !path.isEmpty() && !path.startsWith(":memory:") && !path.startsWith("file:");
-    }
-
-    private static void createParentDirectory(String path) {
-      if (!isPlainPath(path)) {
-        return;
-      }
-      Path parent = Path.of(path).toAbsolutePath().getParent();
-      if (parent != null && !Files.isDirectory(parent)) {
-        try {
-          Files.createDirectories(parent);
-        } catch (java.io.IOException | RuntimeException e) {
-          throw new StoreUnavailableException(
-              "cannot create the directory " + parent + " for SQLite file " + path + ": " + e, e);
-        }
       }
     }
 

@@ -1,0 +1,155 @@
+package io.tenure.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
+import io.tenure.SchemaMissingException;
+import io.tenure.StoreUnavailableException;
+import io.tenure.Stores;
+import io.tenure.UnsupportedDatabaseException;
+import io.tenure.jdbc.internal.Dialects;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Opens the Hikari pools a store owns when it is given a URL (SQLite gets WAL, the busy timeout and
+ * its directory), and says why one cannot open without ever showing the URL's secrets.
+ */
+final class PoolOpener {
+  private final String url;
+  private final @Nullable String user;
+  private final @Nullable String password;
+  private final boolean migrate;
+  private final Duration connectTimeout;
+  private final String location;
+
+  PoolOpener(String url, @Nullable String user, @Nullable String password, boolean migrate, Duration connectTimeout) {
+    this.url = url;
+    this.user = user;
+    this.password = password;
+    this.migrate = migrate;
+    this.connectTimeout = connectTimeout;
+    this.location = Stores.maskSecrets(url);
+  }
+
+  /**
+   * @return a started pool named {@code name} of up to {@code size} connections, each waited for at
+   *     most {@code wait}
+   * @throws UnsupportedDatabaseException if no driver serves the URL
+   * @throws StoreUnavailableException if the database cannot be reached or a SQLite directory made
+   * @throws SchemaMissingException if migration is off and a SQLite file does not exist
+   */
+  HikariDataSource open(String name, int size, Duration wait) {
+    String jdbcUrl = StoreUrls.toJdbcUrl(url);
+    HikariConfig config = new HikariConfig();
+    config.setPoolName(name);
+    config.setJdbcUrl(jdbcUrl);
+    if (user != null) {
+      config.setUsername(user);
+    }
+    if (password != null) {
+      config.setPassword(password);
+    }
+    config.setMaximumPoolSize(size);
+    config.setMinimumIdle(Math.min(2, size));
+    config.setConnectionTimeout(wait.toMillis());
+    config.setInitializationFailTimeout(connectTimeout.toMillis());
+    if (jdbcUrl.startsWith("jdbc:sqlite:")) {
+      String path = jdbcUrl.substring("jdbc:sqlite:".length());
+      if (!migrate) {
+        // Opening would create an empty file: a store that must not change the schema refuses.
+        requireExistingFile(path);
+      }
+      createParentDirectory(path);
+      config.addDataSourceProperty("journal_mode", "WAL");
+      config.addDataSourceProperty("synchronous", "NORMAL");
+      config.addDataSourceProperty("busy_timeout", String.valueOf(JdbcStore.Builder.DEFAULT_SQLITE_BUSY_TIMEOUT.toMillis()));
+      config.addDataSourceProperty("foreign_keys", "true");
+    }
+    try {
+      return new HikariDataSource(config);
+    } catch (HikariPool.PoolInitializationException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      if (cause instanceof SQLException sql && "08001".equals(sql.getSQLState())
+          && String.valueOf(sql.getMessage()).contains("No suitable driver")) {
+        throw new UnsupportedDatabaseException(
+            "no JDBC driver for " + location + "; supported: " + Dialects.SUPPORTED,
+            withoutSecrets(cause));
+      }
+      throw new StoreUnavailableException(
+          "cannot connect to Tenure store " + location + ": " + masked(cause.getMessage()),
+          withoutSecrets(cause));
+    } catch (RuntimeException e) {
+      if (String.valueOf(e.getMessage()).contains("Failed to get driver instance")) {
+        // Hikari's message holds the unmasked JDBC URL; its cause ("No suitable driver") does not.
+        throw new UnsupportedDatabaseException(
+            "no JDBC driver for " + location + "; supported: " + Dialects.SUPPORTED, withoutSecrets(e));
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * @return the first exception in {@code failure}'s cause chain whose own chain reveals no
+   *     secret, or null: a cause is printed with --verbose, so one that carries the password in its
+   *     message must not be attached
+   */
+  private @Nullable Throwable withoutSecrets(Throwable failure) {
+    for (Throwable candidate = failure; candidate != null; candidate = candidate.getCause()) {
+      if (!revealsSecret(candidate)) {
+        return candidate;
+      }
+    }
+    return null;
+  }
+
+  private boolean revealsSecret(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      String message = String.valueOf(t.getMessage());
+      if (!masked(message).equals(message)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Masks a URL's password in {@code text}, and the builder's password wherever it appears. */
+  private String masked(@Nullable String text) {
+    String masked = Stores.maskSecrets(String.valueOf(text));
+    return password == null || password.isEmpty() ? masked : masked.replace(password, "***");
+  }
+
+  private static void requireExistingFile(String path) {
+    if (!isPlainPath(path)) {
+      return;
+    }
+    if (!Files.exists(Path.of(path))) {
+      throw new SchemaMissingException(
+          "no Tenure database at " + Path.of(path).toAbsolutePath()
+              + "; run 'tenure migrate' or open the store with migration on",
+          null);
+    }
+  }
+
+  private static boolean isPlainPath(String path) {
+    return !path.isEmpty() && !path.startsWith(":memory:") && !path.startsWith("file:");
+  }
+
+  private static void createParentDirectory(String path) {
+    if (!isPlainPath(path)) {
+      return;
+    }
+    Path parent = Path.of(path).toAbsolutePath().getParent();
+    if (parent != null && !Files.isDirectory(parent)) {
+      try {
+        Files.createDirectories(parent);
+      } catch (java.io.IOException | RuntimeException e) {
+        throw new StoreUnavailableException(
+            "cannot create the directory " + parent + " for SQLite file " + path + ": " + e, e);
+      }
+    }
+  }
+}
