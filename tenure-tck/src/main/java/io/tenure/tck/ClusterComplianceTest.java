@@ -159,7 +159,8 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
     assertThat(observer.membership().remove(first, observer.membership().read().version()))
         .isEqualTo(MembershipWrite.APPLIED);
 
-    Await.until(BOUND, "a new incarnation", () -> !node.nodeId().equals(first)
+    // The listener fires once the new incarnation is ACTIVE; wait for both.
+    Await.until(BOUND, "a new incarnation", () -> !node.nodeId().equals(first) && !rejoins.isEmpty()
         && row(node.nodeId()).map(NodeInfo::status).orElse(null) == NodeStatus.ACTIVE);
     assertThat(row(first)).isEmpty();
     assertThat(rejoins).containsExactly(first + "->" + node.nodeId());
