@@ -18,6 +18,7 @@ final class ClusterTables {
   Instant leaseExpiresAt = Instant.EPOCH;
   @Nullable Instant leaseAcquiredAt;
   final Deque<ClusterEvent> events = new ArrayDeque<>();
+  final java.util.TreeMap<String, io.tenure.AgentAssignment> agents = new java.util.TreeMap<>();
   long nextEventId = 1;
 
   void clear() {
@@ -28,5 +29,6 @@ final class ClusterTables {
     leaseExpiresAt = Instant.EPOCH;
     leaseAcquiredAt = null;
     events.clear();
+    agents.clear();
   }
 }

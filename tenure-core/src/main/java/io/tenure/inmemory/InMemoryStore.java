@@ -27,6 +27,7 @@ public final class InMemoryStore implements Store {
   private final InMemoryMembershipStore membership = new InMemoryMembershipStore(this);
   private final InMemoryLeaseStore leases = new InMemoryLeaseStore(this);
   private final InMemoryEventStore events = new InMemoryEventStore(this);
+  private final InMemoryAgentStore agents = new InMemoryAgentStore(this);
   private volatile boolean closed;
 
   private InMemoryStore(Builder builder) {
@@ -90,6 +91,11 @@ public final class InMemoryStore implements Store {
   @Override
   public EventStore events() {
     return events;
+  }
+
+  @Override
+  public io.tenure.spi.AgentStore agents() {
+    return agents;
   }
 
   @Override

@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentMap;
 
 /** The tables of one prefix in an {@link InMemoryDatabase}. */
 final class Namespace {
-  static final int SCHEMA_VERSION = 2;
+  static final int SCHEMA_VERSION = 3;
 
   private volatile int schemaVersion;
   private final ConcurrentMap<MarkerKey, Marker> markers = new ConcurrentHashMap<>();

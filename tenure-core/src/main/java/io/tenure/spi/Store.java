@@ -43,6 +43,11 @@ public interface Store extends AutoCloseable {
   EventStore events();
 
   /**
+   * @return the agent assignments; the same instance every call
+   */
+  AgentStore agents();
+
+  /**
    * Releases connections. Idempotent. After close, every operation MUST throw {@link
    * io.tenure.StoreUnavailableException}.
    */

@@ -8,6 +8,7 @@ import io.tenure.UnsupportedDatabaseException;
 import io.tenure.jdbc.internal.Dialect;
 import io.tenure.jdbc.internal.Dialects;
 import io.tenure.jdbc.internal.Jdbc;
+import io.tenure.jdbc.internal.JdbcAgentStore;
 import io.tenure.jdbc.internal.JdbcEventStore;
 import io.tenure.jdbc.internal.JdbcLeaseStore;
 import io.tenure.jdbc.internal.JdbcMarkerStore;
@@ -48,6 +49,7 @@ public final class JdbcStore implements Store {
   private final JdbcMembershipStore membership;
   private final JdbcLeaseStore leases;
   private final JdbcEventStore events;
+  private final JdbcAgentStore agents;
   private volatile boolean closed;
 
   private JdbcStore(Pools pools, Dialect dialect, Builder builder) {
@@ -68,6 +70,7 @@ public final class JdbcStore implements Store {
     this.membership = new JdbcMembershipStore(jdbc, coordination, builder.prefix);
     this.leases = new JdbcLeaseStore(coordination, builder.prefix, pools.session(), opened.catalog());
     this.events = new JdbcEventStore(jdbc, builder.prefix);
+    this.agents = new JdbcAgentStore(jdbc, builder.prefix);
   }
 
   /** What opening learned from the database. */
@@ -146,6 +149,11 @@ public final class JdbcStore implements Store {
   @Override
   public EventStore events() {
     return events;
+  }
+
+  @Override
+  public io.tenure.spi.AgentStore agents() {
+    return agents;
   }
 
   @Override

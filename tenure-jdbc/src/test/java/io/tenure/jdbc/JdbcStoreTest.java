@@ -24,7 +24,7 @@ class JdbcStoreTest {
     Path file = dir.resolve("nested/deeper/tenure.db");
     try (Store store = Stores.open("sqlite:" + file)) {
       assertThat(store.describe().provider()).isEqualTo("sqlite");
-      assertThat(store.describe().schemaVersion()).isEqualTo(2);
+      assertThat(store.describe().schemaVersion()).isEqualTo(io.tenure.jdbc.internal.Migrator.LATEST);
       assertThat(store.describe().database()).startsWith("SQLite 3.");
     }
     assertThat(file).exists();

@@ -94,6 +94,11 @@ public final class FaultyStore implements Store {
   }
 
   @Override
+  public io.tenure.spi.AgentStore agents() {
+    return delegate.agents();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

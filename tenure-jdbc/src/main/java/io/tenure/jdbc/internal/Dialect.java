@@ -42,6 +42,12 @@ public interface Dialect {
   String nowMinusMicros();
 
   /**
+   * @return an SQL expression for a stored time column plus a microseconds column, e.g. a node's
+   *     last heartbeat plus its self-fence deadline
+   */
+  String plusMicros(String timeColumn, String microsColumn);
+
+  /**
    * @return a session lock for the leader lease, if this database releases locks when the holder's
    *     session ends; {@code key} names the lock
    */

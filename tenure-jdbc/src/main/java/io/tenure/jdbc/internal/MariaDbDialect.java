@@ -60,6 +60,11 @@ final class MariaDbDialect extends DefaultDialect {
   }
 
   @Override
+  public String plusMicros(String timeColumn, String microsColumn) {
+    return "(" + timeColumn + " + INTERVAL " + microsColumn + " MICROSECOND)";
+  }
+
+  @Override
   public String nowMinusMicros() {
     return "(UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND)";
   }

@@ -34,6 +34,11 @@ final class PostgresDialect extends DefaultDialect {
   }
 
   @Override
+  public String plusMicros(String timeColumn, String microsColumn) {
+    return "(" + timeColumn + " + (" + microsColumn + " * INTERVAL '1 microsecond'))";
+  }
+
+  @Override
   public String nowMinusMicros() {
     return "(statement_timestamp() - (? * INTERVAL '1 microsecond'))";
   }

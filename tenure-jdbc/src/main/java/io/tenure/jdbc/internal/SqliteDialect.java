@@ -46,6 +46,11 @@ final class SqliteDialect extends DefaultDialect {
   }
 
   @Override
+  public String plusMicros(String timeColumn, String microsColumn) {
+    return "(" + timeColumn + " + " + microsColumn + ")";
+  }
+
+  @Override
   public String nowMinusMicros() {
     return "(" + now() + " - ?)";
   }

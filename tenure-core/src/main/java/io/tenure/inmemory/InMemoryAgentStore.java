@@ -1,0 +1,196 @@
+package io.tenure.inmemory;
+
+import io.tenure.AgentAssignment;
+import io.tenure.AgentUri;
+import io.tenure.NodeInfo;
+import io.tenure.spi.AgentStore;
+import io.tenure.spi.AssignmentWrite;
+import io.tenure.spi.LeaderFence;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
+
+/** Agent assignments in memory, under the cluster tables' monitor like one database lock. */
+final class InMemoryAgentStore implements AgentStore {
+  private final InMemoryStore store;
+
+  InMemoryAgentStore(InMemoryStore store) {
+    this.store = store;
+  }
+
+  @Override
+  public List<AgentAssignment> readAll() {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      return List.copyOf(t.agents.values());
+    }
+  }
+
+  @Override
+  public Optional<AgentAssignment> read(AgentUri uri) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      return Optional.ofNullable(t.agents.get(uri.toString()));
+    }
+  }
+
+  @Override
+  public AssignmentWrite place(AgentUri uri, String target, LeaderFence fence) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      if (!InMemoryLeaseStore.isCurrent(t, fence, store.now())) {
+        return AssignmentWrite.FENCED;
+      }
+      AgentAssignment row = t.agents.get(uri.toString());
+      t.agents.put(uri.toString(), row == null
+          ? new AgentAssignment(uri, null, target, 0, false, null)
+          : new AgentAssignment(uri, row.owner(), target, row.epoch(), row.paused(), row.pinnedTo()));
+      return AssignmentWrite.APPLIED;
+    }
+  }
+
+  @Override
+  public AssignmentWrite retire(AgentUri uri, LeaderFence fence) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      if (!InMemoryLeaseStore.isCurrent(t, fence, store.now())) {
+        return AssignmentWrite.FENCED;
+      }
+      AgentAssignment row = t.agents.get(uri.toString());
+      if (row == null || row.owner() != null) {
+        return AssignmentWrite.NOT_ELIGIBLE;
+      }
+      t.agents.remove(uri.toString());
+      return AssignmentWrite.APPLIED;
+    }
+  }
+
+  @Override
+  public AssignmentWrite releaseFromDeadOwner(AgentUri uri, String deadOwner, LeaderFence fence) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      Instant now = store.now();
+      if (!InMemoryLeaseStore.isCurrent(t, fence, now)) {
+        return AssignmentWrite.FENCED;
+      }
+      AgentAssignment row = t.agents.get(uri.toString());
+      if (row == null || !deadOwner.equals(row.owner()) || mayStillRun(t.nodes.get(deadOwner), now)) {
+        return AssignmentWrite.NOT_ELIGIBLE;
+      }
+      t.agents.put(uri.toString(), withOwner(row, null, row.epoch()));
+      return AssignmentWrite.APPLIED;
+    }
+  }
+
+  /** A node may still run its agents until its last heartbeat plus its self-fence deadline. */
+  private static boolean mayStillRun(@Nullable NodeInfo node, Instant now) {
+    return node != null && node.heartbeatAt().plus(node.selfFenceAfter()).isAfter(now);
+  }
+
+  @Override
+  public boolean release(AgentUri uri, String nodeId) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      AgentAssignment row = t.agents.get(uri.toString());
+      if (row == null || !nodeId.equals(row.owner())) {
+        return false;
+      }
+      t.agents.put(uri.toString(), withOwner(row, null, row.epoch()));
+      return true;
+    }
+  }
+
+  @Override
+  public OptionalLong claim(AgentUri uri, String nodeId) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      AgentAssignment row = t.agents.get(uri.toString());
+      if (row == null) {
+        return OptionalLong.empty();
+      }
+      if (nodeId.equals(row.owner())) {
+        return OptionalLong.of(row.epoch());
+      }
+      if (row.owner() != null || row.paused() || !nodeId.equals(row.target())) {
+        return OptionalLong.empty();
+      }
+      t.agents.put(uri.toString(), withOwner(row, nodeId, row.epoch() + 1));
+      return OptionalLong.of(row.epoch() + 1);
+    }
+  }
+
+  @Override
+  public OptionalLong claimIfAbsent(AgentUri uri, String nodeId) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      AgentAssignment row = t.agents.computeIfAbsent(uri.toString(),
+          key -> new AgentAssignment(uri, nodeId, nodeId, 1, false, null));
+      return nodeId.equals(row.owner()) ? OptionalLong.of(row.epoch()) : OptionalLong.empty();
+    }
+  }
+
+  @Override
+  public boolean removeOwned(AgentUri uri, String nodeId) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      AgentAssignment row = t.agents.get(uri.toString());
+      if (row == null || !nodeId.equals(row.owner())) {
+        return false;
+      }
+      t.agents.remove(uri.toString());
+      return true;
+    }
+  }
+
+  @Override
+  public boolean stillOwner(AgentUri uri, String nodeId, long epoch) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      AgentAssignment row = t.agents.get(uri.toString());
+      return row != null && nodeId.equals(row.owner()) && row.epoch() == epoch;
+    }
+  }
+
+  @Override
+  public boolean setPaused(AgentUri uri, boolean paused) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      AgentAssignment row = t.agents.get(uri.toString());
+      if (row == null) {
+        return false;
+      }
+      t.agents.put(uri.toString(),
+          new AgentAssignment(uri, row.owner(), row.target(), row.epoch(), paused, row.pinnedTo()));
+      return true;
+    }
+  }
+
+  @Override
+  public boolean pin(AgentUri uri, @Nullable String nodeName) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      AgentAssignment row = t.agents.get(uri.toString());
+      if (row == null) {
+        return false;
+      }
+      t.agents.put(uri.toString(),
+          new AgentAssignment(uri, row.owner(), row.target(), row.epoch(), row.paused(), nodeName));
+      return true;
+    }
+  }
+
+  @Override
+  public void upsert(AgentAssignment assignment) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      t.agents.put(assignment.uri().toString(), Objects.requireNonNull(assignment));
+    }
+  }
+
+  private static AgentAssignment withOwner(AgentAssignment row, @Nullable String owner, long epoch) {
+    return new AgentAssignment(row.uri(), owner, row.target(), epoch, row.paused(), row.pinnedTo());
+  }
+}

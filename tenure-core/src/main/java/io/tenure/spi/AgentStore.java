@@ -1,0 +1,117 @@
+package io.tenure.spi;
+
+import io.tenure.AgentAssignment;
+import io.tenure.AgentUri;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Agent assignment rows (SPEC §5): {@code agent_uri} (key), {@code owner} (the node running it, or
+ * null), {@code target} (where the leader wants it), {@code epoch} (bumped by every claim).
+ *
+ * <p>Who writes what: the leader places, retires and frees rows, each write fenced by its epoch and
+ * failing closed. A node changes only rows it owns ({@code WHERE owner = me}), or claims a row no
+ * node owns. Losing a race is a result (false, empty, {@code NOT_ELIGIBLE}), never an exception,
+ * and never an overwrite of another node's row. The one upsert, {@link #upsert}, is for operators
+ * and imports and is documented as last-writer-wins.
+ */
+public interface AgentStore {
+  /**
+   * @return every row, ordered by URI
+   */
+  List<AgentAssignment> readAll();
+
+  /**
+   * @return the row, if any
+   */
+  Optional<AgentAssignment> read(AgentUri uri);
+
+  /**
+   * Leader-only: sets the target of an agent, inserting an unowned row if none exists. MUST NOT
+   * change the owner.
+   *
+   * @return {@code APPLIED}, or {@code FENCED} if the fence is not current (checked in the same SQL)
+   */
+  AssignmentWrite place(AgentUri uri, String target, LeaderFence fence);
+
+  /**
+   * Leader-only: deletes the row of an agent no family wants any more, only while no node owns it.
+   *
+   * @return {@code APPLIED}; {@code NOT_ELIGIBLE} if a node still owns it or there is no row; {@code
+   *     FENCED}
+   */
+  AssignmentWrite retire(AgentUri uri, LeaderFence fence);
+
+  /**
+   * Leader-only: frees a row owned by {@code deadOwner} ({@code owner := null}), only once that
+   * node's self-fence deadline has passed by the database clock: its node row is gone, or its last
+   * heartbeat plus its {@code selfFenceAfter} is in the past. Before that, the dead node may still
+   * be running the agent.
+   *
+   * @return {@code APPLIED}; {@code NOT_ELIGIBLE} (another owner, or the deadline not yet passed);
+   *     {@code FENCED}
+   */
+  AssignmentWrite releaseFromDeadOwner(AgentUri uri, String deadOwner, LeaderFence fence);
+
+  /**
+   * Owner-scoped: {@code owner := null} where {@code owner = nodeId}. Never fenced: returning an
+   * agent to the free state is always safe.
+   *
+   * @return true if this call freed the row
+   */
+  boolean release(AgentUri uri, String nodeId);
+
+  /**
+   * Takes a row that no node owns and that targets {@code nodeId} and is not paused: {@code owner
+   * := nodeId, epoch := epoch + 1}. A row this node already owns is left as is.
+   *
+   * @return the ownership epoch if {@code nodeId} owns the row after the call; empty if a peer owns
+   *     it, it targets another node, it is paused, or there is no row
+   */
+  OptionalLong claim(AgentUri uri, String nodeId);
+
+  /**
+   * Restores a row for an agent this node runs but whose row is gone: inserts {@code owner = target
+   * = nodeId} only if no row exists (race-safe insert-if-absent, never an upsert), then reads who
+   * owns it.
+   *
+   * @return the ownership epoch if {@code nodeId} owns the row after the call; empty if a peer's row
+   *     is there (the caller then stops its copy)
+   */
+  OptionalLong claimIfAbsent(AgentUri uri, String nodeId);
+
+  /**
+   * Owner-scoped delete: {@code WHERE agent_uri = ? AND owner = nodeId}. A row owned by another node
+   * is left alone.
+   *
+   * @return true if this call deleted the row
+   */
+  boolean removeOwned(AgentUri uri, String nodeId);
+
+  /**
+   * @return true if {@code nodeId} owns the row at exactly {@code epoch}
+   */
+  boolean stillOwner(AgentUri uri, String nodeId, long epoch);
+
+  /**
+   * Operator control: pauses or resumes an agent (a paused agent cannot be claimed).
+   *
+   * @return true if the row exists
+   */
+  boolean setPaused(AgentUri uri, boolean paused);
+
+  /**
+   * Operator control: pins an agent to a node name, or unpins it with null.
+   *
+   * @return true if the row exists
+   */
+  boolean pin(AgentUri uri, @Nullable String nodeName);
+
+  /**
+   * Writes the whole row whatever is stored: <strong>last writer wins</strong>. For operator
+   * repairs and imports only; the runtime never calls it.
+   */
+  void upsert(AgentAssignment assignment);
+}

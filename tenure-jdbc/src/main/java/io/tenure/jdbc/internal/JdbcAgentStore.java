@@ -1,0 +1,273 @@
+package io.tenure.jdbc.internal;
+
+import io.tenure.AgentAssignment;
+import io.tenure.AgentUri;
+import io.tenure.spi.AgentStore;
+import io.tenure.spi.AssignmentWrite;
+import io.tenure.spi.LeaderFence;
+import io.tenure.spi.TablePrefix;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Agent assignments in {@code <prefix>agents}. Leader writes embed the lease fence in their own
+ * SQL; node writes are scoped by {@code owner_node = me} or {@code owner_node IS NULL}.
+ */
+public final class JdbcAgentStore implements AgentStore {
+  private static final String COLUMNS = "agent_uri, owner_node, target_node, epoch, paused, pinned_to";
+
+  private final Jdbc jdbc;
+  private final Dialect dialect;
+  private final String agents;
+  private final String nodes;
+  private final String fence;
+  private final String fenceQuery;
+
+  public JdbcAgentStore(Jdbc jdbc, TablePrefix prefix) {
+    this.jdbc = jdbc;
+    this.dialect = jdbc.dialect();
+    this.agents = prefix.table("agents");
+    this.nodes = prefix.table("nodes");
+    this.fenceQuery = JdbcLeaseStore.fenceQuery(dialect, prefix);
+    this.fence = "EXISTS (" + fenceQuery + ")";
+  }
+
+  @Override
+  public List<AgentAssignment> readAll() {
+    return jdbc.read("read agent assignments", connection -> {
+      try (PreparedStatement statement =
+              connection.prepareStatement("SELECT " + COLUMNS + " FROM " + agents + " ORDER BY agent_uri");
+          ResultSet rows = statement.executeQuery()) {
+        List<AgentAssignment> found = new ArrayList<>();
+        while (rows.next()) {
+          found.add(assignment(rows));
+        }
+        return List.copyOf(found);
+      }
+    });
+  }
+
+  @Override
+  public Optional<AgentAssignment> read(AgentUri uri) {
+    return jdbc.read("read agent " + uri, connection -> find(connection, uri));
+  }
+
+  private Optional<AgentAssignment> find(Connection connection, AgentUri uri) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("SELECT " + COLUMNS + " FROM " + agents + " WHERE agent_uri = ?")) {
+      statement.setString(1, uri.toString());
+      try (ResultSet rows = statement.executeQuery()) {
+        return rows.next() ? Optional.of(assignment(rows)) : Optional.empty();
+      }
+    }
+  }
+
+  @Override
+  public AssignmentWrite place(AgentUri uri, String target, LeaderFence leader) {
+    String update = "UPDATE " + agents + " SET target_node = ? WHERE agent_uri = ? AND " + fence;
+    String insert = dialect.insertIfAbsent(agents, COLUMNS, "?, NULL, ?, 0, ?, NULL", "agent_uri");
+    return jdbc.write("place agent " + uri + " on " + target, connection -> {
+      for (int attempt = 0; attempt < 2; attempt++) {
+        if (count(connection, update, s -> {
+              s.setString(1, target);
+              s.setString(2, uri.toString());
+              JdbcMembershipStore.bindFence(s, 3, leader);
+            }) == 1) {
+          return AssignmentWrite.APPLIED;
+        }
+        if (!fenceHolds(connection, leader)) {
+          return AssignmentWrite.FENCED;
+        }
+        if (insertIfAbsent(connection, insert, s -> {
+              s.setString(1, uri.toString());
+              s.setString(2, target);
+              s.setBoolean(3, false);
+            })) {
+          return AssignmentWrite.APPLIED;
+        }
+        // A node restored the row between our update and insert: update it now.
+      }
+      throw new IllegalStateException("placing agent " + uri + " found its row both absent and present, which indicates a bug");
+    }, result -> result == AssignmentWrite.APPLIED);
+  }
+
+  @Override
+  public AssignmentWrite retire(AgentUri uri, LeaderFence leader) {
+    String delete = "DELETE FROM " + agents + " WHERE agent_uri = ? AND owner_node IS NULL AND " + fence;
+    return fencedWrite("retire agent " + uri, leader, delete, s -> {
+      s.setString(1, uri.toString());
+      JdbcMembershipStore.bindFence(s, 2, leader);
+    });
+  }
+
+  @Override
+  public AssignmentWrite releaseFromDeadOwner(AgentUri uri, String deadOwner, LeaderFence leader) {
+    String update = "UPDATE " + agents + " SET owner_node = NULL WHERE agent_uri = ? AND owner_node = ? AND " + fence
+        + " AND NOT EXISTS (SELECT 1 FROM " + nodes + " n WHERE n.node_id = ? AND "
+        + dialect.plusMicros("n.heartbeat_at", "n.fence_after_us") + " > " + dialect.now() + ")";
+    return fencedWrite("free agent " + uri + " from dead node " + deadOwner, leader, update, s -> {
+      s.setString(1, uri.toString());
+      s.setString(2, deadOwner);
+      JdbcMembershipStore.bindFence(s, 3, leader);
+      s.setString(5, deadOwner);
+    });
+  }
+
+  private AssignmentWrite fencedWrite(String what, LeaderFence leader, String sql, Binder binder) {
+    return jdbc.write(what, connection -> {
+      if (count(connection, sql, binder) == 1) {
+        return AssignmentWrite.APPLIED;
+      }
+      return fenceHolds(connection, leader) ? AssignmentWrite.NOT_ELIGIBLE : AssignmentWrite.FENCED;
+    });
+  }
+
+  @Override
+  public boolean release(AgentUri uri, String nodeId) {
+    String update = "UPDATE " + agents + " SET owner_node = NULL WHERE agent_uri = ? AND owner_node = ?";
+    return jdbc.write("release agent " + uri, connection -> count(connection, update, s -> {
+      s.setString(1, uri.toString());
+      s.setString(2, nodeId);
+    }) == 1);
+  }
+
+  @Override
+  public OptionalLong claim(AgentUri uri, String nodeId) {
+    String update = "UPDATE " + agents + " SET owner_node = ?, epoch = epoch + 1"
+        + " WHERE agent_uri = ? AND owner_node IS NULL AND target_node = ? AND paused = ?";
+    return jdbc.write("claim agent " + uri, connection -> {
+      count(connection, update, s -> {
+        s.setString(1, nodeId);
+        s.setString(2, uri.toString());
+        s.setString(3, nodeId);
+        s.setBoolean(4, false);
+      });
+      return ownedEpoch(connection, uri, nodeId);
+    });
+  }
+
+  @Override
+  public OptionalLong claimIfAbsent(AgentUri uri, String nodeId) {
+    String insert = dialect.insertIfAbsent(agents, COLUMNS, "?, ?, ?, 1, ?, NULL", "agent_uri");
+    return jdbc.write("restore agent " + uri, connection -> {
+      insertIfAbsent(connection, insert, s -> {
+        s.setString(1, uri.toString());
+        s.setString(2, nodeId);
+        s.setString(3, nodeId);
+        s.setBoolean(4, false);
+      });
+      return ownedEpoch(connection, uri, nodeId);
+    });
+  }
+
+  private OptionalLong ownedEpoch(Connection connection, AgentUri uri, String nodeId) throws SQLException {
+    Optional<AgentAssignment> row = find(connection, uri);
+    return row.isPresent() && nodeId.equals(row.get().owner())
+        ? OptionalLong.of(row.get().epoch())
+        : OptionalLong.empty();
+  }
+
+  @Override
+  public boolean removeOwned(AgentUri uri, String nodeId) {
+    String delete = "DELETE FROM " + agents + " WHERE agent_uri = ? AND owner_node = ?";
+    return jdbc.write("remove agent " + uri, connection -> count(connection, delete, s -> {
+      s.setString(1, uri.toString());
+      s.setString(2, nodeId);
+    }) == 1);
+  }
+
+  @Override
+  public boolean stillOwner(AgentUri uri, String nodeId, long epoch) {
+    String sql = "SELECT 1 FROM " + agents + " WHERE agent_uri = ? AND owner_node = ? AND epoch = ?";
+    return jdbc.read("check ownership of agent " + uri, connection -> {
+      try (PreparedStatement statement = connection.prepareStatement(sql)) {
+        statement.setString(1, uri.toString());
+        statement.setString(2, nodeId);
+        statement.setLong(3, epoch);
+        try (ResultSet rows = statement.executeQuery()) {
+          return rows.next();
+        }
+      }
+    });
+  }
+
+  @Override
+  public boolean setPaused(AgentUri uri, boolean paused) {
+    String update = "UPDATE " + agents + " SET paused = ? WHERE agent_uri = ?";
+    return jdbc.write((paused ? "pause" : "resume") + " agent " + uri, connection -> count(connection, update, s -> {
+      s.setBoolean(1, paused);
+      s.setString(2, uri.toString());
+    }) == 1);
+  }
+
+  @Override
+  public boolean pin(AgentUri uri, @Nullable String nodeName) {
+    String update = "UPDATE " + agents + " SET pinned_to = ? WHERE agent_uri = ?";
+    return jdbc.write("pin agent " + uri, connection -> count(connection, update, s -> {
+      s.setString(1, nodeName);
+      s.setString(2, uri.toString());
+    }) == 1);
+  }
+
+  @Override
+  public void upsert(AgentAssignment assignment) {
+    String sql = dialect.upsert(agents, COLUMNS, "?, ?, ?, ?, ?, ?", "agent_uri",
+        "owner_node, target_node, epoch, paused, pinned_to");
+    jdbc.write("save agent " + assignment.uri(), connection -> count(connection, sql, s -> {
+      s.setString(1, assignment.uri().toString());
+      s.setString(2, assignment.owner());
+      s.setString(3, assignment.target());
+      s.setLong(4, assignment.epoch());
+      s.setBoolean(5, assignment.paused());
+      s.setString(6, assignment.pinnedTo());
+    }));
+  }
+
+  private interface Binder {
+    void bind(PreparedStatement statement) throws SQLException;
+  }
+
+  private static int count(Connection connection, String sql, Binder binder) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      binder.bind(statement);
+      int rows = statement.executeUpdate();
+      // MariaDB's upsert reports 2 for a row it updated; every other write here touches 0 or 1.
+      if (rows > 2 || (rows == 2 && !sql.contains("DUPLICATE KEY"))) {
+        throw new IllegalStateException(sql + " touched " + rows + " rows, which indicates a bug");
+      }
+      return rows;
+    }
+  }
+
+  private boolean insertIfAbsent(Connection connection, String sql, Binder binder) throws SQLException {
+    try {
+      return count(connection, sql, binder) == 1;
+    } catch (SQLException e) {
+      if (dialect.insertIfAbsentReportsDuplicates() && dialect.isDuplicateKey(e)) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  private boolean fenceHolds(Connection connection, LeaderFence leader) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(fenceQuery)) {
+      JdbcMembershipStore.bindFence(statement, 1, leader);
+      try (ResultSet rows = statement.executeQuery()) {
+        return rows.next();
+      }
+    }
+  }
+
+  private static AgentAssignment assignment(ResultSet rows) throws SQLException {
+    return new AgentAssignment(AgentUri.parse(rows.getString("agent_uri")), rows.getString("owner_node"),
+        rows.getString("target_node"), rows.getLong("epoch"), rows.getBoolean("paused"), rows.getString("pinned_to"));
+  }
+}

@@ -1,0 +1,264 @@
+package io.tenure.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tenure.AgentAssignment;
+import io.tenure.AgentUri;
+import io.tenure.NodeInfo;
+import io.tenure.spi.AgentStore;
+import io.tenure.spi.AssignmentWrite;
+import io.tenure.spi.LeaderFence;
+import io.tenure.spi.NewNode;
+import io.tenure.spi.Store;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** SPEC §5.1, §5.3: owner-scoped writes, claim-if-absent, fenced leader writes, on every provider. */
+public abstract class AgentStoreComplianceTest extends FixtureSupport {
+  private static final AgentUri ORDERS = AgentUri.parse("projection://orders");
+  private static final Duration TTL = Duration.ofMinutes(5);
+
+  private Store store;
+  private AgentStore agents;
+  private final String leader = UUID.randomUUID().toString();
+  private final String a = UUID.randomUUID().toString();
+  private final String b = UUID.randomUUID().toString();
+  private LeaderFence fence;
+
+  @BeforeEach
+  void openStore() {
+    store = freshStore();
+    agents = store.agents();
+    fence = new LeaderFence(leader, store.leases().acquire(leader, TTL).orElseThrow().epoch());
+  }
+
+  private AgentAssignment row(AgentUri uri) {
+    return agents.read(uri).orElseThrow();
+  }
+
+  private long ownedBy(String node, AgentUri uri) {
+    assertThat(agents.place(uri, node, fence)).isEqualTo(AssignmentWrite.APPLIED);
+    return agents.claim(uri, node).orElseThrow();
+  }
+
+  @Test
+  void placing_an_agent_inserts_an_unowned_row_targeting_the_node() {
+    assertThat(agents.place(ORDERS, a, fence)).isEqualTo(AssignmentWrite.APPLIED);
+
+    AgentAssignment row = row(ORDERS);
+    assertThat(row.owner()).isNull();
+    assertThat(row.target()).isEqualTo(a);
+    assertThat(row.paused()).isFalse();
+    assertThat(agents.readAll()).containsExactly(row);
+  }
+
+  @Test
+  void claiming_an_unowned_assignment_takes_it_and_bumps_the_epoch() {
+    agents.place(ORDERS, a, fence);
+    long before = row(ORDERS).epoch();
+
+    OptionalLong epoch = agents.claim(ORDERS, a);
+
+    assertThat(epoch).hasValue(before + 1);
+    assertThat(row(ORDERS).owner()).isEqualTo(a);
+    assertThat(agents.stillOwner(ORDERS, a, before + 1)).isTrue();
+    assertThat(agents.stillOwner(ORDERS, a, before)).isFalse();
+  }
+
+  @Test
+  void claiming_an_assignment_a_peer_owns_leaves_it_alone_and_returns_nothing() {
+    long epoch = ownedBy(a, ORDERS);
+    agents.place(ORDERS, b, fence);
+
+    assertThat(agents.claim(ORDERS, b)).isEmpty();
+    assertThat(agents.claimIfAbsent(ORDERS, b)).isEmpty();
+
+    assertThat(row(ORDERS).owner()).isEqualTo(a);
+    assertThat(row(ORDERS).epoch()).isEqualTo(epoch);
+  }
+
+  @Test
+  void claiming_an_assignment_this_node_already_owns_succeeds_without_a_new_epoch() {
+    long epoch = ownedBy(a, ORDERS);
+
+    assertThat(agents.claim(ORDERS, a)).hasValue(epoch);
+    assertThat(agents.claimIfAbsent(ORDERS, a)).hasValue(epoch);
+  }
+
+  @Test
+  void a_claim_needs_the_row_to_target_the_claimer_and_not_be_paused() {
+    agents.place(ORDERS, a, fence);
+
+    assertThat(agents.claim(ORDERS, b)).isEmpty();
+    agents.setPaused(ORDERS, true);
+    assertThat(agents.claim(ORDERS, a)).isEmpty();
+    agents.setPaused(ORDERS, false);
+    assertThat(agents.claim(ORDERS, a)).isPresent();
+    assertThat(agents.claim(AgentUri.parse("projection://missing"), a)).isEmpty();
+  }
+
+  @Test
+  void claim_if_absent_restores_a_missing_row_for_its_runner() {
+    OptionalLong epoch = agents.claimIfAbsent(ORDERS, a);
+
+    assertThat(epoch).isPresent();
+    assertThat(row(ORDERS).owner()).isEqualTo(a);
+    assertThat(row(ORDERS).target()).isEqualTo(a);
+  }
+
+  @Test
+  void of_eight_nodes_restoring_one_missing_row_at_once_exactly_one_owns_it() {
+    List<String> nodes = new ArrayList<>();
+    List<Callable<OptionalLong>> restores = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      String node = UUID.randomUUID().toString();
+      nodes.add(node);
+      restores.add(() -> agents.claimIfAbsent(ORDERS, node));
+    }
+
+    List<OptionalLong> results = Race.run(restores);
+
+    assertThat(results).filteredOn(OptionalLong::isPresent).hasSize(1);
+    String winner = nodes.get(results.indexOf(results.stream().filter(OptionalLong::isPresent).findFirst().orElseThrow()));
+    assertThat(row(ORDERS).owner()).isEqualTo(winner);
+  }
+
+  @Test
+  void of_eight_nodes_claiming_one_free_row_at_once_only_its_target_takes_it() {
+    agents.place(ORDERS, a, fence);
+    List<Callable<OptionalLong>> claims = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      claims.add(() -> agents.claim(ORDERS, a));
+      claims.add(() -> agents.claim(ORDERS, b));
+    }
+
+    List<OptionalLong> results = Race.run(claims);
+
+    assertThat(row(ORDERS).owner()).isEqualTo(a);
+    assertThat(results).filteredOn(OptionalLong::isPresent).extracting(OptionalLong::getAsLong).containsOnly(row(ORDERS).epoch());
+    for (int i = 1; i < results.size(); i += 2) {
+      assertThat(results.get(i)).as("b never owns it").isEmpty();
+    }
+  }
+
+  @Test
+  void removing_an_assignment_owned_by_another_node_is_a_no_op() {
+    ownedBy(a, ORDERS);
+
+    assertThat(agents.removeOwned(ORDERS, b)).isFalse();
+
+    assertThat(row(ORDERS).owner()).isEqualTo(a);
+    assertThat(agents.removeOwned(ORDERS, a)).isTrue();
+    assertThat(agents.read(ORDERS)).isEmpty();
+  }
+
+  @Test
+  void only_the_owner_releases_and_a_release_keeps_the_target_and_epoch() {
+    long epoch = ownedBy(a, ORDERS);
+
+    assertThat(agents.release(ORDERS, b)).isFalse();
+    assertThat(row(ORDERS).owner()).isEqualTo(a);
+    assertThat(agents.release(ORDERS, a)).isTrue();
+
+    AgentAssignment row = row(ORDERS);
+    assertThat(row.owner()).isNull();
+    assertThat(row.target()).isEqualTo(a);
+    assertThat(row.epoch()).isEqualTo(epoch);
+    assertThat(agents.release(ORDERS, a)).isFalse();
+  }
+
+  @Test
+  void a_hand_off_sets_the_target_then_the_owner_releases_then_the_target_claims_with_a_new_epoch() {
+    long first = ownedBy(a, ORDERS);
+
+    assertThat(agents.place(ORDERS, b, fence)).isEqualTo(AssignmentWrite.APPLIED);
+    assertThat(row(ORDERS).owner()).as("placing never moves the owner").isEqualTo(a);
+    assertThat(agents.claim(ORDERS, b)).as("b cannot claim while a owns it").isEmpty();
+    agents.release(ORDERS, a);
+
+    assertThat(agents.claim(ORDERS, b)).hasValue(first + 1);
+    assertThat(agents.stillOwner(ORDERS, a, first)).isFalse();
+  }
+
+  @Test
+  void the_upsert_moves_the_row_whatever_is_stored_last_writer_wins() {
+    ownedBy(a, ORDERS);
+    AgentAssignment imported = new AgentAssignment(ORDERS, b, b, 42, true, "api-2");
+
+    agents.upsert(imported);
+
+    assertThat(row(ORDERS)).isEqualTo(imported);
+  }
+
+  @Test
+  void retire_deletes_only_an_unowned_row() {
+    ownedBy(a, ORDERS);
+    assertThat(agents.retire(ORDERS, fence)).isEqualTo(AssignmentWrite.NOT_ELIGIBLE);
+    agents.release(ORDERS, a);
+
+    assertThat(agents.retire(ORDERS, fence)).isEqualTo(AssignmentWrite.APPLIED);
+    assertThat(agents.read(ORDERS)).isEmpty();
+    assertThat(agents.retire(ORDERS, fence)).isEqualTo(AssignmentWrite.NOT_ELIGIBLE);
+  }
+
+  @Test
+  void stale_epoch_leader_writes_are_refused_and_change_nothing() {
+    ownedBy(a, ORDERS);
+    store.leases().release(leader, fence.epoch());
+    String next = UUID.randomUUID().toString();
+    store.leases().acquire(next, TTL).orElseThrow();
+    AgentAssignment before = row(ORDERS);
+
+    assertThat(agents.place(ORDERS, b, fence)).isEqualTo(AssignmentWrite.FENCED);
+    assertThat(agents.place(AgentUri.parse("projection://new"), b, fence)).isEqualTo(AssignmentWrite.FENCED);
+    assertThat(agents.releaseFromDeadOwner(ORDERS, a, fence)).isEqualTo(AssignmentWrite.FENCED);
+    agents.release(ORDERS, a);
+    assertThat(agents.retire(ORDERS, fence)).isEqualTo(AssignmentWrite.FENCED);
+
+    assertThat(agents.readAll()).extracting(AgentAssignment::uri).containsExactly(ORDERS);
+    assertThat(row(ORDERS).target()).isEqualTo(before.target());
+  }
+
+  @Test
+  void a_dead_owners_row_is_freed_only_after_its_self_fence_deadline_by_the_database_clock() {
+    Duration selfFence = Duration.ofMillis(300);
+    store.membership().join(new NewNode(a, "a", "", Set.of(), selfFence), store.membership().read().version());
+    ownedBy(a, ORDERS);
+    NodeInfo node = store.membership().read().nodes().get(0);
+
+    assertThat(agents.releaseFromDeadOwner(ORDERS, b, fence)).as("not b's").isEqualTo(AssignmentWrite.NOT_ELIGIBLE);
+    assertThat(agents.releaseFromDeadOwner(ORDERS, a, fence)).as("a may still run it").isEqualTo(AssignmentWrite.NOT_ELIGIBLE);
+    assertThat(row(ORDERS).owner()).isEqualTo(a);
+    DatabaseClock.awaitPast(store, node.heartbeatAt().plus(selfFence));
+
+    assertThat(agents.releaseFromDeadOwner(ORDERS, a, fence)).isEqualTo(AssignmentWrite.APPLIED);
+    assertThat(row(ORDERS).owner()).isNull();
+  }
+
+  @Test
+  void a_row_whose_owner_has_no_node_row_can_be_freed_at_once() {
+    ownedBy(a, ORDERS);
+
+    assertThat(agents.releaseFromDeadOwner(ORDERS, a, fence)).isEqualTo(AssignmentWrite.APPLIED);
+  }
+
+  @Test
+  void pause_and_pin_are_stored_and_reported_for_existing_rows_only() {
+    agents.place(ORDERS, a, fence);
+
+    assertThat(agents.setPaused(ORDERS, true)).isTrue();
+    assertThat(agents.pin(ORDERS, "api-2")).isTrue();
+    assertThat(row(ORDERS).paused()).isTrue();
+    assertThat(row(ORDERS).pinnedTo()).isEqualTo("api-2");
+    assertThat(agents.pin(ORDERS, null)).isTrue();
+    assertThat(row(ORDERS).pinnedTo()).isNull();
+    assertThat(agents.setPaused(AgentUri.parse("projection://missing"), true)).isFalse();
+  }
+}
