@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /** Agent assignments in memory, under the cluster tables' monitor like one database lock. */
@@ -92,17 +93,8 @@ final class InMemoryAgentStore implements AgentStore {
 
   @Override
   public boolean release(AgentUri uri, String nodeId) {
-    ClusterTables t = store.clusterTables();
-    synchronized (t) {
-      AgentAssignment row = t.agents.get(uri.toString());
-      if (row == null || !nodeId.equals(row.owner())) {
-        return false;
-      }
-      t.agents.put(uri.toString(), withOwner(row, null, row.epoch()));
-      return true;
-    }
+    return changeOwned(uri, nodeId, row -> withOwner(row, null, row.epoch()));
   }
-
   @Override
   public OptionalLong claim(AgentUri uri, String nodeId) {
     ClusterTables t = store.clusterTables();
@@ -134,17 +126,8 @@ final class InMemoryAgentStore implements AgentStore {
 
   @Override
   public boolean removeOwned(AgentUri uri, String nodeId) {
-    ClusterTables t = store.clusterTables();
-    synchronized (t) {
-      AgentAssignment row = t.agents.get(uri.toString());
-      if (row == null || !nodeId.equals(row.owner())) {
-        return false;
-      }
-      t.agents.remove(uri.toString());
-      return true;
-    }
+    return changeOwned(uri, nodeId, row -> null);
   }
-
   @Override
   public boolean stillOwner(AgentUri uri, String nodeId, long epoch) {
     ClusterTables t = store.clusterTables();
@@ -156,38 +139,48 @@ final class InMemoryAgentStore implements AgentStore {
 
   @Override
   public boolean setPaused(AgentUri uri, boolean paused) {
-    ClusterTables t = store.clusterTables();
-    synchronized (t) {
-      AgentAssignment row = t.agents.get(uri.toString());
-      if (row == null) {
-        return false;
-      }
-      t.agents.put(uri.toString(),
-          new AgentAssignment(uri, row.owner(), row.target(), row.epoch(), paused, row.pinnedTo()));
-      return true;
-    }
+    return changeExisting(uri, row ->
+        new AgentAssignment(uri, row.owner(), row.target(), row.epoch(), paused, row.pinnedTo()));
   }
-
   @Override
   public boolean pin(AgentUri uri, @Nullable String nodeName) {
-    ClusterTables t = store.clusterTables();
-    synchronized (t) {
-      AgentAssignment row = t.agents.get(uri.toString());
-      if (row == null) {
-        return false;
-      }
-      t.agents.put(uri.toString(),
-          new AgentAssignment(uri, row.owner(), row.target(), row.epoch(), row.paused(), nodeName));
-      return true;
-    }
+    return changeExisting(uri, row ->
+        new AgentAssignment(uri, row.owner(), row.target(), row.epoch(), row.paused(), nodeName));
   }
-
   @Override
   public void upsert(AgentAssignment assignment) {
     ClusterTables t = store.clusterTables();
     synchronized (t) {
       t.agents.put(assignment.uri().toString(), Objects.requireNonNull(assignment));
     }
+  }
+
+  /** Owner-scoped: applies {@code change} (null deletes) only to a row {@code nodeId} owns. */
+  private boolean changeOwned(AgentUri uri, String nodeId, UnaryOperator<AgentAssignment> change) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      AgentAssignment row = t.agents.get(uri.toString());
+      return row != null && nodeId.equals(row.owner()) && apply(t, uri, row, change);
+    }
+  }
+
+  private boolean changeExisting(AgentUri uri, UnaryOperator<AgentAssignment> change) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      AgentAssignment row = t.agents.get(uri.toString());
+      return row != null && apply(t, uri, row, change);
+    }
+  }
+
+  private static boolean apply(
+      ClusterTables t, AgentUri uri, AgentAssignment row, UnaryOperator<AgentAssignment> change) {
+    AgentAssignment changed = change.apply(row);
+    if (changed == null) {
+      t.agents.remove(uri.toString());
+    } else {
+      t.agents.put(uri.toString(), changed);
+    }
+    return true;
   }
 
   private static AgentAssignment withOwner(AgentAssignment row, @Nullable String owner, long epoch) {
