@@ -1,0 +1,201 @@
+package io.tenure.internal.agents;
+
+import io.tenure.AgentAssignment;
+import io.tenure.AgentUri;
+import io.tenure.NodeInfo;
+import io.tenure.NodeStatus;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The leader's assignment pass (SPEC §5.2) as a pure function of a snapshot: no I/O, no clock.
+ *
+ * <ul>
+ *   <li>every wanted, unpaused agent gets a target: an {@code ACTIVE} node whose capabilities
+ *       include the agent's scheme (a pin names the node);
+ *   <li>per family, loads are spread so that max - min is at most 1 among the nodes that can run
+ *       it, not counting pinned agents;
+ *   <li>sticky: an agent keeps a valid target; only rebalancing moves it, at most {@code maxMoves}
+ *       per pass, and unowned agents move before running ones;
+ *   <li>agents nobody wants are unplaced, then retired once unowned; rows of owners that are no
+ *       longer active are freed (the store waits for the owner's self-fence deadline).
+ * </ul>
+ *
+ * Placing an agent that has no valid target is never capped: after a crash or a cold start every
+ * agent must find a node in one pass. The plan is deterministic: ties break by node id and URI.
+ */
+final class AssignmentPlanner {
+  private AssignmentPlanner() {}
+
+  /**
+   * @param nodes every node row
+   * @param wanted every agent the families want, by scheme
+   * @param rows every assignment row
+   * @param maxMoves rebalancing moves allowed in this pass; 0 or less means no cap
+   * @return the writes to apply, in order
+   */
+  static List<PlanAction> plan(
+      List<NodeInfo> nodes, Map<String, Set<AgentUri>> wanted, List<AgentAssignment> rows, int maxMoves) {
+    Map<String, NodeInfo> active = nodes.stream()
+        .filter(n -> n.status() == NodeStatus.ACTIVE)
+        .collect(Collectors.toMap(NodeInfo::nodeId, n -> n, (a, b) -> a, TreeMap::new));
+    Map<AgentUri, AgentAssignment> byUri = new HashMap<>();
+    rows.forEach(row -> byUri.put(row.uri(), row));
+    List<PlanAction> actions = new ArrayList<>();
+    freeRowsOfInactiveOwners(rows, active, actions);
+    retireUnwanted(rows, wanted, actions);
+    int[] movesLeft = {maxMoves <= 0 ? Integer.MAX_VALUE : maxMoves};
+    for (Map.Entry<String, Set<AgentUri>> family : new TreeMap<>(wanted).entrySet()) {
+      planFamily(family.getKey(), family.getValue(), active, byUri, movesLeft, actions);
+    }
+    return actions;
+  }
+
+  private static void freeRowsOfInactiveOwners(
+      List<AgentAssignment> rows, Map<String, NodeInfo> active, List<PlanAction> actions) {
+    for (AgentAssignment row : rows) {
+      if (row.owner() != null && !active.containsKey(row.owner())) {
+        actions.add(new PlanAction.ReleaseFromDeadOwner(row.uri(), row.owner()));
+      }
+    }
+  }
+
+  private static void retireUnwanted(
+      List<AgentAssignment> rows, Map<String, Set<AgentUri>> wanted, List<PlanAction> actions) {
+    for (AgentAssignment row : rows) {
+      Set<AgentUri> family = wanted.get(row.uri().scheme());
+      if (family != null && family.contains(row.uri())) {
+        continue;
+      }
+      if (row.owner() == null) {
+        actions.add(new PlanAction.Retire(row.uri()));
+      } else if (row.target() != null) {
+        actions.add(new PlanAction.Unplace(row.uri()));
+      }
+    }
+  }
+
+  private static void planFamily(
+      String scheme,
+      Set<AgentUri> agents,
+      Map<String, NodeInfo> active,
+      Map<AgentUri, AgentAssignment> rows,
+      int[] movesLeft,
+      List<PlanAction> actions) {
+    List<NodeInfo> capable = active.values().stream()
+        .filter(n -> n.capabilities().contains(scheme))
+        .toList();
+    if (capable.isEmpty()) {
+      return;
+    }
+    Map<String, List<AgentUri>> load = new TreeMap<>();
+    capable.forEach(n -> load.put(n.nodeId(), new ArrayList<>()));
+    Map<AgentUri, String> planned = new TreeMap<>(Comparator.comparing(AgentUri::toString));
+    List<AgentUri> unplaced = new ArrayList<>();
+    for (AgentUri uri : agents.stream().sorted(Comparator.comparing(AgentUri::toString)).toList()) {
+      AgentAssignment row = rows.get(uri);
+      if (row != null && row.paused()) {
+        continue;
+      }
+      String pinned = row == null ? null : pinnedTarget(row, capable);
+      String current = pinned != null ? pinned : validTarget(row, load);
+      if (current == null) {
+        if (row != null && row.pinnedTo() != null) {
+          continue; // pinned to a node that cannot run it now: it waits for that node
+        }
+        unplaced.add(uri);
+      } else {
+        planned.put(uri, current);
+        if (pinned == null) {
+          load.get(current).add(uri);
+        }
+      }
+    }
+    for (AgentUri uri : unplaced) {
+      String target = leastLoaded(load);
+      load.get(target).add(uri);
+      planned.put(uri, target);
+    }
+    rebalance(load, rows, planned, movesLeft);
+    for (Map.Entry<AgentUri, String> entry : planned.entrySet()) {
+      AgentAssignment row = rows.get(entry.getKey());
+      if (row == null || !entry.getValue().equals(row.target())) {
+        boolean move = row != null && row.target() != null && load.containsKey(row.target());
+        actions.add(new PlanAction.Place(entry.getKey(), entry.getValue(), move));
+      }
+    }
+  }
+
+  private static @Nullable String pinnedTarget(AgentAssignment row, List<NodeInfo> capable) {
+    if (row.pinnedTo() == null) {
+      return null;
+    }
+    return capable.stream().filter(n -> n.name().equals(row.pinnedTo())).map(NodeInfo::nodeId)
+        .findFirst().orElse(null);
+  }
+
+  /** The row's target if that node can still run it, else its owner if that one can. */
+  private static @Nullable String validTarget(@Nullable AgentAssignment row, Map<String, List<AgentUri>> load) {
+    if (row == null) {
+      return null;
+    }
+    if (row.target() != null && load.containsKey(row.target())) {
+      return row.target();
+    }
+    if (row.owner() != null && load.containsKey(row.owner())) {
+      return row.owner();
+    }
+    return null;
+  }
+
+  private static void rebalance(
+      Map<String, List<AgentUri>> load,
+      Map<AgentUri, AgentAssignment> rows,
+      Map<AgentUri, String> planned,
+      int[] movesLeft) {
+    while (movesLeft[0] > 0) {
+      String most = mostLoaded(load);
+      String least = leastLoaded(load);
+      if (load.get(most).size() - load.get(least).size() <= 1) {
+        return;
+      }
+      AgentUri moving = cheapestToMove(load.get(most), rows);
+      load.get(most).remove(moving);
+      load.get(least).add(moving);
+      planned.put(moving, least);
+      movesLeft[0]--;
+    }
+  }
+
+  /** Prefer an agent nobody runs yet (moving it stops nothing), then the last by URI. */
+  private static AgentUri cheapestToMove(List<AgentUri> candidates, Map<AgentUri, AgentAssignment> rows) {
+    Comparator<AgentUri> byRunning = Comparator.comparing(uri -> {
+      AgentAssignment row = rows.get(uri);
+      return row != null && row.owner() != null;
+    });
+    return candidates.stream()
+        .min(byRunning.thenComparing(AgentUri::toString, Comparator.reverseOrder()))
+        .orElseThrow();
+  }
+
+  private static String leastLoaded(Map<String, List<AgentUri>> load) {
+    return load.entrySet().stream()
+        .min(Comparator.comparingInt((Map.Entry<String, List<AgentUri>> e) -> e.getValue().size())
+            .thenComparing(Map.Entry::getKey))
+        .orElseThrow().getKey();
+  }
+
+  private static String mostLoaded(Map<String, List<AgentUri>> load) {
+    return load.entrySet().stream()
+        .max(Comparator.comparingInt((Map.Entry<String, List<AgentUri>> e) -> e.getValue().size())
+            .thenComparing(Map.Entry::getKey, Comparator.reverseOrder()))
+        .orElseThrow().getKey();
+  }
+}
