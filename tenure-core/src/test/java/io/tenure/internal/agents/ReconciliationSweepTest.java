@@ -69,16 +69,16 @@ class ReconciliationSweepTest {
 
   @Test
   void the_cap_works_through_a_backlog_oldest_first_over_later_ticks() {
-    List<AgentAssignment> first = List.of(row("a1", null, ME), row("a2", null, ME), row("a3", null, ME));
+    List<AgentAssignment> first = List.of(row("m1", null, ME), row("m2", null, ME), row("m3", null, ME));
     assertThat(sweep.sweep(ME, first, Set.of(), Set.of(), 1, 2)).extracting(SweepAction::uri)
-        .containsExactly(uri("a1"), uri("a2"));
+        .containsExactly(uri("m1"), uri("m2"));
 
-    // a1 and a2 are handled; a newer divergence b0 sorts before a3 by name, but a3 is older.
-    List<AgentAssignment> second = List.of(row("a1", ME, ME), row("a2", ME, ME), row("a3", null, ME), row("b0", null, ME));
-    assertThat(sweep.sweep(ME, second, Set.of(uri("a1"), uri("a2")), Set.of(), 2, 1)).extracting(SweepAction::uri)
-        .containsExactly(uri("a3"));
-    assertThat(sweep.sweep(ME, second, Set.of(uri("a1"), uri("a2")), Set.of(), 3, 0)).extracting(SweepAction::uri)
-        .containsExactly(uri("a3"), uri("b0"));
+    // m1 and m2 are handled; a newer divergence a0 sorts before m3 by name, but m3 is older.
+    List<AgentAssignment> second = List.of(row("m1", ME, ME), row("m2", ME, ME), row("m3", null, ME), row("a0", null, ME));
+    assertThat(sweep.sweep(ME, second, Set.of(uri("m1"), uri("m2")), Set.of(), 2, 1)).extracting(SweepAction::uri)
+        .containsExactly(uri("m3"));
+    assertThat(sweep.sweep(ME, second, Set.of(uri("m1"), uri("m2")), Set.of(), 3, 0)).extracting(SweepAction::uri)
+        .containsExactly(uri("m3"), uri("a0"));
   }
 
   @Test
