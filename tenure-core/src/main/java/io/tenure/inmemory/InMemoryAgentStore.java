@@ -39,13 +39,16 @@ final class InMemoryAgentStore implements AgentStore {
   }
 
   @Override
-  public AssignmentWrite place(AgentUri uri, String target, LeaderFence fence) {
+  public AssignmentWrite place(AgentUri uri, @Nullable String target, LeaderFence fence) {
     ClusterTables t = store.clusterTables();
     synchronized (t) {
       if (!InMemoryLeaseStore.isCurrent(t, fence, store.now())) {
         return AssignmentWrite.FENCED;
       }
       AgentAssignment row = t.agents.get(uri.toString());
+      if (row == null && target == null) {
+        return AssignmentWrite.NOT_ELIGIBLE;
+      }
       t.agents.put(uri.toString(), row == null
           ? new AgentAssignment(uri, null, target, 0, false, null)
           : new AgentAssignment(uri, row.owner(), target, row.epoch(), row.paused(), row.pinnedTo()));

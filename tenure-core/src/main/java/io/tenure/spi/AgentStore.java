@@ -29,12 +29,14 @@ public interface AgentStore {
   Optional<AgentAssignment> read(AgentUri uri);
 
   /**
-   * Leader-only: sets the target of an agent, inserting an unowned row if none exists. MUST NOT
-   * change the owner.
+   * Leader-only: sets the target of an agent, inserting an unowned row if none exists. A null
+   * target clears the target of an existing row (its owner then stops it) and never inserts. MUST
+   * NOT change the owner.
    *
-   * @return {@code APPLIED}, or {@code FENCED} if the fence is not current (checked in the same SQL)
+   * @return {@code APPLIED}; {@code NOT_ELIGIBLE} for a null target and no row; {@code FENCED} if
+   *     the fence is not current (checked in the same SQL)
    */
-  AssignmentWrite place(AgentUri uri, String target, LeaderFence fence);
+  AssignmentWrite place(AgentUri uri, @Nullable String target, LeaderFence fence);
 
   /**
    * Leader-only: deletes the row of an agent no family wants any more, only while no node owns it.

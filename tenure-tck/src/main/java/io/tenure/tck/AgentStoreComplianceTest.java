@@ -60,6 +60,18 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
   }
 
   @Test
+  void placing_no_target_clears_an_existing_rows_target_and_never_inserts() {
+    ownedBy(a, ORDERS);
+
+    assertThat(agents.place(ORDERS, null, fence)).isEqualTo(AssignmentWrite.APPLIED);
+    assertThat(agents.place(AgentUri.parse("projection://none"), null, fence)).isEqualTo(AssignmentWrite.NOT_ELIGIBLE);
+
+    assertThat(row(ORDERS).target()).isNull();
+    assertThat(row(ORDERS).owner()).isEqualTo(a);
+    assertThat(agents.readAll()).hasSize(1);
+  }
+
+  @Test
   void claiming_an_unowned_assignment_takes_it_and_bumps_the_epoch() {
     agents.place(ORDERS, a, fence);
     long before = row(ORDERS).epoch();

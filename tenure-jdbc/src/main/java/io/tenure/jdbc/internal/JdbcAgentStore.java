@@ -70,7 +70,7 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   @Override
-  public AssignmentWrite place(AgentUri uri, String target, LeaderFence leader) {
+  public AssignmentWrite place(AgentUri uri, @Nullable String target, LeaderFence leader) {
     String update = "UPDATE " + agents + " SET target_node = ? WHERE agent_uri = ? AND " + fence;
     String insert = dialect.insertIfAbsent(agents, COLUMNS, "?, NULL, ?, 0, ?, NULL", "agent_uri");
     return jdbc.write("place agent " + uri + " on " + target, connection -> {
@@ -84,6 +84,9 @@ public final class JdbcAgentStore implements AgentStore {
         }
         if (!fenceHolds(connection, leader)) {
           return AssignmentWrite.FENCED;
+        }
+        if (target == null) {
+          return AssignmentWrite.NOT_ELIGIBLE;
         }
         if (insertIfAbsent(connection, insert, s -> {
               s.setString(1, uri.toString());
