@@ -23,6 +23,11 @@ import java.util.Set;
  * @param maxCleanupPerTick rows examined for cleanup per leader tick
  * @param eventsToKeep newest history entries kept
  * @param eventMaxAge oldest history entry kept
+ * @param agentSweepInterval how often the node reconciles its agents with the assignment rows
+ * @param maxMovesPerPass rebalancing moves per leader pass (0 or less: no cap)
+ * @param maxReconciliationsPerTick actions per node sweep (0 or less: no cap)
+ * @param agentStartTimeout how long an agent's start may take before it is abandoned
+ * @param agentStopTimeout how long an agent's stop may take before it is abandoned
  */
 public record NodeSettings(
     String name,
@@ -41,7 +46,12 @@ public record NodeSettings(
     int cleanupBatchSize,
     int maxCleanupPerTick,
     int eventsToKeep,
-    Duration eventMaxAge) {
+    Duration eventMaxAge,
+    Duration agentSweepInterval,
+    int maxMovesPerPass,
+    int maxReconciliationsPerTick,
+    Duration agentStartTimeout,
+    Duration agentStopTimeout) {
   /** Copies the capabilities. */
   public NodeSettings {
     capabilities = Set.copyOf(capabilities);

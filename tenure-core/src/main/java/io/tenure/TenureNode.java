@@ -56,6 +56,42 @@ public interface TenureNode extends AutoCloseable {
   boolean isSelfFenced();
 
   /**
+   * @return the agents running on this node now
+   */
+  java.util.Set<AgentUri> runningAgents();
+
+  /**
+   * Pauses an agent: it stops wherever it runs before this call returns, and runs nowhere until
+   * {@link #resume}.
+   *
+   * @throws IllegalArgumentException if no assignment row exists for it (nothing written)
+   * @throws TenureException if its owner did not stop it within the stop deadline plus two sweeps
+   */
+  void pause(AgentUri uri);
+
+  /**
+   * Resumes a paused agent; the leader places it again on its next pass.
+   *
+   * @throws IllegalArgumentException if no assignment row exists for it
+   */
+  void resume(AgentUri uri);
+
+  /**
+   * Pins an agent to the node of that name (it moves there), or unpins it with null.
+   *
+   * @throws IllegalArgumentException if no row exists, or no ACTIVE node of that name can run the
+   *     agent's scheme (nothing written)
+   */
+  void pin(AgentUri uri, @org.jspecify.annotations.Nullable String nodeName);
+
+  /**
+   * Runs a leader pass now, if this node leads.
+   *
+   * @return true if it ran
+   */
+  boolean rebalance();
+
+  /**
    * Leaves gracefully: marks itself {@code LEAVING}, steps down (a successor can acquire at once),
    * stops its threads within a bounded time and deletes its row. Idempotent.
    */
@@ -101,6 +137,14 @@ public interface TenureNode extends AutoCloseable {
     public static final int DEFAULT_EVENTS_TO_KEEP = 10_000;
     /** Default oldest history entry kept. */
     public static final Duration DEFAULT_EVENT_MAX_AGE = Duration.ofDays(7);
+    /** Default interval of the node's agent sweep. */
+    public static final Duration DEFAULT_AGENT_SWEEP_INTERVAL = Duration.ofSeconds(1);
+    /** Default rebalancing moves per leader pass. */
+    public static final int DEFAULT_MAX_MOVES_PER_PASS = 20;
+    /** Default actions per node sweep (SPEC §5.4). */
+    public static final int DEFAULT_MAX_RECONCILIATIONS_PER_TICK = 50;
+    /** Default deadline of an agent's start and of its stop. */
+    public static final Duration DEFAULT_AGENT_CALL_TIMEOUT = Duration.ofSeconds(10);
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
     private static final Pattern CAPABILITY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}");
@@ -122,6 +166,12 @@ public interface TenureNode extends AutoCloseable {
     private int maxCleanupPerTick = DEFAULT_MAX_CLEANUP_PER_TICK;
     private int eventsToKeep = DEFAULT_EVENTS_TO_KEEP;
     private Duration eventMaxAge = DEFAULT_EVENT_MAX_AGE;
+    private Duration agentSweepInterval = DEFAULT_AGENT_SWEEP_INTERVAL;
+    private int maxMovesPerPass = DEFAULT_MAX_MOVES_PER_PASS;
+    private int maxReconciliationsPerTick = DEFAULT_MAX_RECONCILIATIONS_PER_TICK;
+    private Duration agentStartTimeout = DEFAULT_AGENT_CALL_TIMEOUT;
+    private Duration agentStopTimeout = DEFAULT_AGENT_CALL_TIMEOUT;
+    private final java.util.Map<String, AgentFamily> families = new java.util.LinkedHashMap<>();
     private Ticker ticker = Ticker.system();
     private final List<NodeListener> listeners = new ArrayList<>();
 
@@ -278,6 +328,49 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
+     * Registers an agent family; its scheme becomes one of this node's capabilities.
+     *
+     * @throws IllegalArgumentException if null, or a family with the same scheme is registered
+     */
+    public Builder agentFamily(AgentFamily family) {
+      if (family == null) {
+        throw new IllegalArgumentException("agent family must not be null");
+      }
+      String scheme = new AgentUri(family.scheme(), "x").scheme();
+      if (families.putIfAbsent(scheme, family) != null) {
+        throw new IllegalArgumentException("an agent family for scheme '" + scheme + "' is already registered");
+      }
+      return capability(scheme);
+    }
+
+    /**
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder agentSweepInterval(Duration interval) {
+      this.agentSweepInterval = positive("agentSweepInterval", interval);
+      return this;
+    }
+
+    /**
+     * @param movesPerPass rebalancing moves per leader pass, 0 or less for no cap
+     * @param reconciliationsPerTick actions per node sweep, 0 or less for no cap
+     */
+    public Builder agentCaps(int movesPerPass, int reconciliationsPerTick) {
+      this.maxMovesPerPass = movesPerPass;
+      this.maxReconciliationsPerTick = reconciliationsPerTick;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if either is not positive
+     */
+    public Builder agentTimeouts(Duration start, Duration stop) {
+      this.agentStartTimeout = positive("agent start timeout", start);
+      this.agentStopTimeout = positive("agent stop timeout", stop);
+      return this;
+    }
+
+    /**
      * @param ticker the monotonic clock for local deadlines; tests pass a settable one
      * @throws IllegalArgumentException if null
      */
@@ -318,8 +411,9 @@ public interface TenureNode extends AutoCloseable {
           new NodeSettings(name, address, capabilities, heartbeatInterval, selfFenceAfter,
               staleAfter, leaseTtl, renewInterval, fenceAfter, statementTimeout, promotable,
               acquireDelay, defunctAfter, cleanupBatchSize, maxCleanupPerTick, eventsToKeep,
-              eventMaxAge);
-      return new DefaultTenureNode(store, settings, ticker, listeners);
+              eventMaxAge, agentSweepInterval, maxMovesPerPass, maxReconciliationsPerTick,
+              agentStartTimeout, agentStopTimeout);
+      return new DefaultTenureNode(store, settings, ticker, listeners, families);
     }
 
     private static void requireLess(String smallName, Duration small, String bigName, Duration big) {

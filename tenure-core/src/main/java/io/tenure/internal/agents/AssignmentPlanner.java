@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * Placing an agent that has no valid target is never capped: after a crash or a cold start every
  * agent must find a node in one pass. The plan is deterministic: ties break by node id and URI.
  */
-final class AssignmentPlanner {
+public final class AssignmentPlanner {
   private AssignmentPlanner() {}
 
   /**
@@ -41,7 +41,7 @@ final class AssignmentPlanner {
    * @param maxMoves rebalancing moves allowed in this pass; 0 or less means no cap
    * @return the writes to apply, in order
    */
-  static List<PlanAction> plan(
+  public static List<PlanAction> plan(
       List<NodeInfo> nodes, Map<String, Set<AgentUri>> wanted, List<AgentAssignment> rows, int maxMoves) {
     Map<String, NodeInfo> active = nodes.stream()
         .filter(n -> n.status() == NodeStatus.ACTIVE)
@@ -123,12 +123,12 @@ final class AssignmentPlanner {
       load.get(target).add(uri);
       planned.put(uri, target);
     }
-    rebalance(load, rows, planned, movesLeft);
+    // Only rebalancing counts as a move: a pin is the operator's, a lost node's agents must go.
+    Set<AgentUri> moved = rebalance(load, rows, planned, movesLeft);
     for (Map.Entry<AgentUri, String> entry : planned.entrySet()) {
       AgentAssignment row = rows.get(entry.getKey());
       if (row == null || !entry.getValue().equals(row.target())) {
-        boolean move = row != null && row.target() != null && load.containsKey(row.target());
-        actions.add(new PlanAction.Place(entry.getKey(), entry.getValue(), move));
+        actions.add(new PlanAction.Place(entry.getKey(), entry.getValue(), moved.contains(entry.getKey())));
       }
     }
   }
@@ -155,23 +155,26 @@ final class AssignmentPlanner {
     return null;
   }
 
-  private static void rebalance(
+  private static Set<AgentUri> rebalance(
       Map<String, List<AgentUri>> load,
       Map<AgentUri, AgentAssignment> rows,
       Map<AgentUri, String> planned,
       int[] movesLeft) {
+    Set<AgentUri> moved = new java.util.HashSet<>();
     while (movesLeft[0] > 0) {
       String most = mostLoaded(load);
       String least = leastLoaded(load);
       if (load.get(most).size() - load.get(least).size() <= 1) {
-        return;
+        return moved;
       }
       AgentUri moving = cheapestToMove(load.get(most), rows);
       load.get(most).remove(moving);
       load.get(least).add(moving);
       planned.put(moving, least);
+      moved.add(moving);
       movesLeft[0]--;
     }
+    return moved;
   }
 
   /** Prefer an agent nobody runs yet (moving it stops nothing), then the last by URI. */

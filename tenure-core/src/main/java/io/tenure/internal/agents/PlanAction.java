@@ -3,7 +3,7 @@ package io.tenure.internal.agents;
 import io.tenure.AgentUri;
 
 /** One write the leader applies after a planning pass; each is fenced by its epoch. */
-sealed interface PlanAction {
+public sealed interface PlanAction {
   /**
    * @return the agent concerned
    */

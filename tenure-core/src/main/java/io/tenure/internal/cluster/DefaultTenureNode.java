@@ -1,6 +1,11 @@
 package io.tenure.internal.cluster;
 
+import io.tenure.AgentAssignment;
+import io.tenure.AgentFamily;
+import io.tenure.AgentUri;
 import io.tenure.DemotionReason;
+import io.tenure.TenureException;
+import io.tenure.internal.agents.AgentRuntime;
 import io.tenure.NodeListener;
 import io.tenure.NodeSettings;
 import io.tenure.TenureNode;
@@ -40,12 +45,14 @@ public final class DefaultTenureNode implements TenureNode {
   private final MembershipKeeper keeper;
   private final LeaderElector elector;
   private final LeaderDuties duties;
+  private final AgentRuntime agents;
   private final Object lifecycle = new Object();
-  private final List<ScheduledExecutorService> threads = new ArrayList<>();
+  private final java.util.Map<String, ScheduledExecutorService> threads = new java.util.LinkedHashMap<>();
   private boolean started;
   private boolean closed;
 
-  public DefaultTenureNode(Store store, NodeSettings settings, Ticker ticker, List<NodeListener> listeners) {
+  public DefaultTenureNode(Store store, NodeSettings settings, Ticker ticker, List<NodeListener> listeners,
+      java.util.Map<String, AgentFamily> families) {
     this.store = store;
     this.settings = settings;
     this.registryKey = store.describe().location() + "|" + store.describe().prefix() + "|" + settings.name();
@@ -54,6 +61,7 @@ public final class DefaultTenureNode implements TenureNode {
     this.keeper = new MembershipKeeper(store.membership(), settings, ticker, fired, history);
     this.elector = new LeaderElector(store.leases(), settings, ticker, keeper::nodeId, fired, history);
     this.duties = new LeaderDuties(store.membership(), store.events(), settings, history);
+    this.agents = new AgentRuntime(store.agents(), settings, families, keeper::nodeId, store.events());
   }
 
   @Override
@@ -87,6 +95,7 @@ public final class DefaultTenureNode implements TenureNode {
     }
     schedule("heartbeat", settings.heartbeatInterval(), this::heartbeatTick);
     schedule("elector", settings.renewInterval(), this::electionTick);
+    schedule("agents", settings.agentSweepInterval(), this::agentTick);
     Duration watch = settings.renewInterval().dividedBy(20);
     schedule("watchdog", watch.compareTo(Duration.ofMillis(5)) < 0 ? Duration.ofMillis(5) : watch, this::watchdogTick);
   }
@@ -97,7 +106,7 @@ public final class DefaultTenureNode implements TenureNode {
       t.setDaemon(true);
       return t;
     });
-    threads.add(thread);
+    threads.put(role, thread);
     thread.scheduleWithFixedDelay(() -> guarded(role, tick), 0, period.toNanos(), TimeUnit.NANOSECONDS);
   }
 
@@ -112,13 +121,85 @@ public final class DefaultTenureNode implements TenureNode {
   private void heartbeatTick() {
     if (!keeper.heartbeat()) {
       elector.demote(DemotionReason.EJECTED);
+      // The rows still name the old incarnation: stop and release them under that id.
+      agents.stopAll(true);
       keeper.rejoin();
     }
   }
 
   private void electionTick() {
     elector.tick();
-    elector.fence().ifPresent(duties::tick);
+    elector.fence().ifPresent(fence -> {
+      duties.tick(fence);
+      agents.leaderPass(fence, store.membership().read().nodes());
+    });
+  }
+
+  /** A self-fenced node stops its agents and claims nothing until it heart-beats again. */
+  private void agentTick() {
+    if (keeper.isSelfFenced()) {
+      agents.stopAll(false);
+    } else {
+      agents.sweepTick();
+    }
+  }
+
+  @Override
+  public java.util.Set<AgentUri> runningAgents() {
+    return agents.running();
+  }
+
+  @Override
+  public void pause(AgentUri uri) {
+    if (!store.agents().setPaused(uri, true)) {
+      throw new IllegalArgumentException("no agent " + uri + " is assigned; nothing paused");
+    }
+    agents.stop(uri, true);
+    Duration bound = settings.agentStopTimeout().plus(settings.agentSweepInterval().multipliedBy(2));
+    long deadline = System.nanoTime() + bound.toNanos();
+    while (store.agents().read(uri).map(row -> row.owner() != null).orElse(false)) {
+      if (System.nanoTime() > deadline) {
+        throw new TenureException("agent " + uri + " is paused but its owner "
+            + store.agents().read(uri).map(AgentAssignment::owner).orElse("?") + " did not stop it within " + bound);
+      }
+      sleepBriefly();
+    }
+  }
+
+  @Override
+  public void resume(AgentUri uri) {
+    if (!store.agents().setPaused(uri, false)) {
+      throw new IllegalArgumentException("no agent " + uri + " is assigned; nothing resumed");
+    }
+  }
+
+  @Override
+  public void pin(AgentUri uri, @org.jspecify.annotations.Nullable String nodeName) {
+    if (nodeName != null && store.membership().read().nodes().stream().noneMatch(n ->
+        n.name().equals(nodeName) && n.status() == io.tenure.NodeStatus.ACTIVE
+            && n.capabilities().contains(uri.scheme()))) {
+      throw new IllegalArgumentException(
+          "no ACTIVE node named '" + nodeName + "' can run " + uri.scheme() + " agents; " + uri + " not pinned");
+    }
+    if (!store.agents().pin(uri, nodeName)) {
+      throw new IllegalArgumentException("no agent " + uri + " is assigned; nothing pinned");
+    }
+  }
+
+  @Override
+  public boolean rebalance() {
+    Optional<LeaderFence> fence = elector.fence();
+    fence.ifPresent(f -> agents.leaderPass(f, store.membership().read().nodes()));
+    return fence.isPresent();
+  }
+
+  private static void sleepBriefly() {
+    try {
+      Thread.sleep(10);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TenureException("interrupted while waiting for an agent to stop", e);
+    }
   }
 
   private void watchdogTick() {
@@ -154,22 +235,33 @@ public final class DefaultTenureNode implements TenureNode {
     }
     try {
       keeper.markLeaving();
-      // Threads first: an elector tick still running after the step-down would take the lease back.
+      // Threads first: an elector tick still running after the step-down would take the lease
+      // back, and a sweep would start agents again. Heart-beats go on while the agents stop.
       elector.shutdown();
-      stopThreads();
+      stopThreads("elector", "agents", "watchdog");
+      agents.stopAll(true);
       elector.stepDown(nodeId());
+      stopThreads("heartbeat");
       keeper.remove();
     } catch (RuntimeException e) {
       LOG.warn("node {} did not leave cleanly; its row expires and is cleaned up: {}", nodeId(), e.toString());
     } finally {
       elector.close();
+      agents.close();
       RUNNING_NAMES.remove(registryKey);
     }
   }
 
-  private void stopThreads() {
-    threads.forEach(ScheduledExecutorService::shutdownNow);
-    for (ScheduledExecutorService thread : threads) {
+  private void stopThreads(String... roles) {
+    List<ScheduledExecutorService> stopping = new ArrayList<>();
+    for (String role : roles) {
+      ScheduledExecutorService thread = threads.get(role);
+      if (thread != null) {
+        thread.shutdownNow();
+        stopping.add(thread);
+      }
+    }
+    for (ScheduledExecutorService thread : stopping) {
       try {
         if (!thread.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
           // Abandoned, not killed: it is a daemon thread and its writes are fenced.

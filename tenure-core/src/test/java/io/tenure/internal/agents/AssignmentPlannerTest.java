@@ -256,9 +256,11 @@ class AssignmentPlannerTest {
         new AgentAssignment(pinned, null, "node-0", 1, false, "node-2"),
         new AgentAssignment(waiting, null, null, 1, false, "nowhere"));
 
-    Map<AgentUri, AgentAssignment> after = apply(rows, AssignmentPlanner.plan(activeNodes(3), TWELVE, rows, 0));
+    List<PlanAction> plan = AssignmentPlanner.plan(activeNodes(3), TWELVE, rows, 0);
+    Map<AgentUri, AgentAssignment> after = apply(rows, plan);
 
     assertThat(after.get(pinned).target()).isEqualTo("node-2");
+    assertThat(plan).contains(new PlanAction.Place(pinned, "node-2", false));
     assertThat(after.get(waiting).target()).isNull();
   }
 

@@ -1,0 +1,316 @@
+package io.tenure.internal.agents;
+
+import io.tenure.Agent;
+import io.tenure.AgentAssignment;
+import io.tenure.AgentContext;
+import io.tenure.AgentFamily;
+import io.tenure.AgentUri;
+import io.tenure.ClusterEvent;
+import io.tenure.NodeInfo;
+import io.tenure.NodeSettings;
+import io.tenure.spi.AgentStore;
+import io.tenure.spi.AssignmentWrite;
+import io.tenure.spi.EventStore;
+import io.tenure.spi.LeaderFence;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs this node's agents (SPEC §5): the leader pass when this node leads, and the node sweep
+ * that starts, stops, releases and restores agents. Agent calls run on virtual threads with a
+ * deadline; a call past its deadline is abandoned, not interrupted, and its agent stays in the
+ * starting or stopping set until it returns, so it is never started or stopped twice. A row is
+ * released only after its agent's stop returned, so no other node can start it while it still runs.
+ */
+public final class AgentRuntime {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
+
+  private final AgentStore store;
+  private final NodeSettings settings;
+  private final Map<String, AgentFamily> families;
+  private final Supplier<String> nodeId;
+  private final EventStore events;
+  private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
+  private final ReconciliationSweep sweep = new ReconciliationSweep();
+
+  // Guarded by this.
+  private final Map<AgentUri, Running> running = new HashMap<>();
+  private final Set<AgentUri> busy = new HashSet<>();
+  private final Map<AgentUri, Long> stoppedAt = new HashMap<>();
+  private long tick;
+  private long stopSequence;
+
+  private record Running(Agent agent, Context context) {}
+
+  public AgentRuntime(AgentStore store, NodeSettings settings, Map<String, AgentFamily> families,
+      Supplier<String> nodeId, EventStore events) {
+    this.store = store;
+    this.settings = settings;
+    this.families = Map.copyOf(families);
+    this.nodeId = nodeId;
+    this.events = events;
+  }
+
+  /** The leader's pass: plan from a snapshot, then apply each write under the fence. */
+  public void leaderPass(LeaderFence fence, List<NodeInfo> nodes) {
+    if (families.isEmpty()) {
+      return;
+    }
+    Map<String, Set<AgentUri>> wanted = new TreeMap<>();
+    families.forEach((scheme, family) -> wanted.put(scheme, wantedOf(family)));
+    List<PlanAction> plan = AssignmentPlanner.plan(nodes, wanted, store.readAll(), settings.maxMovesPerPass());
+    for (PlanAction action : plan) {
+      if (apply(action, fence) == AssignmentWrite.FENCED) {
+        LOG.warn("leader {} at epoch {} was fenced during its agent pass; it stops", fence.nodeId(), fence.epoch());
+        return;
+      }
+    }
+  }
+
+  private static Set<AgentUri> wantedOf(AgentFamily family) {
+    Set<AgentUri> agents = family.wantedAgents();
+    for (AgentUri uri : agents) {
+      if (!uri.scheme().equals(family.scheme())) {
+        throw new IllegalStateException("family '" + family.scheme() + "' listed " + uri + " of another scheme");
+      }
+    }
+    return agents;
+  }
+
+  private AssignmentWrite apply(PlanAction action, LeaderFence fence) {
+    return switch (action) {
+      case PlanAction.Place p -> store.place(p.uri(), p.target(), fence);
+      case PlanAction.Unplace u -> store.place(u.uri(), null, fence);
+      case PlanAction.Retire r -> store.retire(r.uri(), fence);
+      case PlanAction.ReleaseFromDeadOwner d -> store.releaseFromDeadOwner(d.uri(), d.deadOwner(), fence);
+    };
+  }
+
+  /** One node sweep. */
+  public void sweepTick() {
+    long snapshotSequence;
+    Set<AgentUri> runningNow;
+    Set<AgentUri> busyNow;
+    synchronized (this) {
+      snapshotSequence = stopSequence;
+      tick++;
+    }
+    List<AgentAssignment> rows = store.readAll();
+    synchronized (this) {
+      runningNow = Set.copyOf(running.keySet());
+      busyNow = Set.copyOf(busy);
+    }
+    String me = nodeId.get();
+    for (SweepAction action : sweep.sweep(me, rows, runningNow, busyNow, tick, settings.maxReconciliationsPerTick())) {
+      try {
+        apply(action, me, snapshotSequence);
+      } catch (RuntimeException e) {
+        LOG.warn("node {}: {} failed: {}", me, action, e.toString());
+      }
+    }
+  }
+
+  private void apply(SweepAction action, String me, long snapshotSequence) {
+    switch (action) {
+      case SweepAction.Start s -> start(s.uri(), me, snapshotSequence);
+      case SweepAction.StopAndRelease s -> stop(s.uri(), true);
+      case SweepAction.Release r -> store.release(r.uri(), me);
+      case SweepAction.StopOrphan s -> stop(s.uri(), false);
+      case SweepAction.Restore r -> {
+        OptionalLong epoch = store.claimIfAbsent(r.uri(), me);
+        if (epoch.isEmpty()) {
+          stop(r.uri(), false);
+        }
+      }
+    }
+  }
+
+  private void start(AgentUri uri, String me, long snapshotSequence) {
+    synchronized (this) {
+      // A stop that arrived after the snapshot was read wins over a start planned from it.
+      if (stoppedAt.getOrDefault(uri, Long.MIN_VALUE) > snapshotSequence || busy.contains(uri)) {
+        return;
+      }
+    }
+    OptionalLong epoch = store.claim(uri, me);
+    if (epoch.isEmpty()) {
+      return;
+    }
+    synchronized (this) {
+      if (running.containsKey(uri) || stoppedAt.getOrDefault(uri, Long.MIN_VALUE) > snapshotSequence) {
+        return;
+      }
+      busy.add(uri);
+    }
+    AgentFamily family = families.get(uri.scheme());
+    if (family == null) {
+      synchronized (this) {
+        busy.remove(uri);
+      }
+      store.release(uri, me);
+      return;
+    }
+    Agent agent = family.build(uri);
+    Context context = new Context(uri, me, epoch.getAsLong(), settings.agentStartTimeout());
+    CompletableFuture<Void> call = CompletableFuture.runAsync(() -> run(() -> agent.start(context)), calls);
+    call.whenComplete((ok, failure) -> started(uri, agent, context, failure));
+    await(call, settings.agentStartTimeout(), "start of " + uri);
+  }
+
+  private void started(AgentUri uri, Agent agent, Context context, Throwable failure) {
+    synchronized (this) {
+      busy.remove(uri);
+      if (failure == null) {
+        running.put(uri, new Running(agent, context));
+      }
+    }
+    if (failure == null) {
+      record(ClusterEvent.Kind.AGENT_STARTED, uri, context.ownershipEpoch());
+    } else {
+      LOG.warn("agent {} failed to start on node {}: {}", uri, context.nodeId(), failure.toString());
+    }
+  }
+
+  /** Stops a local agent; releases its row after the stop returned if {@code release}. */
+  public void stop(AgentUri uri, boolean release) {
+    Running stopping;
+    synchronized (this) {
+      stoppedAt.put(uri, ++stopSequence);
+      stopping = running.remove(uri);
+      if (stopping == null) {
+        return;
+      }
+      busy.add(uri);
+    }
+    Context context = stopping.context().withDeadline(settings.agentStopTimeout());
+    CompletableFuture<Void> call = CompletableFuture.runAsync(() -> run(() -> stopping.agent().stop(context)), calls);
+    call.whenComplete((ok, failure) -> {
+      synchronized (this) {
+        busy.remove(uri);
+      }
+      if (failure != null) {
+        LOG.warn("agent {} failed to stop cleanly on node {}: {}", uri, context.nodeId(), failure.toString());
+      }
+      record(ClusterEvent.Kind.AGENT_STOPPED, uri, context.ownershipEpoch());
+      if (release) {
+        try {
+          store.release(uri, context.nodeId());
+        } catch (RuntimeException e) {
+          LOG.warn("agent {} stopped but its row was not released: {}", uri, e.toString());
+        }
+      }
+    });
+    await(call, settings.agentStopTimeout(), "stop of " + uri);
+  }
+
+  /** Stops every local agent (self-fence, ejection, leave); releases the rows if {@code release}. */
+  public void stopAll(boolean release) {
+    Set<AgentUri> uris;
+    synchronized (this) {
+      uris = Set.copyOf(running.keySet());
+    }
+    uris.forEach(uri -> stop(uri, release));
+  }
+
+  /**
+   * @return agents running here now
+   */
+  public synchronized Set<AgentUri> running() {
+    return Set.copyOf(running.keySet());
+  }
+
+  public void close() {
+    calls.shutdown();
+  }
+
+  private void record(ClusterEvent.Kind kind, AgentUri uri, long epoch) {
+    try {
+      events.append(kind, nodeId.get(), epoch, uri.toString());
+    } catch (RuntimeException e) {
+      LOG.debug("could not record {} of {}: {}", kind, uri, e.toString());
+    }
+  }
+
+  private interface Call {
+    void run() throws Exception;
+  }
+
+  private static void run(Call call) {
+    try {
+      call.run();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new java.util.concurrent.CompletionException(e);
+    }
+  }
+
+  private static void await(CompletableFuture<Void> call, Duration deadline, String what) {
+    try {
+      call.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      LOG.warn("{} did not return within {}; abandoned (not interrupted)", what, deadline);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException e) {
+      // Reported by the completion handler.
+    }
+  }
+
+  private final class Context implements AgentContext {
+    private final AgentUri uri;
+    private final String nodeId;
+    private final long epoch;
+    private final Duration deadline;
+
+    Context(AgentUri uri, String nodeId, long epoch, Duration deadline) {
+      this.uri = uri;
+      this.nodeId = nodeId;
+      this.epoch = epoch;
+      this.deadline = deadline;
+    }
+
+    Context withDeadline(Duration other) {
+      return new Context(uri, nodeId, epoch, other);
+    }
+
+    @Override
+    public AgentUri uri() {
+      return uri;
+    }
+
+    @Override
+    public String nodeId() {
+      return nodeId;
+    }
+
+    @Override
+    public long ownershipEpoch() {
+      return epoch;
+    }
+
+    @Override
+    public boolean stillOwner() {
+      return store.stillOwner(uri, nodeId, epoch);
+    }
+
+    @Override
+    public Duration deadline() {
+      return deadline;
+    }
+  }
+}

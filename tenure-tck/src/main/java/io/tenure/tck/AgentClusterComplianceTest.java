@@ -1,0 +1,295 @@
+package io.tenure.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tenure.Agent;
+import io.tenure.AgentAssignment;
+import io.tenure.AgentContext;
+import io.tenure.AgentFamily;
+import io.tenure.AgentUri;
+import io.tenure.TenureNode;
+import io.tenure.spi.Store;
+import io.tenure.spi.TablePrefix;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SPEC §5 with real nodes in one JVM on real storage: 12 agents of one family plus one singleton,
+ * fast timings. Every scenario ends by checking the run log: no agent ever ran on two nodes at once.
+ */
+public abstract class AgentClusterComplianceTest extends FixtureSupport {
+  private static final Duration BOUND = Duration.ofSeconds(30);
+  private static final Set<AgentUri> TWELVE =
+      IntStream.range(0, 12).mapToObj(i -> AgentUri.parse("p://agent-" + i)).collect(Collectors.toSet());
+  private static final AgentUri SINGLETON = AgentUri.parse("s://singleton");
+
+  private RunLog log = new RunLog();
+  private TablePrefix prefix;
+  private Store observer;
+  private final Map<String, TenureNode> nodes = new ConcurrentHashMap<>();
+
+  @BeforeEach
+  void sharedDatabase() {
+    log = new RunLog();
+    nodes.clear();
+    prefix = freshPrefix();
+    observer = fixture.open(prefix);
+  }
+
+  @AfterEach
+  void stopNodesAndCheckTheLog() {
+    nodes.values().forEach(TenureNode::close);
+    nodes.clear();
+    assertThat(log.overlaps()).as("agents that ran on two nodes at once").isEmpty();
+  }
+
+  private final class Family implements AgentFamily {
+    private final String scheme;
+    private final Set<AgentUri> agents;
+
+    Family(String scheme, Set<AgentUri> agents) {
+      this.scheme = scheme;
+      this.agents = agents;
+    }
+
+    @Override
+    public String scheme() {
+      return scheme;
+    }
+
+    @Override
+    public Set<AgentUri> wantedAgents() {
+      return agents;
+    }
+
+    @Override
+    public Agent build(AgentUri uri) {
+      return new Agent() {
+        private RunLog.Interval run;
+
+        @Override
+        public void start(AgentContext context) {
+          run = log.started(uri, context.nodeId());
+        }
+
+        @Override
+        public void stop(AgentContext context) throws InterruptedException {
+          // Agents take a moment to wind down; a row released before this returns lets a copy
+          // start elsewhere while this one still runs, which the log then shows as an overlap.
+          Thread.sleep(30);
+          log.stopped(run);
+        }
+      };
+    }
+  }
+
+  private TenureNode.Builder builder(Store store, String name) {
+    return TenureNode.builder(store)
+        .name(name)
+        .heartbeatInterval(Duration.ofMillis(100))
+        .selfFenceAfter(Duration.ofMillis(400))
+        .staleAfter(Duration.ofMillis(1000))
+        .renewInterval(Duration.ofMillis(100))
+        .fenceAfter(Duration.ofMillis(1500))
+        .leaseTtl(Duration.ofMillis(2000))
+        .agentSweepInterval(Duration.ofMillis(100))
+        .agentTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2))
+        .agentFamily(new Family("p", TWELVE))
+        .agentFamily(new Family("s", Set.of(SINGLETON)));
+  }
+
+  private TenureNode start(String name) {
+    return start(builder(fixture.open(prefix), name));
+  }
+
+  private TenureNode start(TenureNode.Builder builder) {
+    TenureNode node = builder.build();
+    node.start();
+    nodes.put(node.settings().name(), node);
+    return node;
+  }
+
+  private void stop(String name) {
+    nodes.remove(name).close();
+  }
+
+  private List<Integer> spread() {
+    return nodes.values().stream()
+        .map(n -> (int) n.runningAgents().stream().filter(u -> u.scheme().equals("p")).count())
+        .sorted().toList();
+  }
+
+  /** Every agent runs exactly once, on a live node, and its row names that node. */
+  private boolean converged(List<Integer> expectedSpread) {
+    Map<AgentUri, List<String>> runners = new HashMap<>();
+    nodes.values().forEach(n -> n.runningAgents().forEach(u -> runners.computeIfAbsent(u, k -> new ArrayList<>()).add(n.nodeId())));
+    if (!spread().equals(expectedSpread) || runners.size() != 13) {
+      return false;
+    }
+    for (AgentAssignment row : observer.agents().readAll()) {
+      List<String> on = runners.get(row.uri());
+      if (on == null || on.size() != 1 || !on.get(0).equals(row.owner())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void awaitSpread(Integer... expected) {
+    List<Integer> sorted = List.of(expected).stream().sorted().toList();
+    Await.until(BOUND, "spread " + sorted + " with every agent once (now " + spread() + ")", () -> converged(sorted));
+  }
+
+  private TenureNode leader() {
+    Await.until(BOUND, "a leader", () -> nodes.values().stream().anyMatch(TenureNode::isLeader));
+    return nodes.values().stream().filter(TenureNode::isLeader).findFirst().orElseThrow();
+  }
+
+  @Test
+  void one_node_runs_all_twelve_then_six_six_then_three_each_on_four() {
+    start("n1");
+    awaitSpread(12);
+    start("n2");
+    awaitSpread(6, 6);
+    start("n3");
+    start("n4");
+    awaitSpread(3, 3, 3, 3);
+  }
+
+  @Test
+  void removing_the_leader_leaves_four_four_four() {
+    List.of("n1", "n2", "n3", "n4").forEach(this::start);
+    awaitSpread(3, 3, 3, 3);
+
+    stop(leader().settings().name());
+
+    awaitSpread(4, 4, 4);
+  }
+
+  @Test
+  void removing_a_follower_leaves_four_four_four() {
+    List.of("n1", "n2", "n3", "n4").forEach(this::start);
+    awaitSpread(3, 3, 3, 3);
+    String leader = leader().settings().name();
+
+    stop(nodes.keySet().stream().filter(n -> !n.equals(leader)).findFirst().orElseThrow());
+
+    awaitSpread(4, 4, 4);
+  }
+
+  @Test
+  void a_node_that_stops_heart_beating_is_declared_dead_and_its_agents_move() {
+    List.of("n1", "n2", "n3").forEach(this::start);
+    FaultyStore faulty = new FaultyStore(fixture.open(prefix));
+    TenureNode victim = start(builder(faulty, "victim").promotable(false));
+    awaitSpread(3, 3, 3, 3);
+
+    faulty.crash();
+
+    Await.until(BOUND, "the victim stops its agents", () -> victim.runningAgents().isEmpty());
+    nodes.remove("victim");
+    awaitSpread(4, 4, 4);
+    nodes.put("victim", victim);
+  }
+
+  @Test
+  void a_crashed_leader_is_replaced_and_its_agents_move() {
+    List<FaultyStore> stores = new ArrayList<>();
+    for (String name : List.of("n1", "n2", "n3", "n4")) {
+      FaultyStore store = new FaultyStore(fixture.open(prefix));
+      stores.add(store);
+      start(builder(store, name));
+    }
+    awaitSpread(3, 3, 3, 3);
+    TenureNode crashed = leader();
+    String name = crashed.settings().name();
+
+    stores.get(List.of("n1", "n2", "n3", "n4").indexOf(name)).crash();
+
+    Await.until(BOUND, "the crashed leader stops its agents", () -> crashed.runningAgents().isEmpty());
+    nodes.remove(name);
+    awaitSpread(4, 4, 4);
+    nodes.put(name, crashed);
+  }
+
+  @Test
+  void pause_stops_an_agent_before_returning_resume_restarts_it_and_a_pin_moves_it() {
+    List.of("n1", "n2").forEach(this::start);
+    awaitSpread(6, 6);
+    AgentUri agent = AgentUri.parse("p://agent-3");
+    TenureNode any = nodes.get("n1");
+
+    any.pause(agent);
+
+    assertThat(nodes.values()).allSatisfy(n -> assertThat(n.runningAgents()).doesNotContain(agent));
+    assertThat(observer.agents().read(agent).orElseThrow().owner()).isNull();
+    any.resume(agent);
+    Await.until(BOUND, "the agent runs again", () -> nodes.values().stream().anyMatch(n -> n.runningAgents().contains(agent)));
+    String other = nodes.values().stream().filter(n -> !n.runningAgents().contains(agent)).findFirst().orElseThrow().settings().name();
+
+    any.pin(agent, other);
+
+    Await.until(BOUND, "the pinned agent moves to " + other, () -> nodes.get(other).runningAgents().contains(agent));
+    assertThatThrownBy(() -> any.pin(agent, "no-such-node"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'no-such-node'");
+    assertThatThrownBy(() -> any.pause(AgentUri.parse("p://unknown")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("p://unknown");
+  }
+
+  @Test
+  void a_copy_running_where_the_row_names_another_node_is_stopped_and_the_row_owner_runs_it() {
+    List.of("n1", "n2").forEach(this::start);
+    awaitSpread(6, 6);
+    TenureNode n1 = nodes.get("n1");
+    TenureNode n2 = nodes.get("n2");
+    AgentUri agent = n1.runningAgents().stream().filter(u -> u.scheme().equals("p")).findFirst().orElseThrow();
+
+    // The row now says n2 owns it, as if written behind n1's back: n1's copy is the duplicate.
+    AgentAssignment row = observer.agents().read(agent).orElseThrow();
+    log.duplicateInjected(agent);
+    observer.agents().upsert(new AgentAssignment(agent, n2.nodeId(), n2.nodeId(), row.epoch() + 1, false, null));
+
+    Await.until(BOUND, "n2 runs it and n1 does not",
+        () -> n2.runningAgents().contains(agent) && !n1.runningAgents().contains(agent));
+    awaitSpread(6, 6);
+  }
+
+  @Test
+  void a_running_agent_whose_row_was_deleted_restores_it() {
+    start("n1");
+    awaitSpread(12);
+    TenureNode n1 = nodes.get("n1");
+    AgentUri agent = AgentUri.parse("p://agent-5");
+
+    assertThat(observer.agents().removeOwned(agent, n1.nodeId())).isTrue();
+
+    Await.until(BOUND, "the row is back", () -> observer.agents().read(agent).isPresent());
+    awaitSpread(12);
+  }
+
+  @Test
+  void an_agent_assigned_to_a_node_but_not_running_there_is_started() {
+    start("n1");
+    awaitSpread(12);
+    TenureNode n1 = nodes.get("n1");
+    AgentUri agent = AgentUri.parse("p://agent-7");
+    n1.pause(agent);
+
+    // Un-pause by hand, row owned by n1 although nothing runs there.
+    AgentAssignment row = observer.agents().read(agent).orElseThrow();
+    observer.agents().upsert(new AgentAssignment(agent, n1.nodeId(), n1.nodeId(), row.epoch(), false, null));
+
+    awaitSpread(12);
+  }
+}

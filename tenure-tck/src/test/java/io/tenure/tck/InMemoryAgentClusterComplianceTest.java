@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryAgentClusterComplianceTest extends AgentClusterComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}
