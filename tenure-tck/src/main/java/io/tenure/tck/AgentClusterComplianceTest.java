@@ -224,6 +224,68 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
   }
 
   @Test
+  void the_leader_dying_while_hand_offs_are_in_flight_still_ends_with_every_agent_once() {
+    FaultyStore leaderStore = new FaultyStore(fixture.open(prefix));
+    TenureNode first = start(builder(leaderStore, "n1"));
+    awaitSpread(12);
+    start("n2");
+    start("n3");
+
+    // A hand-off is in flight when a row targets a new node while n1 still owns it.
+    Await.until(BOUND, "a hand-off in flight", () -> observer.agents().readAll().stream()
+        .anyMatch(row -> first.nodeId().equals(row.owner()) && !first.nodeId().equals(row.target())));
+    leaderStore.crash();
+
+    Await.until(BOUND, "the crashed leader stops its agents", () -> first.runningAgents().isEmpty());
+    nodes.remove("n1");
+    awaitSpread(6, 6);
+    nodes.put("n1", first);
+  }
+
+  @Test
+  void a_slow_start_is_never_started_twice() {
+    AgentUri slowAgent = AgentUri.parse("slow://one");
+    Map<String, Integer> starts = new ConcurrentHashMap<>();
+    AgentFamily slow = new AgentFamily() {
+      @Override
+      public String scheme() {
+        return "slow";
+      }
+
+      @Override
+      public Set<AgentUri> wantedAgents() {
+        return Set.of(slowAgent);
+      }
+
+      @Override
+      public Agent build(AgentUri uri) {
+        return new Agent() {
+          private RunLog.Interval run;
+
+          @Override
+          public void start(AgentContext context) throws InterruptedException {
+            starts.merge(context.nodeId(), 1, Integer::sum);
+            // Longer than its 2 s deadline: the sweep abandons the call and sweeps on, seeing the
+            // agent assigned here and not running ten times a second until this returns.
+            Thread.sleep(3000);
+            run = log.started(uri, context.nodeId());
+          }
+
+          @Override
+          public void stop(AgentContext context) {
+            log.stopped(run);
+          }
+        };
+      }
+    };
+    TenureNode node = start(builder(fixture.open(prefix), "n1").agentFamily(slow));
+
+    Await.until(BOUND, "the slow agent runs", () -> node.runningAgents().contains(slowAgent));
+
+    assertThat(starts).containsExactly(Map.entry(node.nodeId(), 1));
+  }
+
+  @Test
   void pause_stops_an_agent_before_returning_resume_restarts_it_and_a_pin_moves_it() {
     List.of("n1", "n2").forEach(this::start);
     awaitSpread(6, 6);
