@@ -22,8 +22,9 @@ import org.jspecify.annotations.Nullable;
  *       include the agent's scheme (a pin names the node);
  *   <li>per family, loads are spread so that max - min is at most 1 among the nodes that can run
  *       it, not counting pinned agents;
- *   <li>sticky: an agent keeps a valid target; only rebalancing moves it, at most {@code maxMoves}
- *       per pass, and unowned agents move before running ones;
+ *   <li>sticky: an agent keeps a valid target; only rebalancing moves it, and at most {@code
+ *       maxMoves} running agents per pass (an agent nobody runs yet moves freely: that stops
+ *       nothing), unowned agents first;
  *   <li>agents nobody wants are unplaced, then retired once unowned; rows of owners that are no
  *       longer active are freed (the store waits for the owner's self-fence deadline).
  * </ul>
@@ -171,8 +172,12 @@ public final class AssignmentPlanner {
       load.get(most).remove(moving);
       load.get(least).add(moving);
       planned.put(moving, least);
-      moved.add(moving);
-      movesLeft[0]--;
+      // Moving an agent nobody runs yet stops nothing: only moves of running agents are capped.
+      AgentAssignment row = rows.get(moving);
+      if (row != null && row.owner() != null) {
+        moved.add(moving);
+        movesLeft[0]--;
+      }
     }
     return moved;
   }

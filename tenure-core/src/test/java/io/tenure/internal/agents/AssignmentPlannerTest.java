@@ -237,7 +237,8 @@ class AssignmentPlannerTest {
 
   @Test
   void the_move_cap_spreads_a_rebalance_over_several_passes() {
-    List<AgentAssignment> rows = converge(activeNodes(1), List.of());
+    List<AgentAssignment> rows = converge(activeNodes(1), List.of()).stream()
+        .map(r -> new AgentAssignment(r.uri(), r.target(), r.target(), 1, false, null)).toList();
     List<NodeInfo> four = activeNodes(4);
     int passes = 0;
     while (!AssignmentPlanner.plan(four, TWELVE, rows, 2).isEmpty()) {
@@ -246,6 +247,20 @@ class AssignmentPlannerTest {
     }
     assertThat(passes).isEqualTo(5);
     assertThat(spread(four, rows)).containsExactly(3, 3, 3, 3);
+  }
+
+  @Test
+  void agents_nobody_runs_yet_move_freely_only_running_ones_count_against_the_cap() {
+    List<AgentAssignment> placed = converge(activeNodes(1), List.of());
+    List<NodeInfo> four = activeNodes(4);
+
+    List<AgentAssignment> unowned = List.copyOf(apply(placed, AssignmentPlanner.plan(four, TWELVE, placed, 1)).values());
+    assertThat(spread(four, unowned)).as("unclaimed agents rebalance at once").containsExactly(3, 3, 3, 3);
+
+    List<AgentAssignment> running = placed.stream()
+        .map(r -> new AgentAssignment(r.uri(), r.target(), r.target(), 1, false, null)).toList();
+    List<PlanAction> plan = AssignmentPlanner.plan(four, TWELVE, running, 1);
+    assertThat(plan).hasSize(1).allMatch(a -> a instanceof PlanAction.Place p && p.move());
   }
 
   @Test

@@ -1,0 +1,197 @@
+package io.tenure.bench;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.tenure.Agent;
+import io.tenure.AgentContext;
+import io.tenure.AgentFamily;
+import io.tenure.AgentUri;
+import io.tenure.TenureNode;
+import io.tenure.jdbc.JdbcStore;
+import io.tenure.spi.Store;
+import io.tenure.spi.TablePrefix;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * Agent convergence: N nodes simulated in one JVM (each its own store over one shared connection
+ * pool) and A agents of one family, default timings. Measures cold convergence (from the first node
+ * start until every agent runs exactly once), the leader's writes once converged (should be 0:
+ * passes are O(changes)), and the time to run every agent once again after one node crashes.
+ *
+ * <p>Usage: {@code ConvergenceBench --store URL [--nodes 100] [--agents 10000] [--bound 120]}
+ */
+public final class ConvergenceBench {
+  private final Map<AgentUri, Set<String>> runners = new ConcurrentHashMap<>();
+  private final AtomicInteger duplicates = new AtomicInteger();
+
+  public static void main(String[] args) throws Exception {
+    String url = null;
+    int nodes = 100;
+    int agents = 10_000;
+    Duration bound = Duration.ofSeconds(120);
+    for (int i = 0; i < args.length; i += 2) {
+      switch (args[i]) {
+        case "--store" -> url = args[i + 1];
+        case "--nodes" -> nodes = Integer.parseInt(args[i + 1]);
+        case "--agents" -> agents = Integer.parseInt(args[i + 1]);
+        case "--bound" -> bound = Duration.ofSeconds(Long.parseLong(args[i + 1]));
+        default -> throw new IllegalArgumentException("unknown option " + args[i]);
+      }
+    }
+    if (url == null) {
+      url = "sqlite:" + Files.createTempDirectory("tenure-conv-").resolve("c.db");
+    }
+    new ConvergenceBench().run(url, nodes, agents, bound);
+  }
+
+  private void run(String url, int nodeCount, int agentCount, Duration bound) throws Exception {
+    TablePrefix prefix = TablePrefix.of("conv" + UUID.randomUUID().toString().substring(0, 6) + "_");
+    Set<AgentUri> wanted = IntStream.range(0, agentCount)
+        .mapToObj(i -> AgentUri.parse("bench://agent-" + i)).collect(Collectors.toSet());
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url.startsWith("sqlite:") ? "jdbc:sqlite:" + url.substring(7) : url);
+    config.setMaximumPoolSize(url.startsWith("sqlite:") ? 8 : 40);
+    List<TenureNode> nodes = new ArrayList<>();
+    List<Store> stores = new ArrayList<>();
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      long start = System.nanoTime();
+      for (int i = 0; i < nodeCount; i++) {
+        Store store = JdbcStore.builder().dataSource(pool).prefix(prefix).build();
+        stores.add(store);
+        TenureNode node = TenureNode.builder(store).name("n" + i).agentFamily(family(wanted)).build();
+        nodes.add(node);
+        node.start();
+      }
+      long started = System.nanoTime();
+      boolean converged = await(bound, () -> runningOnce(agentCount));
+      long cold = System.nanoTime();
+      Store observer = stores.get(0);
+      String coldFigure = converged ? ms(cold - start) : "not within " + bound;
+      System.out.printf(Locale.ROOT, "cold: %d nodes, %d agents: all nodes started after %s, every agent once after %s%n",
+          nodeCount, agentCount, ms(started - start), coldFigure);
+      if (!converged) {
+        return;
+      }
+      long writesBefore = leaderWrites(observer);
+      Thread.sleep(5_000);
+      System.out.printf(Locale.ROOT, "steady: claims in the 5 s after convergence (0 = no more hand-offs): %d%n",
+          leaderWrites(observer) - writesBefore);
+      TenureNode victim = nodes.get(nodes.size() - 1);
+      String victimId = victim.nodeId();
+      Set<AgentUri> lost = victim.runningAgents();
+      long crash = System.nanoTime();
+      crash(victim, stores.get(stores.size() - 1));
+      boolean healed = await(bound, () -> lost.stream().allMatch(u -> {
+            Set<String> on = runners.get(u);
+            return on.size() == 1 && !on.contains(victimId);
+          }) && runningOnce(agentCount));
+      System.out.printf(Locale.ROOT, "crash of 1 of %d nodes: its %d agents run again after %s%n",
+          nodeCount, lost.size(), healed ? ms(System.nanoTime() - crash) : "not within " + bound);
+      System.out.printf(Locale.ROOT, "duplicate starts seen: %d%n", duplicates.get());
+    } finally {
+      nodes.forEach(n -> {
+        try {
+          n.close();
+        } catch (RuntimeException ignored) {
+          // best effort
+        }
+      });
+      dropTables(url, prefix);
+    }
+  }
+
+  /** Closes the node's store under it: heartbeats and renewals fail, as when its process dies. */
+  private static void crash(TenureNode victim, Store store) {
+    store.close();
+  }
+
+  private boolean runningOnce(int agentCount) {
+    return runners.size() == agentCount && runners.values().stream().allMatch(on -> on.size() == 1);
+  }
+
+  /** Sum of ownership epochs: grows by one with every claim, so its growth counts hand-offs. */
+  private static long leaderWrites(Store observer) {
+    return observer.agents().readAll().stream().mapToLong(row -> row.epoch()).sum();
+  }
+
+  private AgentFamily family(Set<AgentUri> wanted) {
+    return new AgentFamily() {
+      @Override
+      public String scheme() {
+        return "bench";
+      }
+
+      @Override
+      public Set<AgentUri> wantedAgents() {
+        return wanted;
+      }
+
+      @Override
+      public Agent build(AgentUri uri) {
+        return new Agent() {
+          @Override
+          public void start(AgentContext context) {
+            Set<String> on = runners.computeIfAbsent(uri, u -> ConcurrentHashMap.newKeySet());
+            on.add(context.nodeId());
+            if (on.size() > 1) {
+              duplicates.incrementAndGet();
+            }
+          }
+
+          @Override
+          public void stop(AgentContext context) {
+            runners.get(uri).remove(context.nodeId());
+          }
+        };
+      }
+    };
+  }
+
+  private static boolean await(Duration bound, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + bound.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(20);
+    }
+    return true;
+  }
+
+  private static String ms(long nanos) {
+    return String.format(Locale.ROOT, "%.0f ms", nanos / 1e6);
+  }
+
+  private static void dropTables(String url, TablePrefix prefix) throws Exception {
+    if (!url.startsWith("jdbc:")) {
+      return;
+    }
+    try (Connection c = java.sql.DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      List<String> tables = new ArrayList<>();
+      try (ResultSet rows = c.getMetaData().getTables(c.getCatalog(), null, prefix.value() + "%", new String[] {"TABLE"})) {
+        while (rows.next()) {
+          tables.add(rows.getString("TABLE_NAME"));
+        }
+      }
+      for (String table : tables) {
+        s.execute("DROP TABLE " + table);
+      }
+    }
+  }
+}
