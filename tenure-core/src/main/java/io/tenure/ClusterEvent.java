@@ -36,7 +36,11 @@ public record ClusterEvent(
     AGENT_STARTED,
     /** An agent stopped. */
     AGENT_STOPPED,
-    /** An agent moved between nodes. */
-    AGENT_MOVED
+    /** The leader moved an agent between nodes (a rebalancing move). */
+    AGENT_MOVED,
+    /** A node released an agent's row after stopping it. */
+    AGENT_RELEASED,
+    /** A node restored the row of an agent it runs, after the row was lost. */
+    AGENT_RESTORED
   }
 }

@@ -165,6 +165,10 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
     start("n3");
     start("n4");
     awaitSpread(3, 3, 3, 3);
+    Set<io.tenure.ClusterEvent.Kind> kinds = observer.events().recent(10_000).stream()
+        .map(io.tenure.ClusterEvent::kind).collect(Collectors.toSet());
+    assertThat(kinds).contains(io.tenure.ClusterEvent.Kind.AGENT_STARTED, io.tenure.ClusterEvent.Kind.AGENT_STOPPED,
+        io.tenure.ClusterEvent.Kind.AGENT_MOVED, io.tenure.ClusterEvent.Kind.AGENT_RELEASED);
   }
 
   @Test
@@ -337,6 +341,7 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
     assertThat(observer.agents().removeOwned(agent, n1.nodeId())).isTrue();
 
     Await.until(BOUND, "the row is back", () -> observer.agents().read(agent).isPresent());
+    // Healed either by the runner restoring the row or by the leader placing it again first.
     awaitSpread(12);
   }
 

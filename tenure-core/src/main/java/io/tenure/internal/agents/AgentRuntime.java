@@ -74,9 +74,13 @@ public final class AgentRuntime {
     families.forEach((scheme, family) -> wanted.put(scheme, wantedOf(family)));
     List<PlanAction> plan = AssignmentPlanner.plan(nodes, wanted, store.readAll(), settings.maxMovesPerPass());
     for (PlanAction action : plan) {
-      if (apply(action, fence) == AssignmentWrite.FENCED) {
+      AssignmentWrite result = apply(action, fence);
+      if (result == AssignmentWrite.FENCED) {
         LOG.warn("leader {} at epoch {} was fenced during its agent pass; it stops", fence.nodeId(), fence.epoch());
         return;
+      }
+      if (result == AssignmentWrite.APPLIED && action instanceof PlanAction.Place place && place.move()) {
+        record(ClusterEvent.Kind.AGENT_MOVED, place.uri(), fence.epoch(), "to " + place.target());
       }
     }
   }
@@ -134,6 +138,8 @@ public final class AgentRuntime {
         OptionalLong epoch = store.claimIfAbsent(r.uri(), me);
         if (epoch.isEmpty()) {
           stop(r.uri(), false);
+        } else {
+          record(ClusterEvent.Kind.AGENT_RESTORED, r.uri(), epoch.getAsLong(), "row restored by its runner");
         }
       }
     }
@@ -179,7 +185,7 @@ public final class AgentRuntime {
       }
     }
     if (failure == null) {
-      record(ClusterEvent.Kind.AGENT_STARTED, uri, context.ownershipEpoch());
+      record(ClusterEvent.Kind.AGENT_STARTED, uri, context.ownershipEpoch(), "");
     } else {
       LOG.warn("agent {} failed to start on node {}: {}", uri, context.nodeId(), failure.toString());
     }
@@ -205,10 +211,12 @@ public final class AgentRuntime {
       if (failure != null) {
         LOG.warn("agent {} failed to stop cleanly on node {}: {}", uri, context.nodeId(), failure.toString());
       }
-      record(ClusterEvent.Kind.AGENT_STOPPED, uri, context.ownershipEpoch());
+      record(ClusterEvent.Kind.AGENT_STOPPED, uri, context.ownershipEpoch(), "");
       if (release) {
         try {
-          store.release(uri, context.nodeId());
+          if (store.release(uri, context.nodeId())) {
+            record(ClusterEvent.Kind.AGENT_RELEASED, uri, context.ownershipEpoch(), "after stop");
+          }
         } catch (RuntimeException e) {
           LOG.warn("agent {} stopped but its row was not released: {}", uri, e.toString());
         }
@@ -237,9 +245,9 @@ public final class AgentRuntime {
     calls.shutdown();
   }
 
-  private void record(ClusterEvent.Kind kind, AgentUri uri, long epoch) {
+  private void record(ClusterEvent.Kind kind, AgentUri uri, long epoch, String detail) {
     try {
-      events.append(kind, nodeId.get(), epoch, uri.toString());
+      events.append(kind, nodeId.get(), epoch, detail.isEmpty() ? uri.toString() : uri + " " + detail);
     } catch (RuntimeException e) {
       LOG.debug("could not record {} of {}: {}", kind, uri, e.toString());
     }

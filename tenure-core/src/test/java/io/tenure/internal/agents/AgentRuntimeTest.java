@@ -1,0 +1,101 @@
+package io.tenure.internal.agents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tenure.Agent;
+import io.tenure.AgentContext;
+import io.tenure.AgentFamily;
+import io.tenure.AgentUri;
+import io.tenure.ClusterEvent;
+import io.tenure.NodeSettings;
+import io.tenure.inmemory.InMemoryStore;
+import io.tenure.spi.LeaderFence;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The node sweep applied to a real (in-memory) store, one tick at a time. */
+class AgentRuntimeTest {
+  private static final AgentUri AGENT = AgentUri.parse("p://one");
+
+  private final InMemoryStore store = InMemoryStore.create();
+  private final List<String> calls = new ArrayList<>();
+  private final LeaderFence fence =
+      new LeaderFence("leader", store.leases().acquire("leader", Duration.ofMinutes(5)).orElseThrow().epoch());
+
+  private AgentRuntime runtime(String nodeId) {
+    NodeSettings settings = new NodeSettings("n", "", Set.of("p"), Duration.ofMillis(500), Duration.ofSeconds(2),
+        Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofSeconds(4), Duration.ZERO,
+        true, Duration.ZERO, Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50,
+        Duration.ofSeconds(5), Duration.ofSeconds(5));
+    AgentFamily family = new AgentFamily() {
+      @Override
+      public String scheme() {
+        return "p";
+      }
+
+      @Override
+      public Set<AgentUri> wantedAgents() {
+        return Set.of(AGENT);
+      }
+
+      @Override
+      public Agent build(AgentUri uri) {
+        return new Agent() {
+          @Override
+          public void start(AgentContext context) {
+            calls.add("start " + context.nodeId() + " epoch " + context.ownershipEpoch());
+          }
+
+          @Override
+          public void stop(AgentContext context) {
+            calls.add("stop " + context.nodeId());
+          }
+        };
+      }
+    };
+    return new AgentRuntime(store.agents(), settings, Map.of("p", family), () -> nodeId, store.events());
+  }
+
+  private List<ClusterEvent.Kind> events() {
+    return store.events().recent(100).stream().map(ClusterEvent::kind).toList().reversed();
+  }
+
+  @Test
+  void a_placed_agent_is_claimed_and_started_and_a_lost_row_is_restored_by_its_runner() {
+    AgentRuntime n1 = runtime("n1");
+    store.agents().place(AGENT, "n1", fence);
+
+    n1.sweepTick();
+    assertThat(n1.running()).containsExactly(AGENT);
+    store.agents().removeOwned(AGENT, "n1");
+    n1.sweepTick();
+
+    assertThat(store.agents().read(AGENT).orElseThrow().owner()).isEqualTo("n1");
+    assertThat(calls).containsExactly("start n1 epoch 1");
+    assertThat(events()).containsExactly(ClusterEvent.Kind.AGENT_STARTED, ClusterEvent.Kind.AGENT_RESTORED);
+  }
+
+  @Test
+  void a_hand_off_stops_then_releases_then_the_target_claims_with_the_next_epoch() {
+    AgentRuntime n1 = runtime("n1");
+    AgentRuntime n2 = runtime("n2");
+    store.agents().place(AGENT, "n1", fence);
+    n1.sweepTick();
+
+    store.agents().place(AGENT, "n2", fence);
+    n2.sweepTick();
+    assertThat(n2.running()).as("n2 may not start it while n1 owns it").isEmpty();
+    n1.sweepTick();
+    n2.sweepTick();
+
+    assertThat(n1.running()).isEmpty();
+    assertThat(n2.running()).containsExactly(AGENT);
+    assertThat(calls).containsExactly("start n1 epoch 1", "stop n1", "start n2 epoch 2");
+    assertThat(events()).containsExactly(ClusterEvent.Kind.AGENT_STARTED, ClusterEvent.Kind.AGENT_STOPPED,
+        ClusterEvent.Kind.AGENT_RELEASED, ClusterEvent.Kind.AGENT_STARTED);
+  }
+}
