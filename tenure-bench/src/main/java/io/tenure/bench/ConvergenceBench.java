@@ -38,6 +38,8 @@ import java.util.stream.IntStream;
  */
 public final class ConvergenceBench {
   private final Map<AgentUri, Set<String>> runners = new ConcurrentHashMap<>();
+  /** Rebalancing moves per leader pass; the node default unless --moves is given. */
+  private static final int[] MOVES = {TenureNode.Builder.DEFAULT_MAX_MOVES_PER_PASS};
   private final AtomicInteger duplicates = new AtomicInteger();
 
   public static void main(String[] args) throws Exception {
@@ -47,6 +49,7 @@ public final class ConvergenceBench {
     Duration bound = Duration.ofSeconds(120);
     for (int i = 0; i < args.length; i += 2) {
       switch (args[i]) {
+        case "--moves" -> MOVES[0] = Integer.parseInt(args[i + 1]);
         case "--store" -> url = args[i + 1];
         case "--nodes" -> nodes = Integer.parseInt(args[i + 1]);
         case "--agents" -> agents = Integer.parseInt(args[i + 1]);
@@ -74,7 +77,11 @@ public final class ConvergenceBench {
       for (int i = 0; i < nodeCount; i++) {
         Store store = JdbcStore.builder().dataSource(pool).prefix(prefix).build();
         stores.add(store);
-        TenureNode node = TenureNode.builder(store).name("n" + i).agentFamily(family(wanted)).build();
+        // Three candidates: on PostgreSQL each candidate holds a session-lock connection, and here
+        // all nodes share one pool (real processes each have their own).
+        TenureNode node = TenureNode.builder(store).name("n" + i).promotable(i < 3)
+            .agentCaps(MOVES[0], TenureNode.Builder.DEFAULT_MAX_RECONCILIATIONS_PER_TICK)
+            .agentFamily(family(wanted)).build();
         nodes.add(node);
         node.start();
       }
@@ -83,8 +90,8 @@ public final class ConvergenceBench {
       long cold = System.nanoTime();
       Store observer = stores.get(0);
       String coldFigure = converged ? ms(cold - start) : "not within " + bound;
-      System.out.printf(Locale.ROOT, "cold: %d nodes, %d agents: all nodes started after %s, every agent once after %s%n",
-          nodeCount, agentCount, ms(started - start), coldFigure);
+      System.out.printf(Locale.ROOT, "cold: %d nodes, %d agents, %d moves per pass: all nodes started after %s, every agent once after %s%n",
+          nodeCount, agentCount, MOVES[0], ms(started - start), coldFigure);
       if (!converged) {
         return;
       }

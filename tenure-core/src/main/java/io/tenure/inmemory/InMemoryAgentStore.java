@@ -39,6 +39,19 @@ final class InMemoryAgentStore implements AgentStore {
   }
 
   @Override
+  public List<AgentAssignment> readFor(String nodeId, java.util.Collection<AgentUri> alsoThese) {
+    java.util.Set<String> wanted = new java.util.HashSet<>();
+    alsoThese.forEach(uri -> wanted.add(uri.toString()));
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      return t.agents.values().stream()
+          .filter(row -> nodeId.equals(row.owner()) || nodeId.equals(row.target())
+              || wanted.contains(row.uri().toString()))
+          .toList();
+    }
+  }
+
+  @Override
   public AssignmentWrite place(AgentUri uri, @Nullable String target, LeaderFence fence) {
     ClusterTables t = store.clusterTables();
     synchronized (t) {
@@ -52,6 +65,18 @@ final class InMemoryAgentStore implements AgentStore {
       t.agents.put(uri.toString(), row == null
           ? new AgentAssignment(uri, null, target, 0, false, null)
           : new AgentAssignment(uri, row.owner(), target, row.epoch(), row.paused(), row.pinnedTo()));
+      return AssignmentWrite.APPLIED;
+    }
+  }
+
+  @Override
+  public AssignmentWrite placeAll(java.util.Map<AgentUri, @Nullable String> targets, LeaderFence fence) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      if (!InMemoryLeaseStore.isCurrent(t, fence, store.now())) {
+        return AssignmentWrite.FENCED;
+      }
+      targets.forEach((uri, target) -> place(uri, target, fence));
       return AssignmentWrite.APPLIED;
     }
   }

@@ -29,6 +29,15 @@ public interface AgentStore {
   Optional<AgentAssignment> read(AgentUri uri);
 
   /**
+   * What one node's sweep needs, without reading every row: the rows this node owns or is the
+   * target of, and the rows of {@code alsoThese} (the agents it runs), whoever owns them.
+   *
+   * @param alsoThese agents whose rows are wanted too; a missing row is simply absent
+   * @return the rows, each once, ordered by URI
+   */
+  List<AgentAssignment> readFor(String nodeId, java.util.Collection<AgentUri> alsoThese);
+
+  /**
    * Leader-only: sets the target of an agent, inserting an unowned row if none exists. A null
    * target clears the target of an existing row (its owner then stops it) and never inserts. MUST
    * NOT change the owner.
@@ -37,6 +46,15 @@ public interface AgentStore {
    *     the fence is not current (checked in the same SQL)
    */
   AssignmentWrite place(AgentUri uri, @Nullable String target, LeaderFence fence);
+
+  /**
+   * Leader-only: {@link #place} for many agents in one transaction, the fence checked in it: all
+   * or nothing. A null target clears an existing row's target and never inserts.
+   *
+   * @param targets the new target of each agent
+   * @return {@code APPLIED}, or {@code FENCED} with nothing written
+   */
+  AssignmentWrite placeAll(java.util.Map<AgentUri, @Nullable String> targets, LeaderFence fence);
 
   /**
    * Leader-only: deletes the row of an agent no family wants any more, only while no node owns it.

@@ -72,6 +72,56 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
   }
 
   @Test
+  void a_node_reads_the_rows_it_owns_or_is_targeted_by_and_those_of_the_agents_it_runs() {
+    AgentUri owned = AgentUri.parse("p://owned");
+    AgentUri targeted = AgentUri.parse("p://targeted");
+    AgentUri runsHereButPeerOwns = AgentUri.parse("p://orphan");
+    AgentUri unrelated = AgentUri.parse("p://unrelated");
+    ownedBy(a, owned);
+    agents.place(targeted, a, fence);
+    ownedBy(b, runsHereButPeerOwns);
+    ownedBy(b, unrelated);
+
+    List<AgentAssignment> rows =
+        agents.readFor(a, List.of(runsHereButPeerOwns, AgentUri.parse("p://gone"), owned));
+
+    assertThat(rows).extracting(AgentAssignment::uri).containsExactly(runsHereButPeerOwns, owned, targeted);
+  }
+
+  @Test
+  void place_all_writes_every_placement_in_one_fenced_transaction() {
+    long epoch = ownedBy(a, ORDERS);
+    AgentUri fresh = AgentUri.parse("projection://fresh");
+    AgentUri absent = AgentUri.parse("projection://absent");
+    java.util.Map<AgentUri, String> targets = new java.util.HashMap<>();
+    targets.put(ORDERS, b);
+    targets.put(fresh, a);
+    targets.put(absent, null);
+
+    assertThat(agents.placeAll(targets, fence)).isEqualTo(AssignmentWrite.APPLIED);
+
+    assertThat(row(ORDERS).target()).isEqualTo(b);
+    assertThat(row(ORDERS).owner()).as("placing never moves the owner").isEqualTo(a);
+    assertThat(row(ORDERS).epoch()).isEqualTo(epoch);
+    assertThat(row(fresh).target()).isEqualTo(a);
+    assertThat(row(fresh).owner()).isNull();
+    assertThat(agents.read(absent)).isEmpty();
+  }
+
+  @Test
+  void place_all_with_a_stale_epoch_writes_nothing() {
+    ownedBy(a, ORDERS);
+    store.leases().release(leader, fence.epoch());
+    store.leases().acquire(UUID.randomUUID().toString(), TTL).orElseThrow();
+
+    assertThat(agents.placeAll(java.util.Map.of(ORDERS, b, AgentUri.parse("projection://fresh"), b), fence))
+        .isEqualTo(AssignmentWrite.FENCED);
+
+    assertThat(row(ORDERS).target()).isEqualTo(a);
+    assertThat(agents.read(AgentUri.parse("projection://fresh"))).isEmpty();
+  }
+
+  @Test
   void claiming_an_unowned_assignment_takes_it_and_bumps_the_epoch() {
     agents.place(ORDERS, a, fence);
     long before = row(ORDERS).epoch();

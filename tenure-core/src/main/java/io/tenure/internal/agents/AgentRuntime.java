@@ -73,14 +73,32 @@ public final class AgentRuntime {
     Map<String, Set<AgentUri>> wanted = new TreeMap<>();
     families.forEach((scheme, family) -> wanted.put(scheme, wantedOf(family)));
     List<PlanAction> plan = AssignmentPlanner.plan(nodes, wanted, store.readAll(), settings.maxMovesPerPass());
+    // Placements go in one fenced transaction: a cold start is one write, not one per agent.
+    Map<AgentUri, @org.jspecify.annotations.Nullable String> targets = new java.util.LinkedHashMap<>();
     for (PlanAction action : plan) {
-      AssignmentWrite result = apply(action, fence);
-      if (result == AssignmentWrite.FENCED) {
+      if (action instanceof PlanAction.Place place) {
+        targets.put(place.uri(), place.target());
+      } else if (action instanceof PlanAction.Unplace unplace) {
+        targets.put(unplace.uri(), null);
+      }
+    }
+    if (store.placeAll(targets, fence) == AssignmentWrite.FENCED) {
+      LOG.warn("leader {} at epoch {} was fenced during its agent pass; it stops", fence.nodeId(), fence.epoch());
+      return;
+    }
+    for (PlanAction action : plan) {
+      if (action instanceof PlanAction.Place place) {
+        if (place.move()) {
+          record(ClusterEvent.Kind.AGENT_MOVED, place.uri(), fence.epoch(), "to " + place.target());
+        }
+        continue;
+      }
+      if (action instanceof PlanAction.Unplace) {
+        continue;
+      }
+      if (apply(action, fence) == AssignmentWrite.FENCED) {
         LOG.warn("leader {} at epoch {} was fenced during its agent pass; it stops", fence.nodeId(), fence.epoch());
         return;
-      }
-      if (result == AssignmentWrite.APPLIED && action instanceof PlanAction.Place place && place.move()) {
-        record(ClusterEvent.Kind.AGENT_MOVED, place.uri(), fence.epoch(), "to " + place.target());
       }
     }
   }
@@ -113,12 +131,15 @@ public final class AgentRuntime {
       snapshotSequence = stopSequence;
       tick++;
     }
-    List<AgentAssignment> rows = store.readAll();
+    String me = nodeId.get();
     synchronized (this) {
       runningNow = Set.copyOf(running.keySet());
       busyNow = Set.copyOf(busy);
     }
-    String me = nodeId.get();
+    // Only the rows that concern this node: O(its agents), not O(all agents).
+    java.util.Set<AgentUri> mine = new java.util.HashSet<>(runningNow);
+    mine.addAll(busyNow);
+    List<AgentAssignment> rows = store.readFor(me, mine);
     for (SweepAction action : sweep.sweep(me, rows, runningNow, busyNow, tick, settings.maxReconciliationsPerTick())) {
       try {
         apply(action, me, snapshotSequence);

@@ -69,6 +69,45 @@ public final class JdbcAgentStore implements AgentStore {
     }
   }
 
+  /** Keeps each IN list well under every dialect's parameter limit. */
+  private static final int IN_CHUNK = 500;
+
+  @Override
+  public List<AgentAssignment> readFor(String nodeId, java.util.Collection<AgentUri> alsoThese) {
+    return jdbc.read("read agents of node " + nodeId, connection -> {
+      java.util.Map<String, AgentAssignment> found = new java.util.TreeMap<>();
+      try (PreparedStatement statement = connection.prepareStatement(
+          "SELECT " + COLUMNS + " FROM " + agents + " WHERE owner_node = ? OR target_node = ?")) {
+        statement.setString(1, nodeId);
+        statement.setString(2, nodeId);
+        collect(statement, found);
+      }
+      List<String> uris = alsoThese.stream().map(AgentUri::toString).filter(u -> !found.containsKey(u)).toList();
+      for (int from = 0; from < uris.size(); from += IN_CHUNK) {
+        List<String> chunk = uris.subList(from, Math.min(uris.size(), from + IN_CHUNK));
+        String in = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
+        try (PreparedStatement statement = connection.prepareStatement(
+            "SELECT " + COLUMNS + " FROM " + agents + " WHERE agent_uri IN (" + in + ")")) {
+          for (int i = 0; i < chunk.size(); i++) {
+            statement.setString(i + 1, chunk.get(i));
+          }
+          collect(statement, found);
+        }
+      }
+      return List.copyOf(found.values());
+    });
+  }
+
+  private static void collect(PreparedStatement statement, java.util.Map<String, AgentAssignment> found)
+      throws SQLException {
+    try (ResultSet rows = statement.executeQuery()) {
+      while (rows.next()) {
+        AgentAssignment row = assignment(rows);
+        found.put(row.uri().toString(), row);
+      }
+    }
+  }
+
   @Override
   public AssignmentWrite place(AgentUri uri, @Nullable String target, LeaderFence leader) {
     String update = "UPDATE " + agents + " SET target_node = ? WHERE agent_uri = ? AND " + fence;
@@ -99,6 +138,66 @@ public final class JdbcAgentStore implements AgentStore {
       }
       throw new IllegalStateException("placing agent " + uri + " found its row both absent and present, which indicates a bug");
     }, result -> result == AssignmentWrite.APPLIED);
+  }
+
+  @Override
+  public AssignmentWrite placeAll(java.util.Map<AgentUri, @Nullable String> targets, LeaderFence leader) {
+    if (targets.isEmpty()) {
+      return AssignmentWrite.APPLIED;
+    }
+    String update = "UPDATE " + agents + " SET target_node = ? WHERE agent_uri = ? AND " + fence;
+    String insert = dialect.insertIfAbsent(agents, COLUMNS, "?, NULL, ?, 0, ?, NULL", "agent_uri");
+    return jdbc.write("place " + targets.size() + " agents", connection -> {
+      if (!fenceHolds(connection, leader)) {
+        return AssignmentWrite.FENCED;
+      }
+      java.util.Set<String> existing = existingUris(connection, targets.keySet());
+      try (PreparedStatement statement = connection.prepareStatement(update)) {
+        for (java.util.Map.Entry<AgentUri, @Nullable String> entry : targets.entrySet()) {
+          if (existing.contains(entry.getKey().toString())) {
+            statement.setString(1, entry.getValue());
+            statement.setString(2, entry.getKey().toString());
+            JdbcMembershipStore.bindFence(statement, 3, leader);
+            statement.addBatch();
+          }
+        }
+        statement.executeBatch();
+      }
+      for (java.util.Map.Entry<AgentUri, @Nullable String> entry : targets.entrySet()) {
+        if (entry.getValue() != null && !existing.contains(entry.getKey().toString())) {
+          // One at a time: MariaDB reports a concurrent restore as a duplicate-key error.
+          insertIfAbsent(connection, insert, s -> {
+            s.setString(1, entry.getKey().toString());
+            s.setString(2, entry.getValue());
+            s.setBoolean(3, false);
+          });
+        }
+      }
+      // Re-checked at the end of the transaction: a take-over meanwhile rolls everything back.
+      return fenceHolds(connection, leader) ? AssignmentWrite.APPLIED : AssignmentWrite.FENCED;
+    }, result -> result == AssignmentWrite.APPLIED);
+  }
+
+  private java.util.Set<String> existingUris(Connection connection, java.util.Collection<AgentUri> uris)
+      throws SQLException {
+    java.util.Set<String> existing = new java.util.HashSet<>();
+    List<String> all = uris.stream().map(AgentUri::toString).toList();
+    for (int from = 0; from < all.size(); from += IN_CHUNK) {
+      List<String> chunk = all.subList(from, Math.min(all.size(), from + IN_CHUNK));
+      String in = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
+      try (PreparedStatement statement =
+          connection.prepareStatement("SELECT agent_uri FROM " + agents + " WHERE agent_uri IN (" + in + ")")) {
+        for (int i = 0; i < chunk.size(); i++) {
+          statement.setString(i + 1, chunk.get(i));
+        }
+        try (ResultSet rows = statement.executeQuery()) {
+          while (rows.next()) {
+            existing.add(rows.getString(1));
+          }
+        }
+      }
+    }
+    return existing;
   }
 
   @Override
