@@ -73,6 +73,7 @@ public final class ConvergenceBench {
     List<TenureNode> nodes = new ArrayList<>();
     List<Store> stores = new ArrayList<>();
     try (HikariDataSource pool = new HikariDataSource(config)) {
+    try {
       long start = System.nanoTime();
       for (int i = 0; i < nodeCount; i++) {
         Store store = JdbcStore.builder().dataSource(pool).prefix(prefix).build();
@@ -112,6 +113,7 @@ public final class ConvergenceBench {
           nodeCount, lost.size(), healed ? ms(System.nanoTime() - crash) : "not within " + bound);
       System.out.printf(Locale.ROOT, "duplicate starts seen: %d%n", duplicates.get());
     } finally {
+      // Inside the pool's try: the nodes leave before the pool closes.
       nodes.forEach(n -> {
         try {
           n.close();
@@ -119,6 +121,8 @@ public final class ConvergenceBench {
           // best effort
         }
       });
+    }
+    } finally {
       dropTables(url, prefix);
     }
   }
