@@ -72,59 +72,65 @@ public final class ConvergenceBench {
     config.setMaximumPoolSize(url.startsWith("sqlite:") ? 8 : 40);
     List<TenureNode> nodes = new ArrayList<>();
     List<Store> stores = new ArrayList<>();
-    try (HikariDataSource pool = new HikariDataSource(config)) {
+    HikariDataSource pool = new HikariDataSource(config);
     try {
-      long start = System.nanoTime();
-      for (int i = 0; i < nodeCount; i++) {
-        Store store = JdbcStore.builder().dataSource(pool).prefix(prefix).build();
-        stores.add(store);
-        // Three candidates: on PostgreSQL each candidate holds a session-lock connection, and here
-        // all nodes share one pool (real processes each have their own).
-        TenureNode node = TenureNode.builder(store).name("n" + i).promotable(i < 3)
-            .agentCaps(MOVES[0], TenureNode.Builder.DEFAULT_MAX_RECONCILIATIONS_PER_TICK)
-            .agentFamily(family(wanted)).build();
-        nodes.add(node);
-        node.start();
-      }
-      long started = System.nanoTime();
-      boolean converged = await(bound, () -> runningOnce(agentCount));
-      long cold = System.nanoTime();
-      Store observer = stores.get(0);
-      String coldFigure = converged ? ms(cold - start) : "not within " + bound;
-      System.out.printf(Locale.ROOT, "cold: %d nodes, %d agents, %d moves per pass: all nodes started after %s, every agent once after %s%n",
-          nodeCount, agentCount, MOVES[0], ms(started - start), coldFigure);
-      if (!converged) {
-        return;
-      }
-      long writesBefore = leaderWrites(observer);
-      Thread.sleep(5_000);
-      System.out.printf(Locale.ROOT, "steady: claims in the 5 s after convergence (0 = no more hand-offs): %d%n",
-          leaderWrites(observer) - writesBefore);
-      TenureNode victim = nodes.get(nodes.size() - 1);
-      String victimId = victim.nodeId();
-      Set<AgentUri> lost = victim.runningAgents();
-      long crash = System.nanoTime();
-      crash(victim, stores.get(stores.size() - 1));
-      boolean healed = await(bound, () -> lost.stream().allMatch(u -> {
-            Set<String> on = runners.get(u);
-            return on.size() == 1 && !on.contains(victimId);
-          }) && runningOnce(agentCount));
-      System.out.printf(Locale.ROOT, "crash of 1 of %d nodes: its %d agents run again after %s%n",
-          nodeCount, lost.size(), healed ? ms(System.nanoTime() - crash) : "not within " + bound);
-      System.out.printf(Locale.ROOT, "duplicate starts seen: %d%n", duplicates.get());
+      measure(nodeCount, agentCount, bound, wanted, prefix, pool, nodes, stores);
     } finally {
-      // Inside the pool's try: the nodes leave before the pool closes.
-      nodes.forEach(n -> {
+      // The nodes leave before the pool they share closes.
+      for (TenureNode node : nodes) {
         try {
-          n.close();
+          node.close();
         } catch (RuntimeException ignored) {
-          // best effort
+          // best effort: the tables are dropped next anyway
         }
-      });
-    }
-    } finally {
+      }
+      pool.close();
       dropTables(url, prefix);
     }
+  }
+
+  private void measure(int nodeCount, int agentCount, Duration bound, Set<AgentUri> wanted,
+      TablePrefix prefix, HikariDataSource pool, List<TenureNode> nodes, List<Store> stores)
+      throws InterruptedException {
+    long start = System.nanoTime();
+    for (int i = 0; i < nodeCount; i++) {
+      Store store = JdbcStore.builder().dataSource(pool).prefix(prefix).build();
+      stores.add(store);
+      // Three candidates: on PostgreSQL each candidate holds a session-lock connection, and here
+      // all nodes share one pool (real processes each have their own).
+      TenureNode node = TenureNode.builder(store).name("n" + i).promotable(i < 3)
+          .agentCaps(MOVES[0], TenureNode.Builder.DEFAULT_MAX_RECONCILIATIONS_PER_TICK)
+          .agentFamily(family(wanted)).build();
+      nodes.add(node);
+      node.start();
+    }
+    long started = System.nanoTime();
+    boolean converged = await(bound, () -> runningOnce(agentCount));
+    long cold = System.nanoTime();
+    String coldFigure = converged ? ms(cold - start) : "not within " + bound;
+    System.out.printf(Locale.ROOT,
+        "cold: %d nodes, %d agents, %d moves per pass: all nodes started after %s, every agent once after %s%n",
+        nodeCount, agentCount, MOVES[0], ms(started - start), coldFigure);
+    if (!converged) {
+      return;
+    }
+    Store observer = stores.get(0);
+    long claimsBefore = claims(observer);
+    Thread.sleep(5_000);
+    System.out.printf(Locale.ROOT, "steady: claims in the 5 s after convergence (0 = no more hand-offs): %d%n",
+        claims(observer) - claimsBefore);
+    TenureNode victim = nodes.get(nodes.size() - 1);
+    String victimId = victim.nodeId();
+    Set<AgentUri> lost = victim.runningAgents();
+    long crash = System.nanoTime();
+    crash(victim, stores.get(stores.size() - 1));
+    boolean healed = await(bound, () -> lost.stream().allMatch(u -> {
+          Set<String> on = runners.get(u);
+          return on.size() == 1 && !on.contains(victimId);
+        }) && runningOnce(agentCount));
+    System.out.printf(Locale.ROOT, "crash of 1 of %d nodes: its %d agents run again after %s%n",
+        nodeCount, lost.size(), healed ? ms(System.nanoTime() - crash) : "not within " + bound);
+    System.out.printf(Locale.ROOT, "duplicate starts seen: %d%n", duplicates.get());
   }
 
   /** Closes the node's store under it: heartbeats and renewals fail, as when its process dies. */
@@ -137,7 +143,7 @@ public final class ConvergenceBench {
   }
 
   /** Sum of ownership epochs: grows by one with every claim, so its growth counts hand-offs. */
-  private static long leaderWrites(Store observer) {
+  private static long claims(Store observer) {
     return observer.agents().readAll().stream().mapToLong(row -> row.epoch()).sum();
   }
 
