@@ -47,6 +47,12 @@ class LeaderElectorTest {
     return elector(nodeId, true, Duration.ZERO);
   }
 
+  /** An elector on {@code leases} (e.g. a slow or lock-faking wrapper) that records no edges. */
+  private LeaderElector electorOn(io.tenure.spi.LeaseStore leases, String nodeId, Duration acquireDelay) {
+    return new LeaderElector(leases, settingsOf(acquireDelay), time.ticker(), () -> nodeId,
+        new Listeners(List.of()), new History(store.events()));
+  }
+
   @Test
   void exactly_at_fence_after_it_is_still_leader_and_just_past_it_it_is_demoted_once() {
     LeaderElector a = elector("a");
@@ -68,8 +74,7 @@ class LeaderElectorTest {
   @Test
   void the_trust_window_starts_before_the_renewal_was_sent_not_when_its_reply_arrived() {
     SlowLeases leases = new SlowLeases(store.leases());
-    LeaderElector a = new LeaderElector(leases, settingsOf(), time.ticker(), () -> "a",
-        new Listeners(List.of()), new History(store.events()));
+    LeaderElector a = electorOn(leases, "a", Duration.ZERO);
     a.tick();
     time.advance(RENEW);
     long renewSentAt = time.ticker().read();
@@ -147,8 +152,7 @@ class LeaderElectorTest {
   void a_candidate_holding_the_free_session_lock_takes_over_once_the_leader_has_held_long_enough() {
     SlowLeases leases = new SlowLeases(store.leases());
     LeaderElector a = elector("a");
-    LeaderElector b = new LeaderElector(leases, settingsOf(), time.ticker(), () -> "b",
-        new Listeners(List.of()), new History(store.events()));
+    LeaderElector b = electorOn(leases, "b", Duration.ZERO);
     a.tick();
     leases.sessionLockFree(true);
 
@@ -174,8 +178,7 @@ class LeaderElectorTest {
     a.tick();
     time.advance(RENEW.multipliedBy(2));
     leases.sessionLockFree(true);
-    LeaderElector delayed = new LeaderElector(leases, settingsOf(Duration.ofSeconds(2)), time.ticker(),
-        () -> "delayed", new Listeners(List.of()), new History(store.events()));
+    LeaderElector delayed = electorOn(leases, "delayed", Duration.ofSeconds(2));
 
     delayed.tick();
     time.advance(Duration.ofMillis(1999));
@@ -192,8 +195,7 @@ class LeaderElectorTest {
   void renewals_do_not_restart_the_take_over_grace() {
     SlowLeases leases = new SlowLeases(store.leases());
     LeaderElector a = elector("a");
-    LeaderElector b = new LeaderElector(leases, settingsOf(), time.ticker(), () -> "b",
-        new Listeners(List.of()), new History(store.events()));
+    LeaderElector b = electorOn(leases, "b", Duration.ZERO);
     a.tick();
     for (int i = 0; i < 3; i++) {
       time.advance(RENEW);
