@@ -246,13 +246,20 @@ public final class AgentRuntime {
     await(call, settings.agentStopTimeout(), "stop of " + uri);
   }
 
-  /** Stops every local agent (self-fence, ejection, leave); releases the rows if {@code release}. */
+  /**
+   * Stops every local agent (self-fence, ejection, leave) at once, not one after another: the whole
+   * stop must fit in the margin before the leader may hand them elsewhere. Releases the rows if
+   * {@code release}. Returns within one stop deadline.
+   */
   public void stopAll(boolean release) {
     Set<AgentUri> uris;
     synchronized (this) {
       uris = Set.copyOf(running.keySet());
     }
-    uris.forEach(uri -> stop(uri, release));
+    CompletableFuture<?>[] stops = uris.stream()
+        .map(uri -> CompletableFuture.runAsync(() -> stop(uri, release), calls))
+        .toArray(CompletableFuture[]::new);
+    await(CompletableFuture.allOf(stops), settings.agentStopTimeout(), "stop of " + uris.size() + " agents");
   }
 
   /**
@@ -288,7 +295,7 @@ public final class AgentRuntime {
     }
   }
 
-  private static void await(CompletableFuture<Void> call, Duration deadline, String what) {
+  private static void await(CompletableFuture<?> call, Duration deadline, String what) {
     try {
       call.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {

@@ -80,6 +80,56 @@ class AgentRuntimeTest {
   }
 
   @Test
+  void stop_all_stops_every_agent_at_once_not_one_after_another() throws Exception {
+    int count = 5;
+    java.util.concurrent.CountDownLatch allStopping = new java.util.concurrent.CountDownLatch(count);
+    List<Boolean> metAtTheLatch = java.util.Collections.synchronizedList(new ArrayList<>());
+    Set<AgentUri> five = new java.util.HashSet<>();
+    for (int i = 0; i < count; i++) {
+      five.add(AgentUri.parse("q://agent-" + i));
+    }
+    AgentFamily family = new AgentFamily() {
+      @Override
+      public String scheme() {
+        return "q";
+      }
+
+      @Override
+      public Set<AgentUri> wantedAgents() {
+        return five;
+      }
+
+      @Override
+      public Agent build(AgentUri uri) {
+        return new Agent() {
+          @Override
+          public void start(AgentContext context) {}
+
+          @Override
+          public void stop(AgentContext context) throws InterruptedException {
+            // Opens only when all five stops have begun: one after another, the first would wait.
+            allStopping.countDown();
+            metAtTheLatch.add(allStopping.await(5, java.util.concurrent.TimeUnit.SECONDS));
+          }
+        };
+      }
+    };
+    NodeSettings settings = new NodeSettings("n", "", Set.of("q"), Duration.ofMillis(500), Duration.ofSeconds(2),
+        Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofSeconds(4), Duration.ZERO,
+        true, Duration.ZERO, Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50,
+        Duration.ofSeconds(10), Duration.ofSeconds(10));
+    AgentRuntime runtime = new AgentRuntime(store.agents(), settings, Map.of("q", family), () -> "n1", store.events());
+    five.forEach(uri -> store.agents().place(uri, "n1", fence));
+    runtime.sweepTick();
+    assertThat(runtime.running()).hasSize(count);
+
+    runtime.stopAll(true);
+
+    assertThat(metAtTheLatch).hasSize(count).containsOnly(true);
+    assertThat(runtime.running()).isEmpty();
+  }
+
+  @Test
   void a_hand_off_stops_then_releases_then_the_target_claims_with_the_next_epoch() {
     AgentRuntime n1 = runtime("n1");
     AgentRuntime n2 = runtime("n2");
