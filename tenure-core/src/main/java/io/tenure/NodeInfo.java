@@ -14,7 +14,8 @@ import java.util.Set;
  * @param status its lifecycle state
  * @param startedAt when it joined, by the database clock
  * @param heartbeatAt its last heartbeat, by the database clock
- * @param selfFenceAfter how long after its last heartbeat it stops its work on its own
+ * @param selfFenceAfter how long after its last heartbeat it may still run work: its self-fence
+ *     deadline plus, for a node that runs agents, one sweep and the agents' stop deadline
  * @param rowVersion bumped by every write to the row; conditional deletes compare it
  */
 public record NodeInfo(

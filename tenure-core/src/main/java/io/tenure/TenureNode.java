@@ -143,8 +143,13 @@ public interface TenureNode extends AutoCloseable {
     public static final int DEFAULT_MAX_MOVES_PER_PASS = 20;
     /** Default actions per node sweep (SPEC §5.4). */
     public static final int DEFAULT_MAX_RECONCILIATIONS_PER_TICK = 50;
-    /** Default deadline of an agent's start and of its stop. */
-    public static final Duration DEFAULT_AGENT_CALL_TIMEOUT = Duration.ofSeconds(10);
+    /** Default deadline of an agent's start. */
+    public static final Duration DEFAULT_AGENT_START_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Default deadline of an agent's stop. Short on purpose: the leader waits this long (plus the
+     * self-fence and a sweep) after a node's last heartbeat before it hands the node's agents on.
+     */
+    public static final Duration DEFAULT_AGENT_STOP_TIMEOUT = Duration.ofSeconds(2);
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
     private static final Pattern CAPABILITY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}");
@@ -169,8 +174,8 @@ public interface TenureNode extends AutoCloseable {
     private Duration agentSweepInterval = DEFAULT_AGENT_SWEEP_INTERVAL;
     private int maxMovesPerPass = DEFAULT_MAX_MOVES_PER_PASS;
     private int maxReconciliationsPerTick = DEFAULT_MAX_RECONCILIATIONS_PER_TICK;
-    private Duration agentStartTimeout = DEFAULT_AGENT_CALL_TIMEOUT;
-    private Duration agentStopTimeout = DEFAULT_AGENT_CALL_TIMEOUT;
+    private Duration agentStartTimeout = DEFAULT_AGENT_START_TIMEOUT;
+    private Duration agentStopTimeout = DEFAULT_AGENT_STOP_TIMEOUT;
     private final java.util.Map<String, AgentFamily> families = new java.util.LinkedHashMap<>();
     private Ticker ticker = Ticker.system();
     private final List<NodeListener> listeners = new ArrayList<>();

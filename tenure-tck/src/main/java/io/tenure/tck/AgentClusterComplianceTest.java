@@ -57,10 +57,16 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
   private final class Family implements AgentFamily {
     private final String scheme;
     private final Set<AgentUri> agents;
+    private final long stopMillis;
 
     Family(String scheme, Set<AgentUri> agents) {
+      this(scheme, agents, 30);
+    }
+
+    Family(String scheme, Set<AgentUri> agents, long stopMillis) {
       this.scheme = scheme;
       this.agents = agents;
+      this.stopMillis = stopMillis;
     }
 
     @Override
@@ -87,7 +93,7 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
         public void stop(AgentContext context) throws InterruptedException {
           // Agents take a moment to wind down; a row released before this returns lets a copy
           // start elsewhere while this one still runs, which the log then shows as an overlap.
-          Thread.sleep(30);
+          Thread.sleep(stopMillis);
           log.stopped(run);
         }
       };
@@ -287,6 +293,28 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
     Await.until(BOUND, "the slow agent runs", () -> node.runningAgents().contains(slowAgent));
 
     assertThat(starts).containsExactly(Map.entry(node.nodeId(), 1));
+  }
+
+  @Test
+  void a_crashed_nodes_slowly_stopping_agents_are_not_started_elsewhere_before_they_stopped() {
+    Set<AgentUri> slowToStop = Set.of(AgentUri.parse("z://one"), AgentUri.parse("z://two"));
+    java.util.function.Function<Store, TenureNode.Builder> withSlowFamily = store -> builder(store, "x")
+        .agentFamily(new Family("z", slowToStop, 1500));
+    TenureNode leader = start(withSlowFamily.apply(fixture.open(prefix)));
+    FaultyStore faulty = new FaultyStore(fixture.open(prefix));
+    TenureNode victim = start(builder(faulty, "victim").promotable(false)
+        .agentFamily(new Family("z", slowToStop, 1500)));
+    Await.until(BOUND, "the victim runs a slow agent", () -> !victim.runningAgents().stream()
+        .filter(u -> u.scheme().equals("z")).toList().isEmpty());
+    assertThat(leader.isLeader()).isTrue();
+
+    // Self-fence after 0.4 s, declared dead after 1 s, but its stops take 1.5 s each.
+    faulty.crash();
+
+    Await.until(BOUND, "the leader runs both slow agents", () -> leader.runningAgents().containsAll(slowToStop));
+    nodes.remove("victim");
+    Await.until(BOUND, "the victim stopped everything", () -> victim.runningAgents().isEmpty());
+    nodes.put("victim", victim);
   }
 
   @Test

@@ -49,11 +49,20 @@ final class MembershipKeeper {
     return nodeId;
   }
 
+  /**
+   * How long after its last heartbeat this node may still run agents: it self-fences after {@code
+   * selfFenceAfter}, its sweep notices within one interval, and its agents' stops return within
+   * their deadline. The leader frees its rows only after that (SPEC §5.3).
+   */
+  static java.time.Duration mayRunFor(NodeSettings settings) {
+    return settings.selfFenceAfter().plus(settings.agentSweepInterval()).plus(settings.agentStopTimeout());
+  }
+
   /** Inserts this incarnation as JOINING, then makes it ACTIVE. */
   void join() {
     long start = ticker.read();
     NewNode node = new NewNode(nodeId, settings.name(), settings.address(), settings.capabilities(),
-        settings.selfFenceAfter());
+        mayRunFor(settings));
     MembershipWrite joined = retryOnStaleVersion(version -> membership.join(node, version));
     if (joined != MembershipWrite.APPLIED) {
       throw new IllegalStateException("node " + nodeId + " could not join: " + joined);
