@@ -87,16 +87,18 @@ public final class AgentRuntime {
       return;
     }
     for (PlanAction action : plan) {
-      if (action instanceof PlanAction.Place place) {
-        if (place.move()) {
-          record(ClusterEvent.Kind.AGENT_MOVED, place.uri(), fence.epoch(), "to " + place.target());
+      AssignmentWrite result = switch (action) {
+        case PlanAction.Place place -> {
+          if (place.move()) {
+            record(ClusterEvent.Kind.AGENT_MOVED, place.uri(), fence.epoch(), "to " + place.target());
+          }
+          yield AssignmentWrite.APPLIED;
         }
-        continue;
-      }
-      if (action instanceof PlanAction.Unplace) {
-        continue;
-      }
-      if (apply(action, fence) == AssignmentWrite.FENCED) {
+        case PlanAction.Unplace unplace -> AssignmentWrite.APPLIED;
+        case PlanAction.Retire retire -> store.retire(retire.uri(), fence);
+        case PlanAction.ReleaseFromDeadOwner dead -> store.releaseFromDeadOwner(dead.uri(), dead.deadOwner(), fence);
+      };
+      if (result == AssignmentWrite.FENCED) {
         LOG.warn("leader {} at epoch {} was fenced during its agent pass; it stops", fence.nodeId(), fence.epoch());
         return;
       }
@@ -111,15 +113,6 @@ public final class AgentRuntime {
       }
     }
     return agents;
-  }
-
-  private AssignmentWrite apply(PlanAction action, LeaderFence fence) {
-    return switch (action) {
-      case PlanAction.Place p -> store.place(p.uri(), p.target(), fence);
-      case PlanAction.Unplace u -> store.place(u.uri(), null, fence);
-      case PlanAction.Retire r -> store.retire(r.uri(), fence);
-      case PlanAction.ReleaseFromDeadOwner d -> store.releaseFromDeadOwner(d.uri(), d.deadOwner(), fence);
-    };
   }
 
   /** One node sweep. */
@@ -193,9 +186,10 @@ public final class AgentRuntime {
     }
     Agent agent = family.build(uri);
     Context context = new Context(uri, me, epoch.getAsLong(), settings.agentStartTimeout());
-    CompletableFuture<Void> call = CompletableFuture.runAsync(() -> run(() -> agent.start(context)), calls);
-    call.whenComplete((ok, failure) -> started(uri, agent, context, failure));
-    await(call, settings.agentStartTimeout(), "start of " + uri);
+    // Await the bookkeeping stage, not just the call: once this returns the agent counts as running.
+    CompletableFuture<Void> done = CompletableFuture.runAsync(() -> run(() -> agent.start(context)), calls)
+        .whenComplete((ok, failure) -> started(uri, agent, context, failure));
+    await(done, settings.agentStartTimeout(), "start of " + uri);
   }
 
   private void started(AgentUri uri, Agent agent, Context context, Throwable failure) {
@@ -224,26 +218,30 @@ public final class AgentRuntime {
       busy.add(uri);
     }
     Context context = stopping.context().withDeadline(settings.agentStopTimeout());
-    CompletableFuture<Void> call = CompletableFuture.runAsync(() -> run(() -> stopping.agent().stop(context)), calls);
-    call.whenComplete((ok, failure) -> {
-      synchronized (this) {
-        busy.remove(uri);
+    // Await the release stage, not just the call: once this returns the row is released too.
+    CompletableFuture<Void> done = CompletableFuture.runAsync(() -> run(() -> stopping.agent().stop(context)), calls)
+        .whenComplete((ok, failure) -> stopped(uri, context, release, failure));
+    await(done, settings.agentStopTimeout(), "stop of " + uri);
+  }
+
+  private void stopped(AgentUri uri, Context context, boolean release, Throwable failure) {
+    synchronized (this) {
+      busy.remove(uri);
+    }
+    if (failure != null) {
+      LOG.warn("agent {} failed to stop cleanly on node {}: {}", uri, context.nodeId(), failure.toString());
+    }
+    record(ClusterEvent.Kind.AGENT_STOPPED, uri, context.ownershipEpoch(), "");
+    if (!release) {
+      return;
+    }
+    try {
+      if (store.release(uri, context.nodeId())) {
+        record(ClusterEvent.Kind.AGENT_RELEASED, uri, context.ownershipEpoch(), "after stop");
       }
-      if (failure != null) {
-        LOG.warn("agent {} failed to stop cleanly on node {}: {}", uri, context.nodeId(), failure.toString());
-      }
-      record(ClusterEvent.Kind.AGENT_STOPPED, uri, context.ownershipEpoch(), "");
-      if (release) {
-        try {
-          if (store.release(uri, context.nodeId())) {
-            record(ClusterEvent.Kind.AGENT_RELEASED, uri, context.ownershipEpoch(), "after stop");
-          }
-        } catch (RuntimeException e) {
-          LOG.warn("agent {} stopped but its row was not released: {}", uri, e.toString());
-        }
-      }
-    });
-    await(call, settings.agentStopTimeout(), "stop of " + uri);
+    } catch (RuntimeException e) {
+      LOG.warn("agent {} stopped but its row was not released: {}", uri, e.toString());
+    }
   }
 
   /**
