@@ -177,6 +177,7 @@ public final class JdbcStore implements Store {
 
     private @Nullable String url;
     private @Nullable DataSource dataSource;
+    private @Nullable DataSource coordinationDataSource;
     private @Nullable String user;
     private @Nullable String password;
     private TablePrefix prefix = TablePrefix.DEFAULT;
@@ -213,6 +214,22 @@ public final class JdbcStore implements Store {
         throw new IllegalArgumentException("data source must not be null");
       }
       this.dataSource = dataSource;
+      return this;
+    }
+
+    /**
+     * With {@link #dataSource(DataSource)}: a second data source, on the same database, for
+     * heartbeats and lease statements, so that they never wait behind other work for a connection.
+     * Two connections are enough for one node. Without it they use the main data source. A store
+     * built from a URL always opens its own two-connection coordination pool.
+     *
+     * @throws IllegalArgumentException if null
+     */
+    public Builder coordinationDataSource(DataSource coordination) {
+      if (coordination == null) {
+        throw new IllegalArgumentException("coordination data source must not be null");
+      }
+      this.coordinationDataSource = coordination;
       return this;
     }
 
@@ -305,6 +322,9 @@ public final class JdbcStore implements Store {
       if ((url == null) == (dataSource == null)) {
         throw new IllegalStateException("set exactly one of url(...) and dataSource(...)");
       }
+      if (coordinationDataSource != null && dataSource == null) {
+        throw new IllegalStateException("coordinationDataSource(...) goes with dataSource(...), not url(...)");
+      }
       Pools pools = pools();
       try {
         JdbcStore store = new JdbcStore(pools, detect(pools.main()), this);
@@ -319,8 +339,9 @@ public final class JdbcStore implements Store {
 
     private Pools pools() {
       if (dataSource != null) {
-        // A caller's data source serves every purpose; heartbeats then share its connections.
-        return new Pools(dataSource, dataSource, dataSource::getConnection, List.of());
+        // A caller's data source serves every purpose unless a coordination one was given.
+        DataSource coordination = coordinationDataSource != null ? coordinationDataSource : dataSource;
+        return new Pools(dataSource, coordination, dataSource::getConnection, List.of());
       }
       PoolOpener opener = new PoolOpener(url, user, password, migrate, connectTimeout);
       HikariDataSource main = opener.open("tenure-" + prefix.value(), poolSize, connectTimeout);

@@ -63,6 +63,35 @@ class CallerDataSourceTest {
     assertThat(returned).isNotEmpty().containsOnly("autoCommit=false isolation=" + CALLER_ISOLATION);
   }
 
+  @ParameterizedTest
+  @EnumSource(JdbcFixture.Kind.class)
+  void heartbeats_and_lease_statements_use_the_coordination_data_source(JdbcFixture.Kind kind) {
+    fixture = JdbcFixture.of(kind);
+    callerPool = callerPool();
+    List<String> main = new CopyOnWriteArrayList<>();
+    List<String> coordination = new CopyOnWriteArrayList<>();
+    try (HikariDataSource coordinationPool = callerPool();
+        Store store = JdbcStore.builder().dataSource(watched(callerPool, main))
+            .coordinationDataSource(watched(coordinationPool, coordination))
+            .prefix(fixture.freshPrefix()).build()) {
+      main.clear();
+      store.membership().heartbeat("nobody");
+      store.leases().acquire("n1", java.time.Duration.ofSeconds(5));
+      assertThat(coordination).hasSize(2);
+      assertThat(main).isEmpty();
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void a_coordination_data_source_without_a_main_one_is_refused() {
+    JdbcStore.Builder builder = JdbcStore.builder().url("sqlite:/nonexistent/never-created.db");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> builder.coordinationDataSource(null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("coordination data source");
+    builder.coordinationDataSource(new HikariDataSource());
+    org.assertj.core.api.Assertions.assertThatThrownBy(builder::build)
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("coordinationDataSource(...) goes with dataSource(...)");
+  }
+
   private HikariDataSource callerPool() {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(StoreUrls.toJdbcUrl(fixture.url()));
