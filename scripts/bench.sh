@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Runs a Tenure benchmark: builds the launcher and the benchmark jar, then runs FailoverBench with
-# the given arguments, e.g.
+# Runs a Tenure benchmark after building the launcher and the benchmark jar, with the newest JDK.
+#   scripts/bench.sh [failover] --store URL [--store URL ...] [--runs 10]   leader fail-over (default)
+#   scripts/bench.sh convergence --store URL [--nodes 100] [--agents 10000] agent convergence
+# e.g.
 #   scripts/bench.sh --store sqlite:/tmp/b.db --store 'jdbc:postgresql://127.0.0.1:5432/test?user=postgres' --runs 10
+#   scripts/bench.sh convergence --store 'jdbc:postgresql://127.0.0.1:5432/test?user=postgres'
 set -euo pipefail
 ROOT=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 . "$ROOT/scripts/java-home.sh"
 cd "$ROOT"
 mvn -q -B -ntp -DskipTests install >/dev/null
-exec "$JAVA_HOME/bin/java" -jar tenure-bench/target/tenure-bench.jar --jar tenure-cli/target/tenure.jar "$@"
+JAR=tenure-bench/target/tenure-bench.jar
+case "${1:-}" in
+  convergence) shift; exec "$JAVA_HOME/bin/java" -Xmx4g -cp "$JAR" io.tenure.bench.ConvergenceBench "$@" ;;
+  failover) shift ;;
+esac
+exec "$JAVA_HOME/bin/java" -jar "$JAR" --jar tenure-cli/target/tenure.jar "$@"

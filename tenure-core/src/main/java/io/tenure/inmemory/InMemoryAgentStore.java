@@ -143,6 +143,18 @@ final class InMemoryAgentStore implements AgentStore {
   }
 
   @Override
+  public java.util.Map<AgentUri, Long> claimAll(java.util.Collection<AgentUri> uris, String nodeId) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      java.util.Map<AgentUri, Long> owned = new java.util.LinkedHashMap<>();
+      for (AgentUri uri : uris) {
+        claim(uri, nodeId).ifPresent(epoch -> owned.put(uri, epoch));
+      }
+      return owned;
+    }
+  }
+
+  @Override
   public OptionalLong claimIfAbsent(AgentUri uri, String nodeId) {
     ClusterTables t = store.clusterTables();
     synchronized (t) {

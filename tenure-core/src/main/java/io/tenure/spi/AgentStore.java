@@ -93,6 +93,15 @@ public interface AgentStore {
   OptionalLong claim(AgentUri uri, String nodeId);
 
   /**
+   * {@link #claim} for many agents in one transaction: a node's sweep claims its whole backlog in
+   * one write, not one per agent. Each row is judged on its own, as {@link #claim} would.
+   *
+   * @return the ownership epoch of each of {@code uris} that {@code nodeId} owns after the call;
+   *     the others are absent
+   */
+  java.util.Map<AgentUri, Long> claimAll(java.util.Collection<AgentUri> uris, String nodeId);
+
+  /**
    * Restores a row for an agent this node runs but whose row is gone: inserts {@code owner = target
    * = nodeId} only if no row exists (race-safe insert-if-absent, never an upsert), then reads who
    * owns it.

@@ -16,6 +16,19 @@ public interface EventStore {
    */
   void append(ClusterEvent.Kind kind, String nodeId, @Nullable Long epoch, String detail);
 
+  /** One event to {@link #appendAll}. */
+  record NewEvent(ClusterEvent.Kind kind, String nodeId, @Nullable Long epoch, String detail) {}
+
+  /**
+   * Appends events in their order, as {@link #append} would each; a provider SHOULD write them in
+   * one transaction (a sweep that starts 50 agents records 50 events).
+   */
+  default void appendAll(List<NewEvent> events) {
+    for (NewEvent event : events) {
+      append(event.kind(), event.nodeId(), event.epoch(), event.detail());
+    }
+  }
+
   /**
    * @param limit at most this many, 1 to 10,000
    * @return the newest events, newest first

@@ -22,6 +22,14 @@ public interface MembershipStore {
   MembershipView read();
 
   /**
+   * @return the membership version alone: what a writer retrying a compare-and-swap needs, without
+   *     reading every node row
+   */
+  default long version() {
+    return read().version();
+  }
+
+  /**
    * Inserts the node as {@code JOINING} with {@code started_at = heartbeat_at = now()} and bumps the
    * version, if the version is still {@code expectedVersion}.
    *

@@ -350,12 +350,14 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
     AgentUri agent = n1.runningAgents().stream().filter(u -> u.scheme().equals("p")).findFirst().orElseThrow();
 
     // The row now says n2 owns it, as if written behind n1's back: n1's copy is the duplicate.
+    // Pinned to n2, so that the rebalance the 5/7 split calls for cannot move it back to n1.
     AgentAssignment row = observer.agents().read(agent).orElseThrow();
     log.duplicateInjected(agent);
-    observer.agents().upsert(new AgentAssignment(agent, n2.nodeId(), n2.nodeId(), row.epoch() + 1, false, null));
+    observer.agents().upsert(new AgentAssignment(agent, n2.nodeId(), n2.nodeId(), row.epoch() + 1, false, "n2"));
 
     Await.until(BOUND, "n2 runs it and n1 does not",
         () -> n2.runningAgents().contains(agent) && !n1.runningAgents().contains(agent));
+    observer.agents().pin(agent, null);
     awaitSpread(6, 6);
   }
 

@@ -167,6 +167,74 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
   }
 
   @Test
+  void claim_all_judges_each_row_as_claim_would_in_one_call() {
+    AgentUri free = AgentUri.parse("projection://free");
+    AgentUri mine = AgentUri.parse("projection://mine");
+    AgentUri peers = AgentUri.parse("projection://peers");
+    AgentUri elsewhere = AgentUri.parse("projection://elsewhere");
+    AgentUri paused = AgentUri.parse("projection://paused");
+    AgentUri missing = AgentUri.parse("projection://missing");
+    agents.place(free, a, fence);
+    long freeBefore = row(free).epoch();
+    long mineEpoch = ownedBy(a, mine);
+    long peersEpoch = ownedBy(b, peers);
+    agents.place(elsewhere, b, fence);
+    agents.place(paused, a, fence);
+    agents.setPaused(paused, true);
+
+    java.util.Map<AgentUri, Long> owned =
+        agents.claimAll(List.of(free, mine, peers, elsewhere, paused, missing, free), a);
+
+    assertThat(owned).containsOnly(
+        org.assertj.core.api.Assertions.entry(free, freeBefore + 1),
+        org.assertj.core.api.Assertions.entry(mine, mineEpoch));
+    assertThat(row(free).owner()).isEqualTo(a);
+    assertThat(row(peers).owner()).isEqualTo(b);
+    assertThat(row(peers).epoch()).isEqualTo(peersEpoch);
+    assertThat(row(elsewhere).owner()).isNull();
+    assertThat(row(paused).owner()).isNull();
+    assertThat(agents.read(missing)).isEmpty();
+    assertThat(agents.claimAll(List.of(), a)).isEmpty();
+  }
+
+  @Test
+  void claim_all_takes_a_backlog_larger_than_one_statement_holds() {
+    java.util.Map<AgentUri, String> targets = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < 1_200; i++) {
+      targets.put(AgentUri.parse("projection://p" + i), a);
+    }
+    assertThat(agents.placeAll(targets, fence)).isEqualTo(AssignmentWrite.APPLIED);
+
+    assertThat(agents.claimAll(targets.keySet(), a)).hasSize(1_200).containsOnlyKeys(targets.keySet());
+    assertThat(agents.readAll()).allSatisfy(row -> assertThat(row.owner()).isEqualTo(a));
+  }
+
+  @Test
+  void of_eight_nodes_claiming_a_backlog_at_once_only_the_target_takes_each_row() {
+    java.util.Map<AgentUri, String> targets = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < 40; i++) {
+      targets.put(AgentUri.parse("projection://p" + i), i % 2 == 0 ? a : b);
+    }
+    agents.placeAll(targets, fence);
+    List<Callable<java.util.Map<AgentUri, Long>>> claims = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      claims.add(() -> agents.claimAll(targets.keySet(), a));
+      claims.add(() -> agents.claimAll(targets.keySet(), b));
+    }
+
+    List<java.util.Map<AgentUri, Long>> results = Race.run(claims);
+
+    for (AgentAssignment row : agents.readAll()) {
+      assertThat(row.owner()).isEqualTo(targets.get(row.uri()));
+      assertThat(row.epoch()).as("claimed once: %s", row.uri()).isEqualTo(1);
+    }
+    for (int i = 0; i < results.size(); i++) {
+      String claimer = i % 2 == 0 ? a : b;
+      assertThat(results.get(i).keySet()).allSatisfy(uri -> assertThat(targets.get(uri)).isEqualTo(claimer));
+    }
+  }
+
+  @Test
   void claim_if_absent_restores_a_missing_row_for_its_runner() {
     OptionalLong epoch = agents.claimIfAbsent(ORDERS, a);
 

@@ -66,6 +66,7 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
   void an_empty_cluster_reads_version_0_and_no_nodes() {
     MembershipView view = membership.read();
     assertThat(view.version()).isZero();
+    assertThat(membership.version()).isZero();
     assertThat(view.nodes()).isEmpty();
   }
 
@@ -78,6 +79,7 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
 
     MembershipView view = membership.read();
     assertThat(view.version()).isEqualTo(1);
+    assertThat(membership.version()).isEqualTo(1);
     NodeInfo row = view.nodes().get(0);
     assertThat(row.nodeId()).isEqualTo(node.nodeId());
     assertThat(row.name()).isEqualTo("api-1");
@@ -339,6 +341,23 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
     assertThat(Duration.between(recent.get(0).at(), store.now()).abs()).isLessThan(Duration.ofSeconds(5));
     assertThat(store.events().trim(2, Duration.ofDays(1))).isEqualTo(3);
     assertThat(store.events().recent(10)).extracting(ClusterEvent::nodeId).containsExactly("node-4", "node-3");
+  }
+
+  @Test
+  void a_batch_of_events_is_appended_in_its_order_and_cut_like_one() {
+    store.events().append(ClusterEvent.Kind.JOINED, "first", null, "");
+    store.events().appendAll(List.of(
+        new io.tenure.spi.EventStore.NewEvent(ClusterEvent.Kind.AGENT_STARTED, "n1", 7L, "a://x"),
+        new io.tenure.spi.EventStore.NewEvent(ClusterEvent.Kind.AGENT_STARTED, "n2", null, "y".repeat(1500))));
+    store.events().appendAll(List.of());
+
+    List<ClusterEvent> recent = store.events().recent(10);
+
+    assertThat(recent).extracting(ClusterEvent::nodeId).containsExactly("n2", "n1", "first");
+    assertThat(recent.get(1).epoch()).isEqualTo(7L);
+    assertThat(recent.get(1).detail()).isEqualTo("a://x");
+    assertThat(recent.get(0).epoch()).isNull();
+    assertThat(recent.get(0).detail()).hasSize(1000);
   }
 
   @Test

@@ -8,9 +8,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.PriorityQueue;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -96,8 +98,8 @@ public final class AssignmentPlanner {
     if (capable.isEmpty()) {
       return;
     }
-    Map<String, List<AgentUri>> load = new TreeMap<>();
-    capable.forEach(n -> load.put(n.nodeId(), new ArrayList<>()));
+    Loads load = new Loads();
+    capable.forEach(n -> load.addNode(n.nodeId()));
     Map<AgentUri, String> planned = new TreeMap<>(Comparator.comparing(AgentUri::toString));
     List<AgentUri> unplaced = new ArrayList<>();
     for (AgentUri uri : agents.stream().sorted(Comparator.comparing(AgentUri::toString)).toList()) {
@@ -115,13 +117,13 @@ public final class AssignmentPlanner {
       } else {
         planned.put(uri, current);
         if (pinned == null) {
-          load.get(current).add(uri);
+          load.add(current, uri);
         }
       }
     }
     for (AgentUri uri : unplaced) {
-      String target = leastLoaded(load);
-      load.get(target).add(uri);
+      String target = load.least();
+      load.add(target, uri);
       planned.put(uri, target);
     }
     // Only rebalancing counts as a move: a pin is the operator's, a lost node's agents must go.
@@ -143,34 +145,41 @@ public final class AssignmentPlanner {
   }
 
   /** The row's target if that node can still run it, else its owner if that one can. */
-  private static @Nullable String validTarget(@Nullable AgentAssignment row, Map<String, List<AgentUri>> load) {
+  private static @Nullable String validTarget(@Nullable AgentAssignment row, Loads load) {
     if (row == null) {
       return null;
     }
-    if (row.target() != null && load.containsKey(row.target())) {
+    if (row.target() != null && load.has(row.target())) {
       return row.target();
     }
-    if (row.owner() != null && load.containsKey(row.owner())) {
+    if (row.owner() != null && load.has(row.owner())) {
       return row.owner();
     }
     return null;
   }
 
   private static Set<AgentUri> rebalance(
-      Map<String, List<AgentUri>> load,
-      Map<AgentUri, AgentAssignment> rows,
-      Map<AgentUri, String> planned,
-      int[] movesLeft) {
+      Loads load, Map<AgentUri, AgentAssignment> rows, Map<AgentUri, String> planned, int[] movesLeft) {
     Set<AgentUri> moved = new java.util.HashSet<>();
+    Comparator<AgentUri> cheapestFirst = cheapestFirst(rows);
+    // Each node's agents, cheapest to move first, as they were before this pass moved any: agents
+    // moved onto a node are not in its queue (the receiving node is the least loaded, so they do
+    // not move on again in this pass).
+    Map<String, PriorityQueue<AgentUri>> candidates = new HashMap<>();
+    for (String node : load.nodes()) {
+      PriorityQueue<AgentUri> queue = new PriorityQueue<>(cheapestFirst);
+      queue.addAll(load.of(node));
+      candidates.put(node, queue);
+    }
     while (movesLeft[0] > 0) {
-      String most = mostLoaded(load);
-      String least = leastLoaded(load);
-      if (load.get(most).size() - load.get(least).size() <= 1) {
-        return moved;
+      String most = load.most();
+      String least = load.least();
+      if (load.of(most).size() - load.of(least).size() <= 1) {
+        break;
       }
-      AgentUri moving = cheapestToMove(load.get(most), rows);
-      load.get(most).remove(moving);
-      load.get(least).add(moving);
+      AgentUri moving = cheapestToMove(load.of(most), candidates.get(most), cheapestFirst);
+      load.remove(most, moving);
+      load.add(least, moving);
       planned.put(moving, least);
       // Moving an agent nobody runs yet stops nothing: only moves of running agents are capped.
       AgentAssignment row = rows.get(moving);
@@ -183,27 +192,69 @@ public final class AssignmentPlanner {
   }
 
   /** Prefer an agent nobody runs yet (moving it stops nothing), then the last by URI. */
-  private static AgentUri cheapestToMove(List<AgentUri> candidates, Map<AgentUri, AgentAssignment> rows) {
+  private static Comparator<AgentUri> cheapestFirst(Map<AgentUri, AgentAssignment> rows) {
     Comparator<AgentUri> byRunning = Comparator.comparing(uri -> {
       AgentAssignment row = rows.get(uri);
       return row != null && row.owner() != null;
     });
-    return candidates.stream()
-        .min(byRunning.thenComparing(AgentUri::toString, Comparator.reverseOrder()))
-        .orElseThrow();
+    return byRunning.thenComparing(AgentUri::toString, Comparator.reverseOrder());
   }
 
-  private static String leastLoaded(Map<String, List<AgentUri>> load) {
-    return load.entrySet().stream()
-        .min(Comparator.comparingInt((Map.Entry<String, List<AgentUri>> e) -> e.getValue().size())
-            .thenComparing(Map.Entry::getKey))
-        .orElseThrow().getKey();
+  private static AgentUri cheapestToMove(
+      Set<AgentUri> current, PriorityQueue<AgentUri> queue, Comparator<AgentUri> cheapestFirst) {
+    while (!queue.isEmpty()) {
+      AgentUri next = queue.poll();
+      if (current.contains(next)) {
+        return next;
+      }
+    }
+    return current.stream().min(cheapestFirst).orElseThrow();
   }
 
-  private static String mostLoaded(Map<String, List<AgentUri>> load) {
-    return load.entrySet().stream()
-        .max(Comparator.comparingInt((Map.Entry<String, List<AgentUri>> e) -> e.getValue().size())
-            .thenComparing(Map.Entry::getKey, Comparator.reverseOrder()))
-        .orElseThrow().getKey();
+  /**
+   * The agents planned on each node, with the least and most loaded found in O(log nodes): a cold
+   * start places 10,000 agents over 100 nodes in one pass. Ties break by node id.
+   */
+  private static final class Loads {
+    private final Map<String, Set<AgentUri>> agents = new HashMap<>();
+    private final TreeSet<String> bySize = new TreeSet<>(
+        Comparator.comparingInt((String node) -> agents.get(node).size()).thenComparing(node -> node));
+
+    void addNode(String node) {
+      agents.put(node, new java.util.HashSet<>());
+      bySize.add(node);
+    }
+
+    boolean has(String node) {
+      return agents.containsKey(node);
+    }
+
+    Set<String> nodes() {
+      return agents.keySet();
+    }
+
+    Set<AgentUri> of(String node) {
+      return agents.get(node);
+    }
+
+    void add(String node, AgentUri uri) {
+      bySize.remove(node);
+      agents.get(node).add(uri);
+      bySize.add(node);
+    }
+
+    void remove(String node, AgentUri uri) {
+      bySize.remove(node);
+      agents.get(node).remove(uri);
+      bySize.add(node);
+    }
+
+    String least() {
+      return bySize.first();
+    }
+
+    String most() {
+      return bySize.last();
+    }
   }
 }

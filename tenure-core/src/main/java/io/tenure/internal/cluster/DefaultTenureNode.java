@@ -94,7 +94,8 @@ public final class DefaultTenureNode implements TenureNode {
       throw e;
     }
     schedule("heartbeat", settings.heartbeatInterval(), this::heartbeatTick);
-    schedule("elector", settings.renewInterval(), this::electionTick);
+    schedule("elector", settings.renewInterval(), elector::tick);
+    schedule("leader", settings.renewInterval(), this::leaderTick);
     schedule("agents", settings.agentSweepInterval(), this::agentTick);
     Duration watch = settings.renewInterval().dividedBy(20);
     schedule("watchdog", watch.compareTo(Duration.ofMillis(5)) < 0 ? Duration.ofMillis(5) : watch, this::watchdogTick);
@@ -127,8 +128,12 @@ public final class DefaultTenureNode implements TenureNode {
     }
   }
 
-  private void electionTick() {
-    elector.tick();
+  /**
+   * The leader's duties and agent pass, on their own thread: a long pass (thousands of agents at a
+   * cold start) must never hold back the lease renewal, or the leader would fence itself. Their
+   * writes carry the fence, so a pass that outlives the leadership changes nothing.
+   */
+  private void leaderTick() {
     elector.fence().ifPresent(fence -> {
       duties.tick(fence);
       agents.leaderPass(fence, store.membership().read().nodes());
@@ -238,7 +243,7 @@ public final class DefaultTenureNode implements TenureNode {
       // Threads first: an elector tick still running after the step-down would take the lease
       // back, and a sweep would start agents again. Heart-beats go on while the agents stop.
       elector.shutdown();
-      stopThreads("elector", "agents", "watchdog");
+      stopThreads("elector", "leader", "agents", "watchdog");
       agents.stopAll(true);
       elector.stepDown(nodeId());
       stopThreads("heartbeat");

@@ -163,10 +163,13 @@ final class MembershipKeeper {
 
   private MembershipWrite retryOnStaleVersion(java.util.function.LongFunction<MembershipWrite> write) {
     for (int attempt = 0; attempt < MAX_VERSION_RETRIES; attempt++) {
-      MembershipWrite result = write.apply(membership.read().version());
+      MembershipWrite result = write.apply(membership.version());
       if (result != MembershipWrite.STALE_VERSION) {
         return result;
       }
+      // Many nodes joining at once: a short random pause spreads the retries out.
+      java.util.concurrent.locks.LockSupport.parkNanos(
+          java.util.concurrent.ThreadLocalRandom.current().nextLong(Math.min(attempt + 1, 10) * 1_000_000L));
     }
     return MembershipWrite.STALE_VERSION;
   }

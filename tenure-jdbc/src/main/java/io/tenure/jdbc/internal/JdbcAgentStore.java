@@ -163,14 +163,28 @@ public final class JdbcAgentStore implements AgentStore {
         }
         statement.executeBatch();
       }
-      for (java.util.Map.Entry<AgentUri, @Nullable String> entry : targets.entrySet()) {
-        if (entry.getValue() != null && !existing.contains(entry.getKey().toString())) {
-          // One at a time: MariaDB reports a concurrent restore as a duplicate-key error.
+      List<java.util.Map.Entry<AgentUri, @Nullable String>> inserts = targets.entrySet().stream()
+          .filter(entry -> entry.getValue() != null && !existing.contains(entry.getKey().toString()))
+          .toList();
+      if (dialect.insertIfAbsentReportsDuplicates()) {
+        // One at a time: MariaDB reports a concurrent restore as a duplicate-key error.
+        for (java.util.Map.Entry<AgentUri, @Nullable String> entry : inserts) {
           insertIfAbsent(connection, insert, s -> {
             s.setString(1, entry.getKey().toString());
             s.setString(2, entry.getValue());
             s.setBoolean(3, false);
           });
+        }
+      } else if (!inserts.isEmpty()) {
+        // ON CONFLICT DO NOTHING: a concurrent restore is skipped, so a cold start is one batch.
+        try (PreparedStatement statement = connection.prepareStatement(insert)) {
+          for (java.util.Map.Entry<AgentUri, @Nullable String> entry : inserts) {
+            statement.setString(1, entry.getKey().toString());
+            statement.setString(2, entry.getValue());
+            statement.setBoolean(3, false);
+            statement.addBatch();
+          }
+          statement.executeBatch();
         }
       }
       // Re-checked at the end of the transaction: a take-over meanwhile rolls everything back.
@@ -252,6 +266,46 @@ public final class JdbcAgentStore implements AgentStore {
         s.setBoolean(4, false);
       });
       return ownedEpoch(connection, uri, nodeId);
+    });
+  }
+
+  @Override
+  public java.util.Map<AgentUri, Long> claimAll(java.util.Collection<AgentUri> uris, String nodeId) {
+    if (uris.isEmpty()) {
+      return java.util.Map.of();
+    }
+    List<AgentUri> all = List.copyOf(new java.util.LinkedHashSet<>(uris));
+    return jdbc.write("claim " + all.size() + " agents", connection -> {
+      // Filled per attempt: a retried transaction starts from nothing.
+      java.util.Map<AgentUri, Long> owned = new java.util.LinkedHashMap<>();
+      for (int from = 0; from < all.size(); from += IN_CHUNK) {
+        List<AgentUri> chunk = all.subList(from, Math.min(all.size(), from + IN_CHUNK));
+        String in = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
+        try (PreparedStatement s = connection.prepareStatement("UPDATE " + agents
+            + " SET owner_node = ?, epoch = epoch + 1"
+            + " WHERE agent_uri IN (" + in + ") AND owner_node IS NULL AND target_node = ? AND paused = ?")) {
+          s.setString(1, nodeId);
+          for (int i = 0; i < chunk.size(); i++) {
+            s.setString(i + 2, chunk.get(i).toString());
+          }
+          s.setString(chunk.size() + 2, nodeId);
+          s.setBoolean(chunk.size() + 3, false);
+          s.executeUpdate();
+        }
+        try (PreparedStatement statement = connection.prepareStatement("SELECT agent_uri, epoch FROM " + agents
+            + " WHERE agent_uri IN (" + in + ") AND owner_node = ?")) {
+          for (int i = 0; i < chunk.size(); i++) {
+            statement.setString(i + 1, chunk.get(i).toString());
+          }
+          statement.setString(chunk.size() + 1, nodeId);
+          try (ResultSet rows = statement.executeQuery()) {
+            while (rows.next()) {
+              owned.put(AgentUri.parse(rows.getString(1)), rows.getLong(2));
+            }
+          }
+        }
+      }
+      return owned;
     });
   }
 

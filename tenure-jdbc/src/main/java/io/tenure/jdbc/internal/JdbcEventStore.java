@@ -25,21 +25,33 @@ public final class JdbcEventStore implements EventStore {
 
   @Override
   public void append(ClusterEvent.Kind kind, String nodeId, @Nullable Long epoch, String detail) {
+    appendAll(List.of(new NewEvent(kind, nodeId, epoch, detail)));
+  }
+
+  @Override
+  public void appendAll(List<NewEvent> batch) {
+    if (batch.isEmpty()) {
+      return;
+    }
     String sql = "INSERT INTO " + events + " (at, kind, node_id, epoch, detail) VALUES (" + dialect.now() + ", ?, ?, ?, ?)";
-    String cut = detail.length() > MAX_DETAIL ? detail.substring(0, MAX_DETAIL) : detail;
-    jdbc.write("record event " + kind, connection -> {
-      try (PreparedStatement statement = connection.prepareStatement(sql)) {
-        statement.setString(1, kind.name());
-        statement.setString(2, nodeId);
-        if (epoch == null) {
-          statement.setNull(3, Types.BIGINT);
-        } else {
-          statement.setLong(3, epoch);
-        }
-        statement.setString(4, cut);
-        return statement.executeUpdate();
-      }
-    });
+    jdbc.write(batch.size() == 1 ? "record event " + batch.get(0).kind() : "record " + batch.size() + " events",
+        connection -> {
+          try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (NewEvent event : batch) {
+              String detail = event.detail();
+              statement.setString(1, event.kind().name());
+              statement.setString(2, event.nodeId());
+              if (event.epoch() == null) {
+                statement.setNull(3, Types.BIGINT);
+              } else {
+                statement.setLong(3, event.epoch());
+              }
+              statement.setString(4, detail.length() > MAX_DETAIL ? detail.substring(0, MAX_DETAIL) : detail);
+              statement.addBatch();
+            }
+            return statement.executeBatch().length;
+          }
+        });
   }
 
   @Override

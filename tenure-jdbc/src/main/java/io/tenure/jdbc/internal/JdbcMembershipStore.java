@@ -78,6 +78,17 @@ public final class JdbcMembershipStore implements MembershipStore {
   }
 
   @Override
+  public long version() {
+    String sql = "SELECT version FROM " + membership + " WHERE id = 1";
+    return jdbc.read("read membership version", connection -> {
+      try (PreparedStatement statement = connection.prepareStatement(sql);
+          ResultSet rows = statement.executeQuery()) {
+        return rows.next() ? rows.getLong(1) : 0L;
+      }
+    });
+  }
+
+  @Override
   public MembershipWrite join(NewNode node, long expectedVersion) {
     String insert = dialect.insertIfAbsent(nodes, Rows.NODE_COLUMNS,
         "?, ?, ?, ?, 'JOINING', " + dialect.now() + ", " + dialect.now() + ", ?, 1", "node_id");
