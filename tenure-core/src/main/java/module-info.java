@@ -5,6 +5,8 @@
 module io.tenure.core {
   requires static transitive org.jspecify;
   requires org.slf4j;
+  // The queue SPI takes a caller's JDBC connection for the transactional outbox (SPEC §6.1).
+  requires transitive java.sql;
 
   exports io.tenure;
   exports io.tenure.spi;

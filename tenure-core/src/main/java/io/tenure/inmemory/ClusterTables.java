@@ -9,7 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** The in-memory membership, lease and event tables of one prefix. Guarded by its own monitor. */
+/**
+ * The in-memory membership, lease, event, agent and queue tables of one prefix. Guarded by its own
+ * monitor.
+ */
 final class ClusterTables {
   long version;
   final Map<String, NodeInfo> nodes = new LinkedHashMap<>();
@@ -20,6 +23,7 @@ final class ClusterTables {
   final Deque<ClusterEvent> events = new ArrayDeque<>();
   final java.util.TreeMap<String, io.tenure.AgentAssignment> agents = new java.util.TreeMap<>();
   long nextEventId = 1;
+  final QueueTable messages = new QueueTable();
 
   void clear() {
     version = 0;
@@ -30,5 +34,6 @@ final class ClusterTables {
     leaseAcquiredAt = null;
     events.clear();
     agents.clear();
+    messages.clear();
   }
 }

@@ -28,6 +28,7 @@ public final class InMemoryStore implements Store {
   private final InMemoryLeaseStore leases = new InMemoryLeaseStore(this);
   private final InMemoryEventStore events = new InMemoryEventStore(this);
   private final InMemoryAgentStore agents = new InMemoryAgentStore(this);
+  private final InMemoryQueueStore queues = new InMemoryQueueStore(this);
   private volatile boolean closed;
 
   private InMemoryStore(Builder builder) {
@@ -96,6 +97,11 @@ public final class InMemoryStore implements Store {
   @Override
   public io.tenure.spi.AgentStore agents() {
     return agents;
+  }
+
+  @Override
+  public io.tenure.spi.QueueStore queues() {
+    return queues;
   }
 
   @Override

@@ -8,11 +8,11 @@ import java.util.concurrent.ConcurrentMap;
 
 /** The tables of one prefix in an {@link InMemoryDatabase}. */
 final class Namespace {
-  static final int SCHEMA_VERSION = 3;
+  static final int SCHEMA_VERSION = 4;
 
   private volatile int schemaVersion;
   private final ConcurrentMap<MarkerKey, Marker> markers = new ConcurrentHashMap<>();
-  /** Membership, lease and events: every access holds this monitor, like one database lock. */
+  /** Membership, lease, events, agents and queue: every access holds this monitor, like one database lock. */
   final ClusterTables cluster = new ClusterTables();
 
   synchronized int migrate() {

@@ -48,6 +48,11 @@ public interface Store extends AutoCloseable {
   AgentStore agents();
 
   /**
+   * @return the queue messages; the same instance every call
+   */
+  QueueStore queues();
+
+  /**
    * Releases connections. Idempotent. After close, every operation MUST throw {@link
    * io.tenure.StoreUnavailableException}.
    */

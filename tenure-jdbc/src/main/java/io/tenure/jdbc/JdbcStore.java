@@ -50,6 +50,7 @@ public final class JdbcStore implements Store {
   private final JdbcLeaseStore leases;
   private final JdbcEventStore events;
   private final JdbcAgentStore agents;
+  private final io.tenure.jdbc.internal.JdbcQueueStore queues;
   private volatile boolean closed;
 
   private JdbcStore(Pools pools, Dialect dialect, Builder builder) {
@@ -71,6 +72,7 @@ public final class JdbcStore implements Store {
     this.leases = new JdbcLeaseStore(coordination, builder.prefix, pools.session(), opened.catalog());
     this.events = new JdbcEventStore(jdbc, builder.prefix);
     this.agents = new JdbcAgentStore(jdbc, builder.prefix);
+    this.queues = new io.tenure.jdbc.internal.JdbcQueueStore(jdbc, builder.prefix);
   }
 
   /** What opening learned from the database. */
@@ -149,6 +151,11 @@ public final class JdbcStore implements Store {
   @Override
   public EventStore events() {
     return events;
+  }
+
+  @Override
+  public io.tenure.spi.QueueStore queues() {
+    return queues;
   }
 
   @Override

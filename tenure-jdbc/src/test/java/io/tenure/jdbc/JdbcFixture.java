@@ -201,6 +201,15 @@ public final class JdbcFixture implements StoreFixture {
   }
 
   @Override
+  public java.util.Optional<Connection> openConnection() {
+    try {
+      return java.util.Optional.of(DriverManager.getConnection(StoreUrls.toJdbcUrl(url)));
+    } catch (SQLException e) {
+      throw new AssertionError("cannot open a connection to " + url, e);
+    }
+  }
+
+  @Override
   public void dropTables(TablePrefix prefix) {
     try (Connection connection = DriverManager.getConnection(StoreUrls.toJdbcUrl(url));
         Statement statement = connection.createStatement()) {

@@ -99,6 +99,11 @@ public final class FaultyStore implements Store {
   }
 
   @Override
+  public io.tenure.spi.QueueStore queues() {
+    return delegate.queues();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

@@ -54,6 +54,17 @@ public interface StoreFixture extends AutoCloseable {
    */
   void openUnsupportedDatabase();
 
+  /**
+   * Opens a plain JDBC connection (auto-commit on) to the database this fixture's stores use, for
+   * the transactional outbox test; the caller closes it. A JDBC provider MUST override this.
+   *
+   * @return empty for a provider without JDBC transactions (in-memory), whose stores MUST then
+   *     refuse {@code QueueStore.enqueue(Connection, ...)} with {@link UnsupportedOperationException}
+   */
+  default java.util.Optional<java.sql.Connection> openConnection() {
+    return java.util.Optional.empty();
+  }
+
   /** Closes every store opened through this fixture so far; the tables stay. Called after each test. */
   void closeStores();
 

@@ -30,6 +30,26 @@ abstract class DefaultDialect implements Dialect {
   }
 
   @Override
+  public boolean isUniqueViolation(SQLException e) {
+    return "23505".equals(e.getSQLState());
+  }
+
+  @Override
+  public boolean supportsReturning() {
+    return true;
+  }
+
+  @Override
+  public String skipLocked() {
+    return " FOR UPDATE SKIP LOCKED";
+  }
+
+  @Override
+  public String forUpdate() {
+    return " FOR UPDATE";
+  }
+
+  @Override
   public String upsert(String table, String columns, String values, String key, String updated) {
     String set =
         Arrays.stream(updated.split(","))

@@ -91,6 +91,30 @@ public interface Dialect {
   boolean isDuplicateKey(SQLException e);
 
   /**
+   * @return true if {@code e} is a duplicate on any unique key. Used where the only unique key an
+   *     insert can collide on is the one it means (a generated primary key cannot collide).
+   */
+  boolean isUniqueViolation(SQLException e);
+
+  /**
+   * @return true if {@code INSERT}/{@code UPDATE ... RETURNING} is available (PostgreSQL, SQLite);
+   *     otherwise generated keys and a read after the update are used (MariaDB, MySQL)
+   */
+  boolean supportsReturning();
+
+  /**
+   * @return the locking clause for a claim's candidate rows: {@code FOR UPDATE SKIP LOCKED} on
+   *     servers, nothing on SQLite (whose write transactions already run one at a time)
+   */
+  String skipLocked();
+
+  /**
+   * @return the locking clause that holds read rows until commit: {@code FOR UPDATE} on servers,
+   *     nothing on SQLite
+   */
+  String forUpdate();
+
+  /**
    * @return an insert that overwrites the non-key {@code updated} columns on a duplicate key: last
    *     writer wins. Used only where SPEC allows an upsert.
    */

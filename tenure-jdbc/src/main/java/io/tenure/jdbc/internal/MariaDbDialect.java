@@ -102,6 +102,16 @@ final class MariaDbDialect extends DefaultDialect {
   }
 
   @Override
+  public boolean isUniqueViolation(SQLException e) {
+    return e.getErrorCode() == ER_DUP_ENTRY;
+  }
+
+  @Override
+  public boolean supportsReturning() {
+    return false;
+  }
+
+  @Override
   public String upsert(String table, String columns, String values, String key, String updated) {
     StringBuilder set = new StringBuilder();
     for (String column : updated.split(",")) {

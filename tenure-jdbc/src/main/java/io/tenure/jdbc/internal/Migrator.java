@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Migrator {
   /** Schema files in version order; every dialect's folder has each of them. */
-  static final List<String> FILES = List.of("V1__markers.sql", "V2__cluster.sql", "V3__agents.sql");
+  static final List<String> FILES =
+      List.of("V1__markers.sql", "V2__cluster.sql", "V3__agents.sql", "V4__queue.sql");
 
   /** The schema version this build expects. */
   public static final int LATEST = FILES.size();

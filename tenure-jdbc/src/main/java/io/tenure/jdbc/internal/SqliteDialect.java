@@ -16,6 +16,9 @@ import java.time.temporal.ChronoUnit;
  * Times are INTEGER microseconds since the epoch; the clock itself ticks in milliseconds.
  */
 final class SqliteDialect extends DefaultDialect {
+  /** Extended result code of a UNIQUE constraint failure. */
+  private static final int SQLITE_CONSTRAINT_UNIQUE = 2067;
+
   private static final int SQLITE_ERROR = 1;
   private static final int SQLITE_BUSY = 5;
   private static final int SQLITE_LOCKED = 6;
@@ -58,6 +61,21 @@ final class SqliteDialect extends DefaultDialect {
   @Override
   public String timePrecision() {
     return "microseconds stored, milliseconds clock";
+  }
+
+  @Override
+  public boolean isUniqueViolation(SQLException e) {
+    return e.getErrorCode() == SQLITE_CONSTRAINT_UNIQUE;
+  }
+
+  @Override
+  public String skipLocked() {
+    return "";
+  }
+
+  @Override
+  public String forUpdate() {
+    return "";
   }
 
   @Override

@@ -1,0 +1,352 @@
+package io.tenure.inmemory;
+
+import io.tenure.AgentAssignment;
+import io.tenure.MessageStatus;
+import io.tenure.QueueMessage;
+import io.tenure.QueueStats;
+import io.tenure.inmemory.QueueTable.Row;
+import io.tenure.spi.AgentGuard;
+import io.tenure.spi.ClaimRequest;
+import io.tenure.spi.EnqueueResult;
+import io.tenure.spi.MessageClaim;
+import io.tenure.spi.MessageQuery;
+import io.tenure.spi.NewMessage;
+import io.tenure.spi.QueueStore;
+import io.tenure.spi.Resolution;
+import io.tenure.spi.ResolveResult;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Queue messages in memory. Every call runs under the cluster tables' monitor, like one database
+ * lock: a claim, resolve or sweep is one atomic step, and a guarded one reads the agent row in the
+ * same step. Messages go in and out as copies, so callers never share a payload array with the table.
+ */
+final class InMemoryQueueStore implements QueueStore {
+  private static final Comparator<Row> CLAIM_ORDER =
+      Comparator.<Row>comparingInt(row -> -row.priority).thenComparingLong(row -> row.id);
+
+  private final InMemoryStore store;
+
+  InMemoryQueueStore(InMemoryStore store) {
+    this.store = store;
+  }
+
+  @Override
+  public List<EnqueueResult> enqueue(List<NewMessage> messages) {
+    ClusterTables t = store.clusterTables();
+    checkBatch(messages.size(), "messages per enqueue");
+    messages.forEach(InMemoryQueueStore::checkWritable);
+    synchronized (t) {
+      Instant now = store.now();
+      return messages.stream().map(m -> {
+        Row existing = t.messages.duplicateOf(m);
+        return existing != null
+            ? new EnqueueResult(existing.id, false)
+            : new EnqueueResult(t.messages.insert(m, now).id, true);
+      }).toList();
+    }
+  }
+
+  @Override
+  public List<EnqueueResult> enqueue(Connection transaction, List<NewMessage> messages) {
+    store.checkOpen();
+    throw new UnsupportedOperationException(
+        "the in-memory store has no JDBC transactions; enqueue without a connection");
+  }
+
+  @Override
+  public List<QueueMessage> claim(ClaimRequest request) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      if (request.guard() != null && !holds(t, request.guard())) {
+        return List.of();
+      }
+      Instant now = store.now();
+      Instant leaseUntil = after(now, request.lease());
+      return claimable(t.messages.rows(request.queue()), request, now).stream()
+          .map(row -> {
+            row.claim(request.nodeId(), leaseUntil);
+            return row.snapshot();
+          })
+          .toList();
+    }
+  }
+
+  /** The messages a claim takes, in claim order (SPEC §6.2, §6.9). */
+  private static List<Row> claimable(Iterable<Row> rowsById, ClaimRequest request, Instant now) {
+    List<Row> taken = new ArrayList<>();
+    Set<String> blockedKeys = new HashSet<>();
+    for (Row row : rowsById) {
+      if (!row.unfinished()) {
+        continue;
+      }
+      if (request.strict()) {
+        if (!row.available(now) || taken.size() == request.max()) {
+          break;
+        }
+        taken.add(row);
+      } else if (row.key == null ? row.available(now) : blockedKeys.add(row.key) && row.available(now)) {
+        taken.add(row); // a key's oldest unfinished message is its head; the rest wait behind it
+      }
+    }
+    return request.strict() ? taken : taken.stream().sorted(CLAIM_ORDER).limit(request.max()).toList();
+  }
+
+  @Override
+  public ResolveResult resolve(List<Resolution> resolutions, @Nullable AgentGuard guard) {
+    ClusterTables t = store.clusterTables();
+    checkBatch(resolutions.size(), "resolutions per resolve");
+    Set<Long> ids = new HashSet<>();
+    for (Resolution r : resolutions) {
+      if (!ids.add(r.claim().id())) {
+        throw new IllegalArgumentException("message " + r.claim().id() + " appears twice in one resolve");
+      }
+    }
+    synchronized (t) {
+      Instant now = store.now();
+      List<Long> lost = resolutions.stream()
+          .map(Resolution::claim).filter(c -> t.messages.held(c) == null).map(MessageClaim::id).toList();
+      boolean terminal = resolutions.stream().anyMatch(r -> r.outcome().terminal());
+      if (terminal && guard != null && !holds(t, guard)) {
+        // Refused, but never stranded: what this node still holds goes back to the queue.
+        resolutions.forEach(r -> {
+          Row row = t.messages.held(r.claim());
+          if (row != null) {
+            row.repend(row.availableAt);
+          }
+        });
+        return new ResolveResult(List.of(), lost, true);
+      }
+      if (!lost.isEmpty()) {
+        return new ResolveResult(List.of(), lost, false);
+      }
+      resolutions.forEach(r -> apply(t.messages, t.messages.held(r.claim()), r.outcome(), now));
+      return new ResolveResult(resolutions.stream().map(r -> r.claim().id()).toList(), List.of(), false);
+    }
+  }
+
+  private static void apply(QueueTable table, Row row, Resolution.Outcome outcome, Instant now) {
+    switch (outcome) {
+      case Resolution.Done done when done.keep() -> row.finish(MessageStatus.DONE, now);
+      case Resolution.Done done -> table.delete(row);
+      case Resolution.Failed failed -> {
+        row.lastError = failed.error();
+        if (row.attempts >= row.maxAttempts) {
+          row.finish(MessageStatus.DEAD, now);
+        } else {
+          row.repend(after(now, failed.retryIn()));
+        }
+      }
+      case Resolution.DeadLetter dead -> {
+        row.lastError = dead.error();
+        row.finish(MessageStatus.DEAD, now);
+      }
+      case Resolution.Release release -> {
+        row.attempts--;
+        row.repend(row.availableAt);
+      }
+      case Resolution.Reschedule snooze -> {
+        row.attempts--;
+        row.repend(after(now, snooze.in()));
+      }
+    }
+  }
+
+  @Override
+  public boolean extend(MessageClaim claim, Duration lease) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      Row row = t.messages.held(claim);
+      if (row == null) {
+        return false;
+      }
+      row.leaseUntil = after(store.now(), lease);
+      return true;
+    }
+  }
+
+  @Override
+  public int reclaimExpired(int limit) {
+    ClusterTables t = store.clusterTables();
+    checkLimit(limit);
+    synchronized (t) {
+      Instant now = store.now();
+      List<Row> expired = t.messages.all()
+          .filter(row -> row.status == MessageStatus.INFLIGHT && row.leaseUntil.isBefore(now))
+          .sorted(Comparator.comparing((Row row) -> row.leaseUntil).thenComparingLong(row -> row.id))
+          .limit(limit)
+          .toList();
+      for (Row row : expired) {
+        if (row.attempts >= row.maxAttempts) {
+          row.lastError = "lease expired on attempt " + row.attempts + " of " + row.maxAttempts;
+          row.finish(MessageStatus.DEAD, now);
+        } else {
+          row.repend(now);
+        }
+      }
+      return expired.size();
+    }
+  }
+
+  @Override
+  public Optional<QueueMessage> find(long id) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      return Optional.ofNullable(t.messages.find(id)).map(Row::snapshot);
+    }
+  }
+
+  @Override
+  public List<QueueMessage> list(MessageQuery query) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      return matching(t, query, store.now(), query.status())
+          .filter(row -> row.id > query.afterId())
+          .limit(query.limit())
+          .map(Row::snapshot)
+          .toList();
+    }
+  }
+
+  @Override
+  public int replay(MessageQuery deadLetters) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      Instant now = store.now();
+      List<Row> dead = matching(t, deadLetters, now, MessageStatus.DEAD).limit(deadLetters.limit()).toList();
+      dead.forEach(row -> replay(row, now));
+      return dead.size();
+    }
+  }
+
+  @Override
+  public boolean replay(long id) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      Row row = t.messages.find(id);
+      if (row == null || row.status != MessageStatus.DEAD) {
+        return false;
+      }
+      replay(row, store.now());
+      return true;
+    }
+  }
+
+  private static void replay(Row row, Instant now) {
+    row.attempts = 0;
+    row.repend(now);
+  }
+
+  @Override
+  public int purge(MessageQuery deadLetters) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      List<Row> dead =
+          matching(t, deadLetters, store.now(), MessageStatus.DEAD).limit(deadLetters.limit()).toList();
+      dead.forEach(t.messages::delete);
+      return dead.size();
+    }
+  }
+
+  @Override
+  public int deleteExpired(String queue, Duration doneFor, Duration deadFor, int limit) {
+    ClusterTables t = store.clusterTables();
+    checkLimit(limit);
+    synchronized (t) {
+      Instant now = store.now();
+      List<Row> expired = Stream.concat(
+              finishedBy(t, queue, MessageStatus.DONE, now.minus(doneFor), limit),
+              finishedBy(t, queue, MessageStatus.DEAD, now.minus(deadFor), limit))
+          .toList();
+      expired.forEach(t.messages::delete);
+      return expired.size();
+    }
+  }
+
+  /** Up to {@code limit} rows of {@code status} finished at or before {@code cutoff}, oldest first. */
+  private static Stream<Row> finishedBy(
+      ClusterTables t, String queue, MessageStatus status, Instant cutoff, int limit) {
+    return t.messages.rows(queue).stream()
+        .filter(row -> row.status == status && !row.finishedAt.isAfter(cutoff))
+        .sorted(Comparator.comparing((Row row) -> row.finishedAt).thenComparingLong(row -> row.id))
+        .limit(limit);
+  }
+
+  @Override
+  public List<QueueStats> stats() {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      Instant now = store.now();
+      return t.messages.byQueue().entrySet().stream()
+          .map(e -> stats(e.getKey(), e.getValue().values(), now))
+          .toList();
+    }
+  }
+
+  private static QueueStats stats(String queue, java.util.Collection<Row> rows, Instant now) {
+    long[] counts = new long[MessageStatus.values().length];
+    rows.forEach(row -> counts[row.status.ordinal()]++);
+    Duration oldestPendingAge = rows.stream()
+        .filter(row -> row.available(now))
+        .map(row -> row.availableAt)
+        .min(Comparator.naturalOrder())
+        .map(oldest -> Duration.between(oldest, now))
+        .orElse(null);
+    return new QueueStats(queue, counts[MessageStatus.PENDING.ordinal()],
+        counts[MessageStatus.INFLIGHT.ordinal()], counts[MessageStatus.DEAD.ordinal()],
+        counts[MessageStatus.DONE.ordinal()], oldestPendingAge);
+  }
+
+  /** The rows of the query's queue, in id order, matching every set filter ({@code afterId} aside). */
+  private static Stream<Row> matching(
+      ClusterTables t, MessageQuery query, Instant now, @Nullable MessageStatus status) {
+    Predicate<Row> match = row -> (status == null || row.status == status)
+        && (query.key() == null || query.key().equals(row.key))
+        && (query.errorContains() == null
+            || (row.lastError != null && row.lastError.contains(query.errorContains())))
+        && (query.olderThan() == null || !row.createdAt.isAfter(now.minus(query.olderThan())));
+    return t.messages.rows(query.queue()).stream().filter(match);
+  }
+
+  /** A fail-closed agent guard: holds only while the row names its node at exactly its epoch. */
+  private static boolean holds(ClusterTables t, AgentGuard guard) {
+    AgentAssignment row = t.agents.get(guard.agent().toString());
+    return row != null && guard.nodeId().equals(row.owner()) && row.epoch() == guard.epoch();
+  }
+
+  /** {@code now + duration} at the database clock's precision. */
+  static Instant after(Instant now, Duration duration) {
+    return now.plus(duration).truncatedTo(ChronoUnit.MICROS);
+  }
+
+  private static void checkBatch(int size, String what) {
+    if (size < 1 || size > MAX_BATCH) {
+      throw new IllegalArgumentException(what + " must be 1 to " + MAX_BATCH + ", got " + size);
+    }
+  }
+
+  private static void checkLimit(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+    }
+  }
+
+  /** What the table's NOT NULL columns need, checked before anything is written. */
+  private static void checkWritable(NewMessage m) {
+    if (m.queue() == null || m.payload() == null || m.contentType() == null) {
+      throw new IllegalArgumentException("message needs a queue, a payload and a content type: " + m);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package io.tenure.spi;
+
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What to claim (SPEC §6.2).
+ *
+ * @param max at most this many messages, 1 to {@link QueueStore#MAX_BATCH}
+ * @param lease each claimed message's {@code lease_until = now() + lease}
+ * @param strict the whole queue is one sequence (exclusive queues, §6.9): claims only the oldest
+ *     unfinished messages in id order, and nothing while an older one is in flight or waits for a
+ *     retry. Otherwise unordered, except that messages with one key are one sequence each.
+ * @param guard if set, the claim takes nothing unless the guard holds (exclusive queues)
+ */
+public record ClaimRequest(String queue, String nodeId, int max, Duration lease, boolean strict,
+    @Nullable AgentGuard guard) {
+  /** @throws IllegalArgumentException if {@code max} or {@code lease} is out of range */
+  public ClaimRequest {
+    if (max < 1 || max > QueueStore.MAX_BATCH) {
+      throw new IllegalArgumentException("claim size must be 1 to " + QueueStore.MAX_BATCH + ", got " + max);
+    }
+    if (lease == null || lease.isNegative() || lease.isZero()) {
+      throw new IllegalArgumentException("lease must be positive, got " + lease);
+    }
+  }
+
+  /** An unordered (per-key FIFO) claim without a guard. */
+  public static ClaimRequest of(String queue, String nodeId, int max, Duration lease) {
+    return new ClaimRequest(queue, nodeId, max, lease, false, null);
+  }
+}

@@ -1,0 +1,34 @@
+package io.tenure.spi;
+
+import io.tenure.MessageStatus;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Which messages an admin call concerns: every set field must match.
+ *
+ * @param queue required
+ * @param status null for any
+ * @param key null for any
+ * @param errorContains null for any; else a substring of {@code last_error}
+ * @param olderThan null for any; else {@code created_at} at least this long ago by the database clock
+ * @param afterId list only: ids greater than this (paging); 0 to start
+ * @param limit 1 to 10,000
+ */
+public record MessageQuery(String queue, @Nullable MessageStatus status, @Nullable String key,
+    @Nullable String errorContains, @Nullable Duration olderThan, long afterId, int limit) {
+  /** @throws IllegalArgumentException if the queue is blank or the limit out of range */
+  public MessageQuery {
+    if (queue == null || queue.isBlank()) {
+      throw new IllegalArgumentException("query must name a queue");
+    }
+    if (limit < 1 || limit > 10_000) {
+      throw new IllegalArgumentException("limit must be 1 to 10000, got " + limit);
+    }
+  }
+
+  /** The dead letters of a queue, oldest first, up to {@code limit}. */
+  public static MessageQuery dead(String queue, int limit) {
+    return new MessageQuery(queue, MessageStatus.DEAD, null, null, null, 0, limit);
+  }
+}

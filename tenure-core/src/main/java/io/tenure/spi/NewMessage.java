@@ -1,0 +1,35 @@
+package io.tenure.spi;
+
+import java.time.Duration;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A message to enqueue. The runtime validates names, sizes and policy before it reaches a store;
+ * a store checks only what its schema needs.
+ *
+ * @param delay how long after the database's now the message becomes available; zero for now
+ * @param dedupeKey if set, a second message with the same key in the same queue is not inserted
+ *     (the first one's id is returned), whatever the first one's status, until it is deleted
+ */
+public record NewMessage(
+    String queue,
+    @Nullable String key,
+    byte[] payload,
+    String contentType,
+    Map<String, String> headers,
+    int priority,
+    int maxAttempts,
+    Duration delay,
+    @Nullable String dedupeKey) {
+  /** Copies the headers; checks what every store relies on. */
+  public NewMessage {
+    headers = Map.copyOf(headers);
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("max attempts must be at least 1, got " + maxAttempts);
+    }
+    if (delay.isNegative()) {
+      throw new IllegalArgumentException("delay must not be negative, got " + delay);
+    }
+  }
+}

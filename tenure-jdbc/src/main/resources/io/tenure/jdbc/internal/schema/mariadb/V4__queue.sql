@@ -1,0 +1,25 @@
+-- Durable queue (SPEC §6). One row per message; ids grow with enqueue order.
+CREATE TABLE IF NOT EXISTS ${prefix}messages (
+  id           BIGINT       NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  queue        VARCHAR(128) NOT NULL,
+  msg_key      VARCHAR(255),
+  payload      LONGBLOB     NOT NULL,
+  content_type VARCHAR(255) NOT NULL,
+  headers      TEXT         NOT NULL,
+  priority     INT          NOT NULL,
+  attempts     INT          NOT NULL,
+  max_attempts INT          NOT NULL,
+  available_at DATETIME(6)  NOT NULL,
+  status       VARCHAR(8)   NOT NULL,
+  owner_node   VARCHAR(36),
+  claim_token  VARCHAR(36),
+  lease_until  DATETIME(6),
+  last_error   TEXT,
+  created_at   DATETIME(6)  NOT NULL,
+  finished_at  DATETIME(6),
+  dedupe_key   VARCHAR(255),
+  UNIQUE KEY ${prefix}messages_dedupe (queue, dedupe_key),
+  INDEX ${prefix}messages_claim (queue, status, priority, id),
+  INDEX ${prefix}messages_key (queue, msg_key, id),
+  INDEX ${prefix}messages_lease (status, lease_until)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;

@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryQueueComplianceTest extends QueueComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}
