@@ -92,6 +92,11 @@ public interface TenureNode extends AutoCloseable {
   boolean rebalance();
 
   /**
+   * @return the numbers of this node's queue consumers, one per queue it consumes
+   */
+  List<ConsumerStats> consumerStats();
+
+  /**
    * Leaves gracefully: marks itself {@code LEAVING}, steps down (a successor can acquire at once),
    * stops its threads within a bounded time and deletes its row. Idempotent.
    */
@@ -143,6 +148,12 @@ public interface TenureNode extends AutoCloseable {
     public static final int DEFAULT_MAX_MOVES_PER_PASS = 20;
     /** Default actions per node sweep (SPEC §5.4). */
     public static final int DEFAULT_MAX_RECONCILIATIONS_PER_TICK = 50;
+    /** Default interval of the queue reclaim sweep (SPEC §6.4). */
+    public static final Duration DEFAULT_RECLAIM_INTERVAL = Duration.ofSeconds(5);
+    /** Default messages re-pended per reclaim sweep. */
+    public static final int DEFAULT_RECLAIM_PER_TICK = 1000;
+    /** How long a closing node lets its queue handlers finish. */
+    public static final Duration DEFAULT_DRAIN_DEADLINE = Duration.ofSeconds(10);
     /** Default deadline of an agent's start. */
     public static final Duration DEFAULT_AGENT_START_TIMEOUT = Duration.ofSeconds(10);
     /**
@@ -177,6 +188,11 @@ public interface TenureNode extends AutoCloseable {
     private Duration agentStartTimeout = DEFAULT_AGENT_START_TIMEOUT;
     private Duration agentStopTimeout = DEFAULT_AGENT_STOP_TIMEOUT;
     private final java.util.Map<String, AgentFamily> families = new java.util.LinkedHashMap<>();
+    private final java.util.Map<String, io.tenure.internal.queue.ConsumerSpec> consumers =
+        new java.util.LinkedHashMap<>();
+    private Duration reclaimInterval = DEFAULT_RECLAIM_INTERVAL;
+    private int reclaimPerTick = DEFAULT_RECLAIM_PER_TICK;
+    private Duration drainDeadline = DEFAULT_DRAIN_DEADLINE;
     private Ticker ticker = Ticker.system();
     private final List<NodeListener> listeners = new ArrayList<>();
 
@@ -388,6 +404,55 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
+     * Consumes a queue on this node: up to {@code concurrency} handlers at once, each on a virtual
+     * thread (SPEC §6.5).
+     *
+     * @param concurrency 1 to 1000
+     * @throws IllegalArgumentException if an argument is null or out of range, or this queue already
+     *     has a consumer on this node
+     */
+    public Builder consumer(Queue queue, int concurrency, MessageHandler handler) {
+      if (queue == null || handler == null) {
+        throw new IllegalArgumentException("consumer queue and handler must not be null");
+      }
+      if (concurrency < 1 || concurrency > io.tenure.spi.QueueStore.MAX_BATCH) {
+        throw new IllegalArgumentException("consumer concurrency must be 1 to "
+            + io.tenure.spi.QueueStore.MAX_BATCH + ", got " + concurrency);
+      }
+      if (consumers.putIfAbsent(queue.name(), new io.tenure.internal.queue.ConsumerSpec(queue, concurrency, handler))
+          != null) {
+        throw new IllegalArgumentException("queue '" + queue.name() + "' already has a consumer on this node");
+      }
+      return this;
+    }
+
+    /**
+     * How often this node's reclaim sweep re-pends messages whose lease expired, and how many per
+     * sweep (SPEC §6.4). Nothing stays stranded longer than the lease plus this interval.
+     *
+     * @throws IllegalArgumentException if the interval is not positive or the cap below 1
+     */
+    public Builder queueReclaim(Duration interval, int perTick) {
+      this.reclaimInterval = positive("reclaim interval", interval);
+      if (perTick < 1) {
+        throw new IllegalArgumentException("reclaims per tick must be at least 1, got " + perTick);
+      }
+      this.reclaimPerTick = perTick;
+      return this;
+    }
+
+    /**
+     * How long a closing node lets its running queue handlers finish before it abandons them (their
+     * leases then lapse and other nodes reclaim the messages); default 10 s.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder drainDeadline(Duration deadline) {
+      this.drainDeadline = positive("drain deadline", deadline);
+      return this;
+    }
+
+    /**
      * @throws IllegalArgumentException if null
      */
     public Builder listener(NodeListener listener) {
@@ -418,7 +483,9 @@ public interface TenureNode extends AutoCloseable {
               acquireDelay, defunctAfter, cleanupBatchSize, maxCleanupPerTick, eventsToKeep,
               eventMaxAge, agentSweepInterval, maxMovesPerPass, maxReconciliationsPerTick,
               agentStartTimeout, agentStopTimeout);
-      return new DefaultTenureNode(store, settings, ticker, listeners, families);
+      return new DefaultTenureNode(store, settings, ticker, listeners, families,
+          new io.tenure.internal.queue.QueueSettings(List.copyOf(consumers.values()), reclaimInterval, reclaimPerTick,
+              drainDeadline));
     }
 
     private static void requireLess(String smallName, Duration small, String bigName, Duration big) {

@@ -101,14 +101,7 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
   }
 
   private TenureNode.Builder builder(Store store, String name) {
-    return TenureNode.builder(store)
-        .name(name)
-        .heartbeatInterval(Duration.ofMillis(100))
-        .selfFenceAfter(Duration.ofMillis(400))
-        .staleAfter(Duration.ofMillis(1000))
-        .renewInterval(Duration.ofMillis(100))
-        .fenceAfter(Duration.ofMillis(1500))
-        .leaseTtl(Duration.ofMillis(2000))
+    return FastTimings.node(TenureNode.builder(store), name)
         .agentSweepInterval(Duration.ofMillis(100))
         .agentTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2))
         .agentFamily(new Family("p", TWELVE))

@@ -6,6 +6,8 @@ import io.tenure.AgentUri;
 import io.tenure.DemotionReason;
 import io.tenure.TenureException;
 import io.tenure.internal.agents.AgentRuntime;
+import io.tenure.internal.queue.QueueConsumer;
+import io.tenure.internal.queue.QueueSettings;
 import io.tenure.NodeListener;
 import io.tenure.NodeSettings;
 import io.tenure.TenureNode;
@@ -25,13 +27,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A node: three platform threads of its own, so that none of them waits behind another.
+ * A node: platform threads of its own, so that none of them waits behind another.
  *
  * <ul>
  *   <li>heartbeat: one write per {@code heartbeatInterval} on the store's coordination connections;
- *   <li>elector: acquire or renew per {@code renewInterval}, then the leader duties;
+ *   <li>elector: acquire or renew per {@code renewInterval}, nothing else;
+ *   <li>leader: while leader, the duties (deaths, cleanup) and the agent pass;
+ *   <li>agents: the node's agent sweep;
+ *   <li>reclaim: the queue reclaim sweep;
  *   <li>watchdog: checks the leader trust window and the self-fence deadline every few ms, with no
- *       I/O, so a renewal stuck in the database still demotes on time.
+ *       I/O, so a renewal stuck in the database still demotes on time;
+ *   <li>per consumed queue: a claimer, a dispatcher and a resolver; handlers on virtual threads.
  * </ul>
  */
 public final class DefaultTenureNode implements TenureNode {
@@ -46,13 +52,15 @@ public final class DefaultTenureNode implements TenureNode {
   private final LeaderElector elector;
   private final LeaderDuties duties;
   private final AgentRuntime agents;
+  private final QueueSettings queueSettings;
+  private final List<QueueConsumer> consumers;
   private final Object lifecycle = new Object();
   private final java.util.Map<String, ScheduledExecutorService> threads = new java.util.LinkedHashMap<>();
   private boolean started;
   private boolean closed;
 
   public DefaultTenureNode(Store store, NodeSettings settings, Ticker ticker, List<NodeListener> listeners,
-      java.util.Map<String, AgentFamily> families) {
+      java.util.Map<String, AgentFamily> families, QueueSettings queueSettings) {
     this.store = store;
     this.settings = settings;
     this.registryKey = store.describe().location() + "|" + store.describe().prefix() + "|" + settings.name();
@@ -62,6 +70,11 @@ public final class DefaultTenureNode implements TenureNode {
     this.elector = new LeaderElector(store.leases(), settings, ticker, keeper::nodeId, fired, history);
     this.duties = new LeaderDuties(store.membership(), store.events(), settings, history);
     this.agents = new AgentRuntime(store.agents(), settings, families, keeper::nodeId, store.events());
+    this.queueSettings = queueSettings;
+    this.consumers = queueSettings.consumers().stream()
+        .map(spec -> new QueueConsumer(store.queues(), spec.queue(), spec.handler(), spec.concurrency(),
+            keeper::nodeId, () -> !keeper.isSelfFenced()))
+        .toList();
   }
 
   @Override
@@ -97,6 +110,8 @@ public final class DefaultTenureNode implements TenureNode {
     schedule("elector", settings.renewInterval(), elector::tick);
     schedule("leader", settings.renewInterval(), this::leaderTick);
     schedule("agents", settings.agentSweepInterval(), this::agentTick);
+    schedule("reclaim", queueSettings.reclaimInterval(), this::reclaimTick);
+    consumers.forEach(QueueConsumer::start);
     Duration watch = settings.renewInterval().dividedBy(20);
     schedule("watchdog", watch.compareTo(Duration.ofMillis(5)) < 0 ? Duration.ofMillis(5) : watch, this::watchdogTick);
   }
@@ -138,6 +153,27 @@ public final class DefaultTenureNode implements TenureNode {
       duties.tick(fence);
       agents.leaderPass(fence, store.membership().read().nodes());
     });
+  }
+
+  /** Every node sweeps: the sweep is one indexed statement, and no queue waits for a leader. */
+  private void reclaimTick() {
+    int reclaimed = store.queues().reclaimExpired(queueSettings.reclaimPerTick());
+    if (reclaimed > 0) {
+      LOG.info("node {}: re-pended {} messages whose lease expired", nodeId(), reclaimed);
+    }
+    // Retention (SPEC §6.7) by the leader alone, for the queues whose policy this node knows.
+    if (elector.fence().isPresent()) {
+      for (io.tenure.internal.queue.ConsumerSpec spec : queueSettings.consumers()) {
+        io.tenure.QueuePolicy policy = spec.queue().policy();
+        store.queues().deleteExpired(spec.queue().name(), policy.retainDone(), policy.retainDead(),
+            queueSettings.reclaimPerTick());
+      }
+    }
+  }
+
+  @Override
+  public List<io.tenure.ConsumerStats> consumerStats() {
+    return consumers.stream().map(QueueConsumer::stats).toList();
   }
 
   /** A self-fenced node stops its agents and claims nothing until it heart-beats again. */
@@ -243,7 +279,17 @@ public final class DefaultTenureNode implements TenureNode {
       // Threads first: an elector tick still running after the step-down would take the lease
       // back, and a sweep would start agents again. Heart-beats go on while the agents stop.
       elector.shutdown();
-      stopThreads("elector", "leader", "agents", "watchdog");
+      stopThreads("elector", "leader", "agents", "reclaim", "watchdog");
+      // Stop claiming, let handlers finish, release what never started (SPEC §6.6).
+      List<Thread> closing = consumers.stream().map(c -> Thread.ofVirtual()
+          .start(() -> c.close(queueSettings.drainDeadline()))).toList();
+      for (Thread thread : closing) {
+        try {
+          thread.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       agents.stopAll(true);
       elector.stepDown(nodeId());
       stopThreads("heartbeat");

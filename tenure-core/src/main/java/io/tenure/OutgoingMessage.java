@@ -1,0 +1,119 @@
+package io.tenure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A message to enqueue: {@code OutgoingMessage.of(bytes).key("order-7").delay(...)}. Immutable;
+ * each setter returns a copy. The queue checks it against its policy when it is enqueued.
+ */
+public record OutgoingMessage(
+    byte[] payload,
+    String contentType,
+    Map<String, String> headers,
+    @Nullable String key,
+    int priority,
+    Duration delay,
+    @Nullable String dedupeKey) {
+  /** Longest key and dedupe key. */
+  public static final int MAX_KEY_LENGTH = 255;
+  /** Longest content type. */
+  public static final int MAX_CONTENT_TYPE_LENGTH = 255;
+
+  /** Checks every field. */
+  public OutgoingMessage {
+    if (payload == null) {
+      throw new IllegalArgumentException("payload must not be null");
+    }
+    payload = payload.clone();
+    Checks.id("content type", contentType, MAX_CONTENT_TYPE_LENGTH);
+    if (headers == null) {
+      throw new IllegalArgumentException("headers must not be null");
+    }
+    headers.forEach((name, value) -> {
+      Checks.id("header name", name, MAX_KEY_LENGTH);
+      if (value == null) {
+        throw new IllegalArgumentException("header '" + name + "' must not have a null value");
+      }
+    });
+    headers = Map.copyOf(headers);
+    if (key != null) {
+      Checks.id("ordering key", key, MAX_KEY_LENGTH);
+    }
+    if (delay == null || delay.isNegative()) {
+      throw new IllegalArgumentException("delay must not be null or negative, got " + delay);
+    }
+    if (dedupeKey != null) {
+      Checks.id("dedupe key", dedupeKey, MAX_KEY_LENGTH);
+    }
+  }
+
+  /** @return a message with this payload, {@code application/octet-stream}, nothing else set */
+  public static OutgoingMessage of(byte[] payload) {
+    return new OutgoingMessage(payload, "application/octet-stream", Map.of(), null, 0, Duration.ZERO, null);
+  }
+
+  /** @return a message with this text as UTF-8, {@code text/plain; charset=utf-8} */
+  public static OutgoingMessage text(String text) {
+    if (text == null) {
+      throw new IllegalArgumentException("text must not be null");
+    }
+    return of(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)).contentType("text/plain; charset=utf-8");
+  }
+
+  @Override
+  public byte[] payload() {
+    return payload.clone();
+  }
+
+  public OutgoingMessage contentType(String type) {
+    return new OutgoingMessage(payload, type, headers, key, priority, delay, dedupeKey);
+  }
+
+  public OutgoingMessage header(String name, String value) {
+    Map<String, String> more = new LinkedHashMap<>(headers);
+    more.put(name, value);
+    return new OutgoingMessage(payload, contentType, more, key, priority, delay, dedupeKey);
+  }
+
+  /** Messages with one key are handled one at a time, oldest first (FIFO per key). */
+  public OutgoingMessage key(@Nullable String orderingKey) {
+    return new OutgoingMessage(payload, contentType, headers, orderingKey, priority, delay, dedupeKey);
+  }
+
+  /** Higher is claimed first; default 0. */
+  public OutgoingMessage priority(int value) {
+    return new OutgoingMessage(payload, contentType, headers, key, value, delay, dedupeKey);
+  }
+
+  /** Not claimable until this long after it is enqueued (by the database clock). */
+  public OutgoingMessage delay(Duration value) {
+    return new OutgoingMessage(payload, contentType, headers, key, priority, value, dedupeKey);
+  }
+
+  /** A second message with the same dedupe key in the queue is not enqueued; the first id is returned. */
+  public OutgoingMessage dedupeKey(@Nullable String value) {
+    return new OutgoingMessage(payload, contentType, headers, key, priority, delay, value);
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof OutgoingMessage m && java.util.Arrays.equals(m.payload, payload)
+        && m.contentType.equals(contentType) && m.headers.equals(headers) && java.util.Objects.equals(m.key, key)
+        && m.priority == priority && m.delay.equals(delay) && java.util.Objects.equals(m.dedupeKey, dedupeKey);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(java.util.Arrays.hashCode(payload), contentType, headers, key, priority, delay,
+        dedupeKey);
+  }
+
+  @Override
+  public String toString() {
+    return "OutgoingMessage[" + payload.length + " bytes, " + contentType + ", key=" + key + ", priority=" + priority
+        + ", delay=" + delay + ", dedupeKey=" + dedupeKey + "]";
+  }
+}

@@ -1,0 +1,173 @@
+package io.tenure;
+
+import io.tenure.spi.EnqueueResult;
+import io.tenure.spi.MessageQuery;
+import io.tenure.spi.NewMessage;
+import io.tenure.spi.QueueStore;
+import java.sql.Connection;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * One named durable queue (SPEC §6): enqueue, alone or inside the caller's JDBC transaction, and
+ * the operator's view of it (stats, dead letters, replay, purge). Handlers are registered on the
+ * node. Thread-safe.
+ *
+ * <pre>{@code
+ * Queue emails = Queue.on(store.queues(), "emails", QueuePolicy.defaults().withMaxAttempts(5));
+ * long id = emails.enqueue(OutgoingMessage.text("welcome user 7").key("user-7"));
+ * }</pre>
+ */
+public final class Queue {
+  /** Queue names: lower case letters, digits, '.', '_' and '-', starting with a letter or digit, 1 to 128. */
+  public static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,127}");
+
+  private final QueueStore store;
+  private final String name;
+  private final QueuePolicy policy;
+
+  private Queue(QueueStore store, String name, QueuePolicy policy) {
+    this.store = store;
+    this.name = name;
+    this.policy = policy;
+  }
+
+  /**
+   * @throws IllegalArgumentException if the name does not match {@link #NAME} or an argument is null
+   */
+  public static Queue on(QueueStore store, String name, QueuePolicy policy) {
+    if (store == null || policy == null) {
+      throw new IllegalArgumentException("queue store and policy must not be null");
+    }
+    return new Queue(store, checkName(name), policy);
+  }
+
+  /**
+   * @return the name, checked
+   * @throws IllegalArgumentException naming the rule if it does not match {@link #NAME}
+   */
+  public static String checkName(String name) {
+    if (name == null || !NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException("queue name must be 1 to 128 of a-z, 0-9, '.', '_', '-' starting with a"
+          + " letter or digit, got " + (name == null ? "null" : "'" + name + "'"));
+    }
+    return name;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public QueuePolicy policy() {
+    return policy;
+  }
+
+  /**
+   * Enqueues one message in its own transaction.
+   *
+   * @return its id; for a repeated dedupe key, the first message's id
+   * @throws IllegalArgumentException if the payload exceeds the policy's limit (nothing written)
+   */
+  public long enqueue(OutgoingMessage message) {
+    return enqueueAll(List.of(message)).get(0);
+  }
+
+  /**
+   * Enqueues messages in one transaction of their own: all or none.
+   *
+   * @return their ids, in order
+   * @throws IllegalArgumentException if empty, more than {@link QueueStore#MAX_BATCH}, or a payload
+   *     exceeds the limit (nothing written)
+   */
+  public List<Long> enqueueAll(List<OutgoingMessage> messages) {
+    return ids(store.enqueue(toNew(messages)));
+  }
+
+  /**
+   * Enqueues inside the caller's open JDBC transaction (transactional outbox): the messages exist
+   * only if the caller commits. Tenure neither commits, rolls back nor closes the connection.
+   *
+   * @throws UnsupportedOperationException on a store without JDBC transactions
+   */
+  public List<Long> enqueueAll(Connection transaction, List<OutgoingMessage> messages) {
+    if (transaction == null) {
+      throw new IllegalArgumentException("transaction connection must not be null");
+    }
+    return ids(store.enqueue(transaction, toNew(messages)));
+  }
+
+  /** {@link #enqueueAll(Connection, List)} for one message. */
+  public long enqueue(Connection transaction, OutgoingMessage message) {
+    return enqueueAll(transaction, List.of(message)).get(0);
+  }
+
+  private List<NewMessage> toNew(List<OutgoingMessage> messages) {
+    if (messages == null || messages.isEmpty() || messages.size() > QueueStore.MAX_BATCH) {
+      throw new IllegalArgumentException("enqueue takes 1 to " + QueueStore.MAX_BATCH + " messages, got "
+          + (messages == null ? "null" : messages.size()));
+    }
+    return messages.stream().map(this::toNew).toList();
+  }
+
+  private NewMessage toNew(OutgoingMessage message) {
+    if (message == null) {
+      throw new IllegalArgumentException("message must not be null");
+    }
+    byte[] payload = message.payload();
+    if (payload.length > policy.payloadLimit()) {
+      throw new IllegalArgumentException("payload of " + payload.length + " bytes exceeds queue '" + name
+          + "''s limit of " + policy.payloadLimit() + " bytes; nothing enqueued");
+    }
+    return new NewMessage(name, message.key(), payload, message.contentType(), message.headers(),
+        message.priority(), policy.maxAttempts(), message.delay(), message.dedupeKey());
+  }
+
+  private static List<Long> ids(List<EnqueueResult> results) {
+    return results.stream().map(EnqueueResult::id).toList();
+  }
+
+  /** @return this queue's numbers now */
+  public QueueStats stats() {
+    return store.stats().stream().filter(s -> s.queue().equals(name)).findFirst()
+        .orElse(new QueueStats(name, 0, 0, 0, 0, null));
+  }
+
+  /** @return a message of this queue, whatever its status */
+  public Optional<QueueMessage> message(long id) {
+    return store.find(id).filter(m -> m.queue().equals(name));
+  }
+
+  /**
+   * @param limit 1 to 10,000
+   * @return the oldest dead letters first
+   */
+  public List<QueueMessage> deadLetters(int limit) {
+    return store.list(MessageQuery.dead(name, limit));
+  }
+
+  /**
+   * Returns a dead letter to the queue with its attempts reset.
+   *
+   * @throws IllegalArgumentException if there is no such message in this queue or it is not dead
+   *     (nothing changed)
+   */
+  public void replay(long id) {
+    QueueMessage message = message(id).orElseThrow(() ->
+        new IllegalArgumentException("queue '" + name + "' has no message " + id + "; nothing replayed"));
+    if (message.status() != MessageStatus.DEAD || !store.replay(id)) {
+      throw new IllegalArgumentException("message " + id + " of queue '" + name + "' is " + message.status()
+          + ", not a dead letter; nothing replayed");
+    }
+  }
+
+  /** @return how many dead letters of this queue went back to the queue, at most 10,000 per call, oldest first */
+  public int replayAllDeadLetters() {
+    return store.replay(MessageQuery.dead(name, 10_000));
+  }
+
+  /** @return how many dead letters of this queue were deleted, at most 10,000 per call, oldest first */
+  public int purgeDeadLetters() {
+    return store.purge(MessageQuery.dead(name, 10_000));
+  }
+}

@@ -1,0 +1,143 @@
+package io.tenure;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * How one queue treats its messages (SPEC §6): attempts, retry backoff, lease, retention and the
+ * payload limit. Immutable; {@link #defaults()} then {@code with...} to change a field. Every
+ * {@code with...} checks its argument and names it when it refuses.
+ *
+ * @param maxAttempts claims a message gets before it becomes a dead letter (at least 1)
+ * @param backoffBase the first retry's delay
+ * @param backoffFactor each further retry's delay is the previous one times this (at least 1)
+ * @param backoffCap no retry waits longer than this
+ * @param jitter each delay is moved at random by up to this fraction of itself (0 to 1)
+ * @param lease how long a claim holds before the reclaim sweep may take the message back; a
+ *     running handler's lease is extended while it runs
+ * @param retainDone how long done messages are kept; zero deletes them at once
+ * @param retainDead how long dead letters are kept before the retention sweep deletes them
+ * @param payloadLimit largest payload in bytes an enqueue accepts
+ * @param nonRetryable exception types (and their subtypes) that make a message a dead letter at
+ *     once
+ */
+public record QueuePolicy(
+    int maxAttempts,
+    Duration backoffBase,
+    double backoffFactor,
+    Duration backoffCap,
+    double jitter,
+    Duration lease,
+    Duration retainDone,
+    Duration retainDead,
+    int payloadLimit,
+    Set<Class<? extends Throwable>> nonRetryable) {
+  /** The default payload limit, 1 MiB. */
+  public static final int DEFAULT_PAYLOAD_LIMIT = 1 << 20;
+  /** The largest payload limit a policy may set, 64 MiB. */
+  public static final int MAX_PAYLOAD_LIMIT = 64 << 20;
+
+  /** Checks every field. */
+  public QueuePolicy {
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("max attempts must be at least 1, got " + maxAttempts);
+    }
+    positive("backoff base", backoffBase);
+    if (!(backoffFactor >= 1.0) || Double.isInfinite(backoffFactor)) {
+      throw new IllegalArgumentException("backoff factor must be at least 1, got " + backoffFactor);
+    }
+    positive("backoff cap", backoffCap);
+    if (backoffCap.compareTo(backoffBase) < 0) {
+      throw new IllegalArgumentException(
+          "backoff cap must not be shorter than the backoff base, got cap " + backoffCap + " and base " + backoffBase);
+    }
+    if (!(jitter >= 0.0 && jitter <= 1.0)) {
+      throw new IllegalArgumentException("jitter must be between 0 and 1, got " + jitter);
+    }
+    positive("lease", lease);
+    if (lease.compareTo(Duration.ofMillis(100)) < 0) {
+      throw new IllegalArgumentException("lease must be at least 100 ms, got " + lease);
+    }
+    notNegative("done retention", retainDone);
+    notNegative("dead-letter retention", retainDead);
+    if (payloadLimit < 1 || payloadLimit > MAX_PAYLOAD_LIMIT) {
+      throw new IllegalArgumentException(
+          "payload limit must be 1 to " + MAX_PAYLOAD_LIMIT + " bytes, got " + payloadLimit);
+    }
+    if (nonRetryable == null || nonRetryable.stream().anyMatch(java.util.Objects::isNull)) {
+      throw new IllegalArgumentException("non-retryable exception types must not be or contain null");
+    }
+    nonRetryable = Set.copyOf(nonRetryable);
+  }
+
+  /**
+   * @return 10 attempts, backoff 1 s doubling up to 10 min with 20 % jitter, lease 30 s, done
+   *     messages deleted at once, dead letters kept 14 days, payloads up to 1 MiB
+   */
+  public static QueuePolicy defaults() {
+    return new QueuePolicy(10, Duration.ofSeconds(1), 2.0, Duration.ofMinutes(10), 0.2, Duration.ofSeconds(30),
+        Duration.ZERO, Duration.ofDays(14), DEFAULT_PAYLOAD_LIMIT, Set.of());
+  }
+
+  public QueuePolicy withMaxAttempts(int attempts) {
+    return new QueuePolicy(attempts, backoffBase, backoffFactor, backoffCap, jitter, lease, retainDone, retainDead,
+        payloadLimit, nonRetryable);
+  }
+
+  public QueuePolicy withBackoff(Duration base, double factor, Duration cap, double jitterFraction) {
+    return new QueuePolicy(maxAttempts, base, factor, cap, jitterFraction, lease, retainDone, retainDead,
+        payloadLimit, nonRetryable);
+  }
+
+  public QueuePolicy withLease(Duration claimLease) {
+    return new QueuePolicy(maxAttempts, backoffBase, backoffFactor, backoffCap, jitter, claimLease, retainDone,
+        retainDead, payloadLimit, nonRetryable);
+  }
+
+  public QueuePolicy withRetention(Duration done, Duration dead) {
+    return new QueuePolicy(maxAttempts, backoffBase, backoffFactor, backoffCap, jitter, lease, done, dead,
+        payloadLimit, nonRetryable);
+  }
+
+  public QueuePolicy withPayloadLimit(int bytes) {
+    return new QueuePolicy(maxAttempts, backoffBase, backoffFactor, backoffCap, jitter, lease, retainDone, retainDead,
+        bytes, nonRetryable);
+  }
+
+  @SafeVarargs
+  public final QueuePolicy withNonRetryable(Class<? extends Throwable>... types) {
+    return new QueuePolicy(maxAttempts, backoffBase, backoffFactor, backoffCap, jitter, lease, retainDone, retainDead,
+        payloadLimit, Set.of(types));
+  }
+
+  /**
+   * The delay before the retry that follows {@code attempt} failed claims: {@code base *
+   * factor^(attempt-1)}, capped, then moved by up to {@code jitter} of itself, never above the cap.
+   *
+   * @param attempt the attempt that failed, 1 for the first
+   */
+  public Duration retryDelay(int attempt) {
+    double nanos = backoffBase.toNanos() * Math.pow(backoffFactor, Math.max(0, attempt - 1));
+    double capped = Math.min(nanos, backoffCap.toNanos());
+    double spread = capped * jitter * (ThreadLocalRandom.current().nextDouble() * 2 - 1);
+    return Duration.ofNanos((long) Math.max(0, Math.min(backoffCap.toNanos(), capped + spread)));
+  }
+
+  /** @return true if {@code failure} is of a non-retryable type */
+  public boolean isNonRetryable(Throwable failure) {
+    return nonRetryable.stream().anyMatch(type -> type.isInstance(failure));
+  }
+
+  private static void positive(String what, Duration value) {
+    if (value == null || value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(what + " must be positive, got " + value);
+    }
+  }
+
+  private static void notNegative(String what, Duration value) {
+    if (value == null || value.isNegative()) {
+      throw new IllegalArgumentException(what + " must not be negative, got " + value);
+    }
+  }
+}

@@ -1,0 +1,360 @@
+package io.tenure.internal.queue;
+
+import io.tenure.ConsumerStats;
+import io.tenure.Delivery;
+import io.tenure.MessageHandler;
+import io.tenure.Queue;
+import io.tenure.QueueMessage;
+import io.tenure.spi.ClaimRequest;
+import io.tenure.spi.MessageClaim;
+import io.tenure.spi.QueueStore;
+import io.tenure.spi.Resolution;
+import io.tenure.spi.ResolveResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node's consumer of one queue (SPEC §6.5, §6.6). A claimer thread claims in batches, up to
+ * twice the concurrency ahead (fetch-ahead); a dispatcher hands each message to a handler on a
+ * virtual thread when one of {@code concurrency} slots is free; a resolver writes the outcomes in
+ * batches, each conditional on its claim token, and extends the leases of handlers that run long.
+ * Polling backs off from {@link #MIN_POLL} to {@link #MAX_POLL} while the queue is empty and resets
+ * as soon as a claim finds work.
+ *
+ * <p>{@link #close(Duration)} stops claiming, gives running handlers until the deadline, releases
+ * what was claimed but never started (no attempt spent), writes the outcomes of what finished, and
+ * abandons (never interrupts) handlers past the deadline: their leases lapse and the reclaim sweep
+ * takes their messages back. It never waits without bound.
+ */
+public final class QueueConsumer {
+  static final Duration MIN_POLL = Duration.ofMillis(20);
+  static final Duration MAX_POLL = Duration.ofSeconds(1);
+  private static final int MAX_RESOLVE_BATCH = 500;
+  private static final Logger LOG = LoggerFactory.getLogger(QueueConsumer.class);
+
+  private final QueueStore store;
+  private final Queue queue;
+  private final MessageHandler handler;
+  private final int concurrency;
+  private final Supplier<String> nodeId;
+  private final BooleanSupplier mayClaim;
+  private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
+  private final Semaphore slots;
+  private final LinkedBlockingQueue<QueueMessage> claimed = new LinkedBlockingQueue<>();
+  private final LinkedBlockingQueue<Resolution> outcomes = new LinkedBlockingQueue<>();
+  private final Map<Long, Running> running = new ConcurrentHashMap<>();
+  private final AtomicInteger outstanding = new AtomicInteger();
+  private final Object wake = new Object();
+  private final AtomicLong handled = new AtomicLong();
+  private final AtomicLong retried = new AtomicLong();
+  private final AtomicLong dead = new AtomicLong();
+  private final AtomicLong lost = new AtomicLong();
+  private volatile boolean claiming;
+  private volatile boolean resolving;
+  private Thread claimer;
+  private Thread dispatcher;
+  private Thread resolver;
+
+  /** A handler at work: its claim and when its lease was last set (monotonic). */
+  private record Running(MessageClaim claim, AtomicLong leaseSetAt) {}
+
+  /**
+   * @param mayClaim false while the node must not take work (self-fenced)
+   */
+  public QueueConsumer(QueueStore store, Queue queue, MessageHandler handler, int concurrency,
+      Supplier<String> nodeId, BooleanSupplier mayClaim) {
+    if (concurrency < 1 || concurrency > QueueStore.MAX_BATCH) {
+      throw new IllegalArgumentException(
+          "consumer concurrency must be 1 to " + QueueStore.MAX_BATCH + ", got " + concurrency);
+    }
+    this.store = store;
+    this.queue = queue;
+    this.handler = handler;
+    this.concurrency = concurrency;
+    this.nodeId = nodeId;
+    this.mayClaim = mayClaim;
+    this.slots = new Semaphore(concurrency);
+  }
+
+  public void start() {
+    claiming = true;
+    resolving = true;
+    String suffix = queue.name() + "-" + nodeId.get().substring(0, 8);
+    claimer = Thread.ofPlatform().daemon().name("tenure-claim-" + suffix).start(this::claimLoop);
+    dispatcher = Thread.ofPlatform().daemon().name("tenure-dispatch-" + suffix).start(this::dispatchLoop);
+    resolver = Thread.ofPlatform().daemon().name("tenure-resolve-" + suffix).start(this::resolveLoop);
+  }
+
+  /** Wakes the claimer now, e.g. after a local enqueue or a notification. */
+  public void wake() {
+    synchronized (wake) {
+      wake.notifyAll();
+    }
+  }
+
+  public ConsumerStats stats() {
+    return new ConsumerStats(queue.name(), handled.get(), retried.get(), dead.get(), lost.get(), outstanding.get());
+  }
+
+  private void claimLoop() {
+    long idle = MIN_POLL.toNanos();
+    while (claiming) {
+      int room = 2 * concurrency - outstanding.get();
+      if (room <= 0 || !mayClaim.getAsBoolean()) {
+        pause(MAX_POLL.toNanos());
+        continue;
+      }
+      List<QueueMessage> got;
+      try {
+        got = store.claim(ClaimRequest.of(queue.name(), nodeId.get(), Math.min(room, QueueStore.MAX_BATCH),
+            queue.policy().lease()));
+      } catch (RuntimeException e) {
+        LOG.warn("queue {}: claim failed: {}", queue.name(), e.toString());
+        pause(MAX_POLL.toNanos());
+        continue;
+      }
+      if (got.isEmpty()) {
+        pause(idle);
+        idle = Math.min(idle * 2, MAX_POLL.toNanos());
+        continue;
+      }
+      idle = MIN_POLL.toNanos();
+      outstanding.addAndGet(got.size());
+      claimed.addAll(got);
+    }
+  }
+
+  private void pause(long nanos) {
+    synchronized (wake) {
+      if (!claiming) {
+        return;
+      }
+      try {
+        TimeUnit.NANOSECONDS.timedWait(wake, nanos);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        claiming = false;
+      }
+    }
+  }
+
+  private void dispatchLoop() {
+    while (claiming) {
+      QueueMessage message;
+      try {
+        message = claimed.poll(MAX_POLL.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (message == null) {
+        continue;
+      }
+      try {
+        slots.acquire();
+      } catch (InterruptedException e) {
+        claimed.add(message); // closing: released with the rest of the buffer
+        return;
+      }
+      if (!claiming) {
+        slots.release();
+        claimed.add(message);
+        return;
+      }
+      running.put(message.id(), new Running(message.claim(), new AtomicLong(System.nanoTime())));
+      handlers.submit(() -> handle(message));
+    }
+  }
+
+  private void handle(QueueMessage message) {
+    Resolution.Outcome outcome;
+    try {
+      handler.handle(new ClaimedDelivery(message));
+      outcome = new Resolution.Done(!queue.policy().retainDone().isZero());
+    } catch (Throwable failure) {
+      String error = describe(failure);
+      if (queue.policy().isNonRetryable(failure) || message.attempts() >= message.maxAttempts()) {
+        outcome = new Resolution.DeadLetter(error);
+      } else {
+        outcome = new Resolution.Failed(queue.policy().retryDelay(message.attempts()), error);
+      }
+      LOG.debug("queue {}: message {} failed on attempt {}: {}", queue.name(), message.id(), message.attempts(), error);
+    }
+    if (running.remove(message.id()) != null) {
+      outcomes.add(new Resolution(message.claim(), outcome));
+    }
+    slots.release();
+  }
+
+  private static String describe(Throwable failure) {
+    String text = failure.toString();
+    return text.length() > 2000 ? text.substring(0, 2000) : text;
+  }
+
+  private void resolveLoop() {
+    long lastLeaseCheck = System.nanoTime();
+    while (resolving || !outcomes.isEmpty()) {
+      List<Resolution> batch = new ArrayList<>();
+      try {
+        Resolution first = outcomes.poll(5, TimeUnit.MILLISECONDS);
+        if (first != null) {
+          batch.add(first);
+          outcomes.drainTo(batch, MAX_RESOLVE_BATCH - 1);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      if (!batch.isEmpty()) {
+        write(batch);
+      }
+      long now = System.nanoTime();
+      if (now - lastLeaseCheck > queue.policy().lease().toNanos() / 6) {
+        lastLeaseCheck = now;
+        extendLongRunning(now);
+      }
+    }
+  }
+
+  /** Writes a batch, then wakes the claimer: the batch's room can be claimed again. */
+  private void write(List<Resolution> batch) {
+    try {
+      writeOnce(batch);
+    } finally {
+      wake();
+    }
+  }
+
+  /** Writes a batch; the lost claims are counted and dropped, and the rest written again. */
+  private void writeOnce(List<Resolution> batch) {
+    List<Resolution> pending = batch;
+    while (!pending.isEmpty()) {
+      ResolveResult result;
+      try {
+        result = store.resolve(pending, null);
+      } catch (RuntimeException e) {
+        // The store is unreachable: the leases lapse and the messages are handled again
+        // (at least once). Nothing here can make the outcome durable.
+        LOG.warn("queue {}: could not resolve {} messages: {}", queue.name(), pending.size(), e.toString());
+        outstanding.addAndGet(-pending.size());
+        return;
+      }
+      if (result.allApplied()) {
+        count(pending);
+        outstanding.addAndGet(-pending.size());
+        return;
+      }
+      lost.addAndGet(result.lost().size());
+      outstanding.addAndGet(-result.lost().size());
+      LOG.warn("queue {}: {} resolves refused, their claims were lost: {}", queue.name(), result.lost().size(),
+          result.lost());
+      pending = pending.stream().filter(r -> !result.lost().contains(r.claim().id())).toList();
+    }
+  }
+
+  private void count(List<Resolution> applied) {
+    for (Resolution resolution : applied) {
+      switch (resolution.outcome()) {
+        case Resolution.Done done -> handled.incrementAndGet();
+        case Resolution.Failed failed -> retried.incrementAndGet();
+        case Resolution.DeadLetter letter -> dead.incrementAndGet();
+        case Resolution.Release release -> { }
+        case Resolution.Reschedule snooze -> { }
+      }
+    }
+  }
+
+  /** Extends the leases of handlers that have used half of theirs. */
+  private void extendLongRunning(long now) {
+    long half = queue.policy().lease().toNanos() / 2;
+    for (Running work : running.values()) {
+      if (now - work.leaseSetAt().get() > half) {
+        try {
+          if (store.extend(work.claim(), queue.policy().lease())) {
+            work.leaseSetAt().set(now);
+          }
+        } catch (RuntimeException e) {
+          LOG.warn("queue {}: could not extend the lease of message {}: {}", queue.name(), work.claim().id(),
+              e.toString());
+        }
+      }
+    }
+  }
+
+  /**
+   * Stops claiming, waits for running handlers until {@code deadline}, releases what never started,
+   * writes every outcome, and abandons handlers still running. Returns within about {@code
+   * deadline} plus one store round trip per batch.
+   */
+  public void close(Duration deadline) {
+    long end = System.nanoTime() + deadline.toNanos();
+    claiming = false;
+    wake();
+    join(claimer, end);
+    dispatcher.interrupt();
+    join(dispatcher, end);
+    List<QueueMessage> unstarted = new ArrayList<>();
+    claimed.drainTo(unstarted);
+    unstarted.forEach(m -> outcomes.add(new Resolution(m.claim(), new Resolution.Release())));
+    while (!running.isEmpty() && System.nanoTime() < end) {
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    if (!running.isEmpty()) {
+      LOG.warn("queue {}: {} handlers still running after {}; abandoned, their leases will lapse",
+          queue.name(), running.size(), deadline);
+      outstanding.addAndGet(-running.size());
+      running.clear();
+    }
+    resolving = false;
+    join(resolver, System.nanoTime() + Duration.ofSeconds(5).toNanos());
+    handlers.shutdown();
+  }
+
+  private static void join(Thread thread, long endNanos) {
+    try {
+      thread.join(Duration.ofNanos(Math.max(1_000_000, endNanos - System.nanoTime())));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private final class ClaimedDelivery implements Delivery {
+    private final QueueMessage message;
+
+    ClaimedDelivery(QueueMessage message) {
+      this.message = message;
+    }
+
+    @Override
+    public QueueMessage message() {
+      return message;
+    }
+
+    @Override
+    public boolean extendLease(Duration lease) {
+      boolean held = store.extend(message.claim(), lease);
+      Running work = running.get(message.id());
+      if (held && work != null) {
+        work.leaseSetAt().set(System.nanoTime());
+      }
+      return held;
+    }
+  }
+}

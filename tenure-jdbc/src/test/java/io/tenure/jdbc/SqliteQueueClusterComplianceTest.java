@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.QueueClusterComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class SqliteQueueClusterComplianceTest extends QueueClusterComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.SQLITE);
+  }
+}

@@ -1,0 +1,237 @@
+package io.tenure.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tenure.ConsumerStats;
+import io.tenure.MessageHandler;
+import io.tenure.MessageStatus;
+import io.tenure.OutgoingMessage;
+import io.tenure.Queue;
+import io.tenure.QueueMessage;
+import io.tenure.QueuePolicy;
+import io.tenure.TenureNode;
+import io.tenure.spi.Store;
+import io.tenure.spi.TablePrefix;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SPEC §6.4 to §6.6 with real nodes and consumers in one JVM on real storage: every message handled
+ * at least once, none lost, none stranded; retries and dead letters as the policy says; shutdown
+ * releases what never started and abandons what overran; long handlers keep their claims.
+ */
+public abstract class QueueClusterComplianceTest extends FixtureSupport {
+  private static final Duration BOUND = Duration.ofSeconds(60);
+
+  private TablePrefix prefix;
+  private Store observer;
+  private final List<TenureNode> nodes = new ArrayList<>();
+
+  @BeforeEach
+  void sharedDatabase() {
+    nodes.clear();
+    prefix = freshPrefix();
+    observer = fixture.open(prefix);
+  }
+
+  @AfterEach
+  void stopNodes() {
+    nodes.forEach(TenureNode::close);
+    nodes.clear();
+  }
+
+  private Queue queue(String name, QueuePolicy policy) {
+    return Queue.on(observer.queues(), name, policy);
+  }
+
+  private TenureNode start(String name, Queue queue, int concurrency, MessageHandler handler) {
+    return start(builder(name).consumer(Queue.on(fixture.open(prefix).queues(), queue.name(), queue.policy()),
+        concurrency, handler));
+  }
+
+  private TenureNode.Builder builder(String name) {
+    return FastTimings.node(TenureNode.builder(fixture.open(prefix)), name)
+        .queueReclaim(Duration.ofMillis(100), 1000);
+  }
+
+  private TenureNode start(TenureNode.Builder builder) {
+    TenureNode node = builder.build();
+    node.start();
+    nodes.add(node);
+    return node;
+  }
+
+  private void enqueue(Queue queue, int count) {
+    for (int from = 0; from < count; from += 1000) {
+      List<OutgoingMessage> batch = new ArrayList<>();
+      for (int i = from; i < Math.min(count, from + 1000); i++) {
+        batch.add(OutgoingMessage.text("m" + i));
+      }
+      queue.enqueueAll(batch);
+    }
+  }
+
+  private static long sum(List<TenureNode> nodes, java.util.function.ToLongFunction<ConsumerStats> field) {
+    return nodes.stream().flatMap(n -> n.consumerStats().stream()).mapToLong(field).sum();
+  }
+
+  @Test
+  void three_nodes_handle_ten_thousand_messages_none_lost_none_stranded_none_twice() {
+    Queue work = queue("work", QueuePolicy.defaults());
+    Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
+    MessageHandler handler = d -> handled.computeIfAbsent(d.text(), t -> new AtomicInteger()).incrementAndGet();
+    enqueue(work, 10_000);
+
+    for (int i = 1; i <= 3; i++) {
+      start("n" + i, work, 8, handler);
+    }
+
+    Await.until(BOUND, "every message handled and resolved (now " + handled.size() + ")",
+        () -> handled.size() == 10_000 && work.stats().pending() == 0 && work.stats().inflight() == 0);
+    assertThat(handled.values()).as("messages handled more than once").allMatch(n -> n.get() == 1);
+    assertThat(sum(nodes, ConsumerStats::handled)).isEqualTo(10_000);
+    assertThat(sum(nodes, ConsumerStats::lostClaims)).isZero();
+    assertThat(nodes).allSatisfy(n -> assertThat(n.consumerStats().get(0).handled()).isPositive());
+    assertThat(work.stats().dead()).isZero();
+  }
+
+  @Test
+  void a_failing_handler_is_retried_as_the_policy_says_then_dead_lettered() {
+    Queue flaky = queue("flaky", QueuePolicy.defaults().withMaxAttempts(3)
+        .withBackoff(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), 0.0));
+    List<Long> attemptsAt = new java.util.concurrent.CopyOnWriteArrayList<>();
+    long id = flaky.enqueue(OutgoingMessage.text("boom"));
+
+    TenureNode node = start("n1", flaky, 1, d -> {
+      attemptsAt.add(System.nanoTime());
+      throw new IllegalStateException("attempt " + d.attempt() + " failed");
+    });
+
+    Await.until(BOUND, "a dead letter", () -> flaky.message(id).map(QueueMessage::status).orElse(null)
+        == MessageStatus.DEAD);
+    QueueMessage dead = flaky.message(id).orElseThrow();
+    assertThat(dead.attempts()).isEqualTo(3);
+    assertThat(dead.lastError()).contains("attempt 3 failed");
+    assertThat(attemptsAt).hasSize(3);
+    // Backoff 100 ms then 200 ms (no jitter): the gaps are at least that long.
+    assertThat(attemptsAt.get(1) - attemptsAt.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(100).toNanos());
+    assertThat(attemptsAt.get(2) - attemptsAt.get(1)).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
+    Await.until(BOUND, "counted", () -> node.consumerStats().get(0).deadLettered() == 1);
+    assertThat(node.consumerStats().get(0).retried()).isEqualTo(2);
+    assertThat(flaky.deadLetters(10)).extracting(QueueMessage::id).containsExactly(id);
+  }
+
+  @Test
+  void a_non_retryable_failure_is_dead_lettered_at_once() {
+    Queue strict = queue("strict", QueuePolicy.defaults().withNonRetryable(IllegalArgumentException.class));
+    long id = strict.enqueue(OutgoingMessage.text("bad input"));
+
+    start("n1", strict, 1, d -> {
+      throw new IllegalArgumentException("cannot parse");
+    });
+
+    Await.until(BOUND, "a dead letter", () -> strict.message(id).map(QueueMessage::status).orElse(null)
+        == MessageStatus.DEAD);
+    assertThat(strict.message(id).orElseThrow().attempts()).isEqualTo(1);
+  }
+
+  @Test
+  void a_handler_that_outlives_its_lease_keeps_its_claim_and_runs_once() {
+    Queue slow = queue("slow", QueuePolicy.defaults().withLease(Duration.ofMillis(500)));
+    AtomicInteger runs = new AtomicInteger();
+    long id = slow.enqueue(OutgoingMessage.text("long job"));
+
+    start("n1", slow, 1, d -> {
+      runs.incrementAndGet();
+      Thread.sleep(1_500); // three leases long: only the consumer's extensions keep the claim
+    });
+    start("n2", slow, 1, d -> runs.incrementAndGet());
+
+    Await.until(BOUND, "done", () -> slow.message(id).isEmpty());
+    assertThat(runs).hasValue(1);
+    assertThat(sum(nodes, ConsumerStats::lostClaims)).isZero();
+  }
+
+  @Test
+  void closing_releases_what_never_started_and_abandons_an_overrunning_handler_to_the_reclaim_sweep() {
+    Queue jobs = queue("jobs", QueuePolicy.defaults().withLease(Duration.ofMillis(500)));
+    CountDownLatch stuck = new CountDownLatch(1);
+    CountDownLatch entered = new CountDownLatch(1);
+    long first = jobs.enqueue(OutgoingMessage.text("first"));
+    long second = jobs.enqueue(OutgoingMessage.text("second"));
+    TenureNode closing = start(builder("n1").drainDeadline(Duration.ofMillis(200))
+        .consumer(Queue.on(fixture.open(prefix).queues(), "jobs", jobs.policy()), 1, d -> {
+          entered.countDown();
+          stuck.await(); // never returns before the test ends: this handler overruns
+        }));
+    Await.until(BOUND, "both claimed, one running", () -> entered.getCount() == 0
+        && jobs.stats().inflight() == 2);
+
+    nodes.remove(closing);
+    closing.close();
+
+    // The one that never started went back at once, its attempt given back.
+    QueueMessage released = jobs.message(second).orElseThrow();
+    assertThat(released.status()).isEqualTo(MessageStatus.PENDING);
+    assertThat(released.attempts()).isZero();
+    // The overrunning one stays claimed until its lease lapses; then another node handles it.
+    assertThat(jobs.message(first).orElseThrow().status()).isEqualTo(MessageStatus.INFLIGHT);
+    List<String> handledElsewhere = new java.util.concurrent.CopyOnWriteArrayList<>();
+    start("n2", jobs, 2, d -> handledElsewhere.add(d.text()));
+    Await.until(BOUND, "both handled by n2", () -> handledElsewhere.size() == 2);
+    assertThat(handledElsewhere).containsExactlyInAnyOrder("first", "second");
+    Await.until(BOUND, "nothing stranded", () -> jobs.stats().pending() + jobs.stats().inflight() == 0);
+    stuck.countDown();
+  }
+
+  @Test
+  void messages_of_one_key_are_handled_one_at_a_time_in_order_across_nodes() {
+    Queue orders = queue("orders", QueuePolicy.defaults());
+    List<OutgoingMessage> batch = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      batch.add(OutgoingMessage.text("k" + (i % 3) + ":" + i).key("k" + (i % 3)));
+    }
+    orders.enqueueAll(batch);
+    Map<String, List<Integer>> seen = new ConcurrentHashMap<>();
+    Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
+    AtomicInteger overlaps = new AtomicInteger();
+    MessageHandler handler = d -> {
+      String[] parts = d.text().split(":");
+      if (running.computeIfAbsent(parts[0], k -> new AtomicInteger()).incrementAndGet() > 1) {
+        overlaps.incrementAndGet();
+      }
+      Thread.sleep(2);
+      seen.computeIfAbsent(parts[0], k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+          .add(Integer.parseInt(parts[1]));
+      running.get(parts[0]).decrementAndGet();
+    };
+
+    start("n1", orders, 4, handler);
+    start("n2", orders, 4, handler);
+
+    Await.until(BOUND, "all handled", () -> seen.values().stream().mapToInt(List::size).sum() == 60);
+    assertThat(overlaps).as("two messages of one key in flight at once").hasValue(0);
+    seen.values().forEach(order -> assertThat(order).isSorted());
+  }
+
+  @Test
+  void done_messages_are_kept_for_their_retention_then_deleted_by_the_leader() {
+    Queue kept = queue("kept", QueuePolicy.defaults().withRetention(Duration.ofMillis(800), Duration.ofDays(1)));
+    long id = kept.enqueue(OutgoingMessage.text("keep me a while"));
+
+    start("n1", kept, 1, d -> { });
+
+    Await.until(BOUND, "done and kept", () -> kept.message(id).map(QueueMessage::status).orElse(null)
+        == MessageStatus.DONE);
+    assertThat(kept.message(id).orElseThrow().finishedAt()).isNotNull();
+    Await.until(BOUND, "deleted after its retention", () -> kept.message(id).isEmpty());
+  }
+}
