@@ -81,18 +81,63 @@ public final class JdbcQueueStore implements QueueStore {
     }
   }
 
+  private static final String INSERT_COLUMNS = "queue, msg_key, payload, content_type, headers, priority, attempts,"
+      + " max_attempts, available_at, status, created_at, dedupe_key";
+  private static final int PARAMETERS_PER_ROW = 9;
+  private static final int ROWS_PER_INSERT = 200;
+
+  /**
+   * Inserts in list order. Where RETURNING exists, runs of messages without a dedupe key go in
+   * multi-row inserts (ids are drawn in VALUES order); a deduplicated message is inserted alone.
+   */
   private List<EnqueueResult> insertAll(Connection connection, List<NewMessage> batch) throws SQLException {
     List<EnqueueResult> results = new ArrayList<>(batch.size());
+    List<NewMessage> run = new ArrayList<>();
     for (NewMessage message : batch) {
-      results.add(insert(connection, message));
+      if (dialect.supportsReturning() && message.dedupeKey() == null) {
+        run.add(message);
+        if (run.size() == ROWS_PER_INSERT) {
+          results.addAll(insertRun(connection, run));
+          run.clear();
+        }
+      } else {
+        results.addAll(insertRun(connection, run));
+        run.clear();
+        results.add(insert(connection, message));
+      }
     }
+    results.addAll(insertRun(connection, run));
     return results;
   }
 
+  private List<EnqueueResult> insertRun(Connection connection, List<NewMessage> run) throws SQLException {
+    if (run.isEmpty()) {
+      return List.of();
+    }
+    String row = "(" + rowValues() + ")";
+    String sql = "INSERT INTO " + messages + " (" + INSERT_COLUMNS + ") VALUES "
+        + String.join(", ", Collections.nCopies(run.size(), row)) + " RETURNING id";
+    List<Long> ids;
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < run.size(); i++) {
+        bindNew(statement, i * PARAMETERS_PER_ROW, run.get(i));
+      }
+      ids = ids(statement);
+    }
+    if (ids.size() != run.size()) {
+      throw new IllegalStateException("inserting " + run.size() + " messages returned " + ids.size()
+          + " ids, which indicates a bug");
+    }
+    return ids.stream().sorted().map(id -> new EnqueueResult(id, true)).toList();
+  }
+
+  private String rowValues() {
+    return "?, ?, ?, ?, ?, ?, 0, ?, " + dialect.nowPlusMicros() + ", 'PENDING', " + dialect.now() + ", ?";
+  }
+
   private EnqueueResult insert(Connection connection, NewMessage message) throws SQLException {
-    String columns = "queue, msg_key, payload, content_type, headers, priority, attempts, max_attempts,"
-        + " available_at, status, created_at, dedupe_key";
-    String values = "?, ?, ?, ?, ?, ?, 0, ?, " + dialect.nowPlusMicros() + ", 'PENDING', " + dialect.now() + ", ?";
+    String columns = INSERT_COLUMNS;
+    String values = rowValues();
     boolean deduped = message.dedupeKey() != null;
     if (dialect.supportsReturning()) {
       String sql = (deduped ? dialect.insertIfAbsent(messages, columns, values, "queue, dedupe_key")
@@ -126,15 +171,20 @@ public final class JdbcQueueStore implements QueueStore {
   }
 
   private void bindNew(PreparedStatement statement, NewMessage message) throws SQLException {
-    statement.setString(1, message.queue());
-    statement.setString(2, message.key());
-    statement.setBytes(3, message.payload());
-    statement.setString(4, message.contentType());
-    statement.setString(5, Headers.encode(message.headers()));
-    statement.setInt(6, message.priority());
-    statement.setInt(7, message.maxAttempts());
-    statement.setLong(8, micros(message.delay()));
-    statement.setString(9, message.dedupeKey());
+    bindNew(statement, 0, message);
+  }
+
+  /** Binds one row's {@value #PARAMETERS_PER_ROW} parameters after the first {@code offset}. */
+  private static void bindNew(PreparedStatement statement, int offset, NewMessage message) throws SQLException {
+    statement.setString(offset + 1, message.queue());
+    statement.setString(offset + 2, message.key());
+    statement.setBytes(offset + 3, message.payload());
+    statement.setString(offset + 4, message.contentType());
+    statement.setString(offset + 5, Headers.encode(message.headers()));
+    statement.setInt(offset + 6, message.priority());
+    statement.setInt(offset + 7, message.maxAttempts());
+    statement.setLong(offset + 8, micros(message.delay()));
+    statement.setString(offset + 9, message.dedupeKey());
   }
 
   private long existing(Connection connection, NewMessage message) throws SQLException {
@@ -160,41 +210,65 @@ public final class JdbcQueueStore implements QueueStore {
       if (request.guard() != null && !guardHolds(connection, request.guard(), true)) {
         return List.<QueueMessage>of();
       }
-      List<Long> ids = request.strict() ? strictCandidates(connection, request) : candidates(connection, request);
-      if (ids.isEmpty()) {
-        return List.<QueueMessage>of();
-      }
       String token = UUID.randomUUID().toString();
-      String update = "UPDATE " + messages + " SET status = 'INFLIGHT', owner_node = ?, claim_token = ?,"
-          + " lease_until = " + dialect.nowPlusMicros() + ", attempts = attempts + 1"
-          + " WHERE status = 'PENDING' AND id IN (" + marks(ids.size()) + ")";
-      try (PreparedStatement statement = connection.prepareStatement(update)) {
-        statement.setString(1, request.nodeId());
-        statement.setString(2, token);
-        statement.setLong(3, micros(request.lease()));
-        bindIds(statement, 4, ids);
-        statement.executeUpdate();
+      String set = "UPDATE " + messages + " SET status = 'INFLIGHT', owner_node = ?, claim_token = ?,"
+          + " lease_until = " + dialect.nowPlusMicros() + ", attempts = attempts + 1 WHERE status = 'PENDING'";
+      List<QueueMessage> claimed;
+      if (!request.strict() && dialect.supportsReturning()) {
+        // One statement: the candidates are chosen, locked and claimed together. The candidates
+        // are a MATERIALIZED CTE: as a plain IN subquery PostgreSQL may run its LIMIT more than
+        // once and claim more rows than asked (the kit's priority test caught it).
+        try (PreparedStatement statement = connection.prepareStatement("WITH c AS MATERIALIZED ("
+            + candidatesQuery() + ") " + set + " AND id IN (SELECT id FROM c) RETURNING " + COLUMNS)) {
+          statement.setString(1, request.queue());
+          statement.setInt(2, request.max());
+          bindClaim(statement, 2, request, token);
+          claimed = new ArrayList<>(messages(statement));
+        }
+      } else {
+        List<Long> ids = request.strict() ? strictCandidates(connection, request) : candidates(connection, request);
+        if (ids.isEmpty()) {
+          return List.<QueueMessage>of();
+        }
+        try (PreparedStatement statement = connection.prepareStatement(
+            set + " AND id IN (" + marks(ids.size()) + ")")) {
+          bindClaim(statement, 0, request, token);
+          bindIds(statement, 4, ids);
+          statement.executeUpdate();
+        }
+        claimed = new ArrayList<>(select(connection, "WHERE claim_token = ? AND id IN (" + marks(ids.size()) + ")",
+            s -> {
+              s.setString(1, token);
+              bindIds(s, 2, ids);
+            }));
       }
-      List<QueueMessage> claimed = new ArrayList<>(select(connection, "WHERE claim_token = ? AND id IN ("
-          + marks(ids.size()) + ")", s -> {
-            s.setString(1, token);
-            bindIds(s, 2, ids);
-          }));
-      Map<Long, Integer> order = new LinkedHashMap<>();
-      ids.forEach(id -> order.put(id, order.size()));
-      claimed.sort(Comparator.comparing(m -> order.get(m.id())));
+      claimed.sort(Comparator.comparingInt(QueueMessage::priority).reversed().thenComparingLong(QueueMessage::id));
       return List.copyOf(claimed);
     });
   }
 
-  /** Available pending rows, highest priority then oldest; a key's younger rows wait for its head. */
-  private List<Long> candidates(Connection connection, ClaimRequest request) throws SQLException {
-    String sql = "SELECT c.id FROM " + messages + " c WHERE c.queue = ? AND c.status = 'PENDING'"
+  /** Binds the claim's owner, token and lease after the first {@code offset} parameters. */
+  private static void bindClaim(PreparedStatement statement, int offset, ClaimRequest request, String token)
+      throws SQLException {
+    statement.setString(offset + 1, request.nodeId());
+    statement.setString(offset + 2, token);
+    statement.setLong(offset + 3, micros(request.lease()));
+  }
+
+  /**
+   * Available pending rows, highest priority then oldest; a key's younger rows wait for its head.
+   * Parameters: the queue, the limit.
+   */
+  private String candidatesQuery() {
+    return "SELECT c.id FROM " + messages + " c WHERE c.queue = ? AND c.status = 'PENDING'"
         + " AND c.available_at <= " + dialect.now()
         + " AND (c.msg_key IS NULL OR NOT EXISTS (SELECT 1 FROM " + messages + " o WHERE o.queue = c.queue"
         + " AND o.msg_key = c.msg_key AND o.id < c.id AND o.status IN ('PENDING', 'INFLIGHT')))"
         + " ORDER BY c.priority DESC, c.id LIMIT ?" + dialect.skipLocked();
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+  }
+
+  private List<Long> candidates(Connection connection, ClaimRequest request) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(candidatesQuery())) {
       statement.setString(1, request.queue());
       statement.setInt(2, request.max());
       return ids(statement);
@@ -262,9 +336,7 @@ public final class JdbcQueueStore implements QueueStore {
       if (!lost.isEmpty()) {
         return new ResolveResult(List.of(), lost, false);
       }
-      for (Resolution resolution : resolutions) {
-        apply(connection, resolution);
-      }
+      apply(connection, resolutions);
       return new ResolveResult(List.copyOf(seen.stream().sorted().toList()), List.of(), false);
     }, result -> result.lost().isEmpty() || result.guardRefused());
   }
@@ -292,58 +364,77 @@ public final class JdbcQueueStore implements QueueStore {
   }
 
   private void repend(Connection connection, List<Resolution> resolutions) throws SQLException {
-    for (Resolution resolution : resolutions) {
-      update(connection, "SET status = 'PENDING', " + CLEARED_CLAIM, resolution.claim(), s -> {});
-    }
+    byId(connection, "UPDATE " + messages + " SET status = 'PENDING', " + CLEARED_CLAIM + " WHERE id IN ",
+        resolutions.stream().map(r -> r.claim().id()).toList());
   }
 
-  private void apply(Connection connection, Resolution resolution) throws SQLException {
-    MessageClaim claim = resolution.claim();
-    switch (resolution.outcome()) {
-      case Resolution.Done done -> {
-        if (done.keep()) {
-          update(connection, "SET status = 'DONE', finished_at = " + dialect.now() + ", " + CLEARED_CLAIM,
-              claim, s -> {});
-        } else {
-          try (PreparedStatement statement = connection.prepareStatement(
-              "DELETE FROM " + messages + " WHERE id = ? AND claim_token = ?")) {
-            statement.setLong(1, claim.id());
-            statement.setString(2, claim.token());
-            statement.executeUpdate();
-          }
+  /**
+   * Writes the outcomes of claims {@link #heldClaims} locked: a statement per kind of outcome, not
+   * per message (a batch of 500 done messages is one DELETE).
+   */
+  private void apply(Connection connection, List<Resolution> resolutions) throws SQLException {
+    Map<Class<?>, List<Resolution>> byKind = new LinkedHashMap<>();
+    resolutions.forEach(r -> byKind.computeIfAbsent(r.outcome().getClass(), k -> new ArrayList<>()).add(r));
+    for (List<Resolution> group : byKind.values()) {
+      List<Long> ids = group.stream().map(r -> r.claim().id()).toList();
+      switch (group.get(0).outcome()) {
+        case Resolution.Done done -> {
+          java.util.function.Predicate<Resolution> keep = r -> ((Resolution.Done) r.outcome()).keep();
+          byId(connection, "UPDATE " + messages + " SET status = 'DONE', finished_at = " + dialect.now() + ", "
+              + CLEARED_CLAIM + " WHERE id IN ", group.stream().filter(keep).map(r -> r.claim().id()).toList());
+          byId(connection, "DELETE FROM " + messages + " WHERE id IN ",
+              group.stream().filter(keep.negate()).map(r -> r.claim().id()).toList());
         }
+        case Resolution.Release release -> byId(connection, "UPDATE " + messages
+            + " SET status = 'PENDING', attempts = attempts - 1, " + CLEARED_CLAIM + " WHERE id IN ", ids);
+        case Resolution.Failed failed -> batch(connection,
+            "SET status = CASE WHEN attempts >= max_attempts THEN 'DEAD' ELSE 'PENDING' END,"
+                + " finished_at = CASE WHEN attempts >= max_attempts THEN " + dialect.now() + " ELSE NULL END,"
+                + " available_at = CASE WHEN attempts >= max_attempts THEN available_at ELSE "
+                + dialect.nowPlusMicros() + " END, last_error = ?, " + CLEARED_CLAIM,
+            group, (statement, r) -> {
+              Resolution.Failed f = (Resolution.Failed) r.outcome();
+              statement.setLong(1, micros(f.retryIn()));
+              statement.setString(2, f.error());
+            });
+        case Resolution.DeadLetter dead -> batch(connection,
+            "SET status = 'DEAD', finished_at = " + dialect.now() + ", last_error = ?, " + CLEARED_CLAIM,
+            group, (statement, r) -> statement.setString(1, ((Resolution.DeadLetter) r.outcome()).error()));
+        case Resolution.Reschedule snooze -> batch(connection,
+            "SET status = 'PENDING', attempts = attempts - 1, available_at = " + dialect.nowPlusMicros() + ", "
+                + CLEARED_CLAIM,
+            group, (statement, r) -> statement.setLong(1, micros(((Resolution.Reschedule) r.outcome()).in())));
       }
-      case Resolution.Failed failed -> update(connection,
-          "SET status = CASE WHEN attempts >= max_attempts THEN 'DEAD' ELSE 'PENDING' END,"
-              + " finished_at = CASE WHEN attempts >= max_attempts THEN " + dialect.now() + " ELSE NULL END,"
-              + " available_at = CASE WHEN attempts >= max_attempts THEN available_at ELSE "
-              + dialect.nowPlusMicros() + " END, last_error = ?, " + CLEARED_CLAIM,
-          claim, s -> {
-            s.setLong(1, micros(failed.retryIn()));
-            s.setString(2, failed.error());
-          });
-      case Resolution.DeadLetter dead -> update(connection,
-          "SET status = 'DEAD', finished_at = " + dialect.now() + ", last_error = ?, " + CLEARED_CLAIM,
-          claim, s -> s.setString(1, dead.error()));
-      case Resolution.Release release -> update(connection,
-          "SET status = 'PENDING', attempts = attempts - 1, " + CLEARED_CLAIM, claim, s -> {});
-      case Resolution.Reschedule snooze -> update(connection,
-          "SET status = 'PENDING', attempts = attempts - 1, available_at = " + dialect.nowPlusMicros() + ", "
-              + CLEARED_CLAIM,
-          claim, s -> s.setLong(1, micros(snooze.in())));
     }
   }
 
-  /** {@code UPDATE messages <set> WHERE id = ? AND claim_token = ?}; {@code binder} binds the set's parameters. */
-  private void update(Connection connection, String set, MessageClaim claim, Binder binder) throws SQLException {
-    String sql = "UPDATE " + messages + " " + set + " WHERE id = ? AND claim_token = ?";
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      binder.bind(statement);
-      int next = countParameters(set) + 1;
-      statement.setLong(next, claim.id());
-      statement.setString(next + 1, claim.token());
-      statement.executeUpdate();
+  /** Runs {@code statement} (ending in {@code id IN }) over the ids, in chunks. */
+  private static void byId(Connection connection, String statement, List<Long> ids) throws SQLException {
+    for (List<Long> chunk : chunks(ids)) {
+      try (PreparedStatement change = connection.prepareStatement(statement + "(" + marks(chunk.size()) + ")")) {
+        bindIds(change, 1, chunk);
+        change.executeUpdate();
+      }
     }
+  }
+
+  /** One JDBC batch of {@code UPDATE messages <set> WHERE id = ?}, one entry per resolution. */
+  private void batch(Connection connection, String set, List<Resolution> group, EntryBinder binder)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement("UPDATE " + messages + " " + set + " WHERE id = ?")) {
+      int idIndex = countParameters(set) + 1;
+      for (Resolution resolution : group) {
+        binder.bind(statement, resolution);
+        statement.setLong(idIndex, resolution.claim().id());
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
+  @FunctionalInterface
+  private interface EntryBinder {
+    void bind(PreparedStatement statement, Resolution resolution) throws SQLException;
   }
 
   private static int countParameters(String sql) {
@@ -574,14 +665,18 @@ public final class JdbcQueueStore implements QueueStore {
   private List<QueueMessage> select(Connection connection, String clause, Binder binder) throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement("SELECT " + COLUMNS + " FROM " + messages + " " + clause)) {
       binder.bind(statement);
-      List<QueueMessage> found = new ArrayList<>();
-      try (ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          found.add(message(rows));
-        }
-      }
-      return found;
+      return messages(statement);
     }
+  }
+
+  private List<QueueMessage> messages(PreparedStatement statement) throws SQLException {
+    List<QueueMessage> found = new ArrayList<>();
+    try (ResultSet rows = statement.executeQuery()) {
+      while (rows.next()) {
+        found.add(message(rows));
+      }
+    }
+    return found;
   }
 
   private QueueMessage message(ResultSet rows) throws SQLException {
