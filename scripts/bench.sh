@@ -2,6 +2,8 @@
 # Runs a Tenure benchmark after building the launcher and the benchmark jar, with the newest JDK.
 #   scripts/bench.sh [failover] --store URL [--store URL ...] [--runs 10]   leader fail-over (default)
 #   scripts/bench.sh convergence --store URL [--nodes 100] [--agents 10000] agent convergence
+#   scripts/bench.sh queue [--messages 20000] [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL]
+#                                                                           queue drain and pickup latency
 # e.g.
 #   scripts/bench.sh --store sqlite:/tmp/b.db --store 'jdbc:postgresql://127.0.0.1:5432/test?user=postgres' --runs 10
 #   scripts/bench.sh convergence --store 'jdbc:postgresql://127.0.0.1:5432/test?user=postgres'
@@ -13,6 +15,7 @@ mvn -q -B -ntp -DskipTests install >/dev/null
 JAR=tenure-bench/target/tenure-bench.jar
 case "${1:-}" in
   convergence) shift; exec "$JAVA_HOME/bin/java" -Xmx4g -cp "$JAR" io.tenure.bench.ConvergenceBench "$@" ;;
+  queue) shift; exec "$JAVA_HOME/bin/java" -Xmx2g -cp "$JAR" io.tenure.bench.QueueBench "$@" ;;
   failover) shift ;;
 esac
 exec "$JAVA_HOME/bin/java" -jar "$JAR" --jar tenure-cli/target/tenure.jar "$@"

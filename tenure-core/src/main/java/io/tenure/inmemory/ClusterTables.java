@@ -24,6 +24,8 @@ final class ClusterTables {
   final java.util.TreeMap<String, io.tenure.AgentAssignment> agents = new java.util.TreeMap<>();
   long nextEventId = 1;
   final QueueTable messages = new QueueTable();
+  /** Enqueue listeners of this namespace, called after an enqueue, outside the lock. */
+  final java.util.List<java.util.function.Consumer<String>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   void clear() {
     version = 0;

@@ -48,15 +48,26 @@ final class InMemoryQueueStore implements QueueStore {
     ClusterTables t = store.clusterTables();
     checkBatch(messages.size(), "messages per enqueue");
     messages.forEach(InMemoryQueueStore::checkWritable);
+    List<EnqueueResult> results;
     synchronized (t) {
       Instant now = store.now();
-      return messages.stream().map(m -> {
+      results = messages.stream().map(m -> {
         Row existing = t.messages.duplicateOf(m);
         return existing != null
             ? new EnqueueResult(existing.id, false)
             : new EnqueueResult(t.messages.insert(m, now).id, true);
       }).toList();
     }
+    // After the "commit", outside the lock, like a database's notification.
+    messages.stream().map(NewMessage::queue).distinct().forEach(queue -> t.listeners.forEach(l -> l.accept(queue)));
+    return results;
+  }
+
+  @Override
+  public Optional<AutoCloseable> listen(java.util.function.Consumer<String> onEnqueue) {
+    ClusterTables t = store.clusterTables();
+    t.listeners.add(onEnqueue);
+    return Optional.of(() -> t.listeners.remove(onEnqueue));
   }
 
   @Override

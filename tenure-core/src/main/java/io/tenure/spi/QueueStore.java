@@ -109,4 +109,18 @@ public interface QueueStore {
 
   /** @return numbers for every queue with at least one message, ordered by name */
   List<QueueStats> stats();
+
+  /**
+   * Subscribes to enqueue notifications, where the store has them: PostgreSQL {@code
+   * LISTEN/NOTIFY} (the enqueuer notifies in its transaction, so a rolled-back outbox notifies
+   * nobody), and the in-memory store. Consumers that get none poll. Notifications are hints: one
+   * may be lost (a reconnect) or arrive for a message another node already took.
+   *
+   * @param onEnqueue called with a queue's name after messages were committed to it; must return
+   *     quickly (it runs on the listener's thread)
+   * @return a handle that stops the subscription, or empty if the store cannot notify
+   */
+  default Optional<AutoCloseable> listen(java.util.function.Consumer<String> onEnqueue) {
+    return Optional.empty();
+  }
 }

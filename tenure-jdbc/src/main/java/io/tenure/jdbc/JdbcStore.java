@@ -72,7 +72,7 @@ public final class JdbcStore implements Store {
     this.leases = new JdbcLeaseStore(coordination, builder.prefix, pools.session(), opened.catalog());
     this.events = new JdbcEventStore(jdbc, builder.prefix);
     this.agents = new JdbcAgentStore(jdbc, builder.prefix);
-    this.queues = new io.tenure.jdbc.internal.JdbcQueueStore(jdbc, builder.prefix);
+    this.queues = new io.tenure.jdbc.internal.JdbcQueueStore(jdbc, builder.prefix, pools.session());
   }
 
   /** What opening learned from the database. */

@@ -914,6 +914,40 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     }
   }
 
+  // ---- wake-ups (SPEC §6.5)
+
+  @Test
+  void listeners_hear_committed_enqueues_and_a_rolled_back_outbox_notifies_nobody() throws Exception {
+    List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Optional<AutoCloseable> subscription = queues.listen(heard::add);
+    if (subscription.isEmpty()) {
+      // This provider has no notifications (SQLite, MariaDB): its consumers poll. PostgreSQL and
+      // the in-memory store must notify.
+      assertThat(store.describe().provider()).isNotIn("postgresql", "memory");
+      return;
+    }
+    try (AutoCloseable listening = subscription.get()) {
+      // The subscription may connect in the background: probe until it hears.
+      Await.until(Duration.ofSeconds(10), "the listener hears an enqueue", () -> {
+        queues.enqueue(List.of(message("probe")));
+        return heard.contains("probe");
+      });
+      Optional<Connection> opened = fixture.openConnection();
+      if (opened.isPresent()) {
+        try (Connection transaction = opened.get()) {
+          transaction.setAutoCommit(false);
+          queues.enqueue(transaction, List.of(message("rolled-back")));
+          transaction.rollback();
+        }
+      }
+      queues.enqueue(List.of(message("committed")));
+
+      // Notifications arrive in commit order: once the later one is heard, an earlier one would be.
+      Await.until(Duration.ofSeconds(10), "the committed enqueue is heard", () -> heard.contains("committed"));
+      assertThat(heard).doesNotContain("rolled-back");
+    }
+  }
+
   private static Connection unusableConnection() {
     return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
         (proxy, method, args) -> {

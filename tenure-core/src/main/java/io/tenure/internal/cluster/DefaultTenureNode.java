@@ -54,6 +54,7 @@ public final class DefaultTenureNode implements TenureNode {
   private final AgentRuntime agents;
   private final QueueSettings queueSettings;
   private final List<QueueConsumer> consumers;
+  private volatile Optional<AutoCloseable> listening = Optional.empty();
   private final Object lifecycle = new Object();
   private final java.util.Map<String, ScheduledExecutorService> threads = new java.util.LinkedHashMap<>();
   private boolean started;
@@ -112,6 +113,17 @@ public final class DefaultTenureNode implements TenureNode {
     schedule("agents", settings.agentSweepInterval(), this::agentTick);
     schedule("reclaim", queueSettings.reclaimInterval(), this::reclaimTick);
     consumers.forEach(QueueConsumer::start);
+    if (!consumers.isEmpty()) {
+      // Wake-ups where the store has them (PostgreSQL NOTIFY); consumers poll either way.
+      java.util.Map<String, QueueConsumer> byQueue = new java.util.HashMap<>();
+      consumers.forEach(c -> byQueue.put(c.queueName(), c));
+      listening = store.queues().listen(queue -> {
+        QueueConsumer consumer = byQueue.get(queue);
+        if (consumer != null) {
+          consumer.wake();
+        }
+      });
+    }
     Duration watch = settings.renewInterval().dividedBy(20);
     schedule("watchdog", watch.compareTo(Duration.ofMillis(5)) < 0 ? Duration.ofMillis(5) : watch, this::watchdogTick);
   }
@@ -168,6 +180,14 @@ public final class DefaultTenureNode implements TenureNode {
         store.queues().deleteExpired(spec.queue().name(), policy.retainDone(), policy.retainDead(),
             queueSettings.reclaimPerTick());
       }
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable subscription) {
+    try {
+      subscription.close();
+    } catch (Exception e) {
+      LOG.debug("closing the enqueue subscription: {}", e.toString());
     }
   }
 
@@ -280,6 +300,7 @@ public final class DefaultTenureNode implements TenureNode {
       // back, and a sweep would start agents again. Heart-beats go on while the agents stop.
       elector.shutdown();
       stopThreads("elector", "leader", "agents", "reclaim", "watchdog");
+      listening.ifPresent(DefaultTenureNode::closeQuietly);
       // Stop claiming, let handlers finish, release what never started (SPEC §6.6).
       List<Thread> closing = consumers.stream().map(c -> Thread.ofVirtual()
           .start(() -> c.close(queueSettings.drainDeadline()))).toList();

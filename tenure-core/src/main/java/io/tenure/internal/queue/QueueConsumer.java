@@ -99,6 +99,10 @@ public final class QueueConsumer {
     resolver = Thread.ofPlatform().daemon().name("tenure-resolve-" + suffix).start(this::resolveLoop);
   }
 
+  public String queueName() {
+    return queue.name();
+  }
+
   /** Wakes the claimer now, e.g. after a local enqueue or a notification. */
   public void wake() {
     synchronized (wake) {

@@ -48,11 +48,41 @@ public final class JdbcQueueStore implements QueueStore {
   private final String messages;
   private final String agents;
 
-  public JdbcQueueStore(Jdbc jdbc, TablePrefix prefix) {
+  private final Dialect.ConnectionSource sessions;
+  private final String channel;
+
+  /**
+   * @param sessions opens connections outside the pools, for PostgreSQL's {@code LISTEN}
+   */
+  public JdbcQueueStore(Jdbc jdbc, TablePrefix prefix, Dialect.ConnectionSource sessions) {
     this.jdbc = jdbc;
     this.dialect = jdbc.dialect();
     this.messages = prefix.table("messages");
     this.agents = prefix.table("agents");
+    this.sessions = sessions;
+    this.channel = prefix.value() + "queue";
+  }
+
+  @Override
+  public Optional<AutoCloseable> listen(java.util.function.Consumer<String> onEnqueue) {
+    if (!dialect.name().equals("postgresql")) {
+      return Optional.empty();
+    }
+    return Optional.of(new PostgresListener(sessions, channel, onEnqueue));
+  }
+
+  /** PostgreSQL: one notification per queue, delivered when the enqueuing transaction commits. */
+  private void notifyEnqueued(Connection connection, List<NewMessage> batch) throws SQLException {
+    if (!dialect.name().equals("postgresql")) {
+      return;
+    }
+    for (String queue : batch.stream().map(NewMessage::queue).distinct().toList()) {
+      try (PreparedStatement statement = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
+        statement.setString(1, channel);
+        statement.setString(2, queue);
+        statement.execute();
+      }
+    }
   }
 
   // ---- enqueue ----
@@ -92,6 +122,7 @@ public final class JdbcQueueStore implements QueueStore {
    */
   private List<EnqueueResult> insertAll(Connection connection, List<NewMessage> batch) throws SQLException {
     List<EnqueueResult> results = new ArrayList<>(batch.size());
+    notifyEnqueued(connection, batch);
     List<NewMessage> run = new ArrayList<>();
     for (NewMessage message : batch) {
       if (dialect.supportsReturning() && message.dedupeKey() == null) {

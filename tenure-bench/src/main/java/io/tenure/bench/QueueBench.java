@@ -1,0 +1,200 @@
+package io.tenure.bench;
+
+import static io.tenure.bench.QueueBenchSupport.count;
+import static io.tenure.bench.QueueBenchSupport.ms;
+import static io.tenure.bench.QueueBenchSupport.ms1;
+
+import io.tenure.bench.QueueBenchSupport.Latency;
+import io.tenure.bench.QueueBenchSupport.Rate;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Queue throughput and pickup latency (issue 5), side by side in one run on one PostgreSQL:
+ *
+ * <ul>
+ *   <li>Tenure: one node with a no-op consumer drains N pre-enqueued messages (concurrency 8 to 64);
+ *   <li>db-scheduler 16.x: N one-time tasks with a no-op handler, lock-and-fetch polling (threads 8
+ *       to 64);
+ *   <li>the raw SQL ceiling: Tenure's table claimed and deleted over plain JDBC (1 to 8 threads,
+ *       batches of 50 to 500);
+ *   <li>batched enqueue: {@code enqueueAll} against a raw JDBC batch insert of the same rows;
+ *   <li>Tenure's best drain again on SQLite and MariaDB;
+ *   <li>pickup latency on an idle queue, one message every 50 ms, on all three databases.
+ * </ul>
+ *
+ * Every system first runs once with 2,000 messages to warm up the JVM; those runs are discarded.
+ * Every run uses fresh tables and drops them (or deletes the SQLite file) afterwards.
+ *
+ * <p>Usage: {@code QueueBench [--messages 20000] [--postgres URL] [--sqlite sqlite:/tmp/qb.db]
+ * [--mariadb URL]}
+ */
+public final class QueueBench {
+  private static final int[] CONCURRENCIES = {8, 16, 32, 64};
+  private static final int[] RAW_THREADS = {1, 2, 4, 8};
+  private static final int[] RAW_BATCHES = {50, 100, 200, 500};
+  private static final int WARM_UP_MESSAGES = 2_000;
+  private static final int ENQUEUE_ROUNDS = 3;
+  private static final int PICKUP_MESSAGES = 200;
+  private static final Duration PICKUP_EVERY = Duration.ofMillis(50);
+  /** Goals from issue 5. */
+  private static final double GOAL_VS_DB_SCHEDULER = 5.0;
+  private static final double GOAL_VS_RAW = 0.60;
+
+  private final String postgres;
+  private final String sqlite;
+  private final String mariadb;
+  private final List<Rate> rates = new ArrayList<>();
+  private final List<Latency> latencies = new ArrayList<>();
+
+  private QueueBench(String postgres, String sqlite, String mariadb) {
+    this.postgres = postgres;
+    this.sqlite = sqlite;
+    this.mariadb = mariadb;
+  }
+
+  public static void main(String[] args) throws Exception {
+    // Set before any logger exists: the runs' INFO lines would bury the progress lines.
+    if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    }
+    int messages = 20_000;
+    String postgres = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+    String sqlite = "sqlite:/tmp/qb.db";
+    String mariadb = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
+    for (int i = 0; i < args.length; i += 2) {
+      switch (args[i]) {
+        case "--messages" -> messages = Integer.parseInt(args[i + 1]);
+        case "--postgres" -> postgres = args[i + 1];
+        case "--sqlite" -> sqlite = args[i + 1];
+        case "--mariadb" -> mariadb = args[i + 1];
+        default -> throw new IllegalArgumentException("unknown option " + args[i]
+            + "; use [--messages N] [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL]");
+      }
+    }
+    if (messages < 1) {
+      throw new IllegalArgumentException("--messages must be at least 1, got " + messages);
+    }
+    new QueueBench(postgres, sqlite, mariadb).run(messages);
+  }
+
+  private void run(int messages) throws Exception {
+    long start = System.nanoTime();
+    printVersions();
+    warmUp();
+    for (int concurrency : CONCURRENCIES) {
+      record(TenureQueueRuns.drain(postgres, messages, concurrency));
+    }
+    for (int threads : CONCURRENCIES) {
+      record(DbSchedulerRuns.drain(postgres, messages, threads));
+    }
+    try (RawQueueRuns raw = RawQueueRuns.open(postgres)) {
+      for (int threads : RAW_THREADS) {
+        for (int batch : RAW_BATCHES) {
+          record(raw.drain(messages, threads, batch));
+        }
+      }
+      for (int round = 0; round < ENQUEUE_ROUNDS; round++) {
+        record(raw.tenureEnqueue(messages));
+        record(raw.rawInsert(messages));
+      }
+    }
+    int concurrency = bestSetting("Tenure drain");
+    record(TenureQueueRuns.drain(sqlite, messages, concurrency));
+    record(TenureQueueRuns.drain(mariadb, messages, concurrency));
+    for (String url : List.of(postgres, sqlite, mariadb)) {
+      Latency latency = TenureQueueRuns.pickup(url, PICKUP_MESSAGES, PICKUP_EVERY, concurrency);
+      latencies.add(latency);
+      System.err.printf(Locale.ROOT, "  pickup %s: p50 %s, p99 %s, max %s%n", latency.store(),
+          ms1(latency.p50()), ms1(latency.p99()), ms1(latency.max()));
+    }
+    printTable(concurrency);
+    System.out.printf(Locale.ROOT, "%nTotal run time %s.%n", ms(System.nanoTime() - start));
+  }
+
+  /** One small run of every system and database, discarded: class loading, JIT, pools, statements. */
+  private void warmUp() throws Exception {
+    System.err.println("warming up with " + WARM_UP_MESSAGES + " messages per system (discarded)");
+    TenureQueueRuns.drain(postgres, WARM_UP_MESSAGES, 16);
+    DbSchedulerRuns.drain(postgres, WARM_UP_MESSAGES, 16);
+    try (RawQueueRuns raw = RawQueueRuns.open(postgres)) {
+      raw.drain(WARM_UP_MESSAGES, 2, 100);
+      raw.tenureEnqueue(WARM_UP_MESSAGES);
+      raw.rawInsert(WARM_UP_MESSAGES);
+    }
+    TenureQueueRuns.drain(sqlite, WARM_UP_MESSAGES, 16);
+    TenureQueueRuns.drain(mariadb, WARM_UP_MESSAGES, 16);
+  }
+
+  private void record(Rate rate) {
+    rates.add(rate);
+    System.err.printf(Locale.ROOT, "  %s, %s, %s: %s%n", rate.measure(), rate.store(), rate.setting(), result(rate));
+  }
+
+  private Rate best(String measure) {
+    return rates.stream().filter(r -> r.measure().equals(measure) && r.store().equals("PostgreSQL"))
+        .max(Comparator.comparingDouble(r -> r.finished() ? r.perSecond() : 0)).orElseThrow();
+  }
+
+  /** The concurrency of Tenure's best PostgreSQL drain. */
+  private int bestSetting(String measure) {
+    return Integer.parseInt(best(measure).setting().replace("concurrency ", ""));
+  }
+
+  private void printVersions() throws Exception {
+    StringBuilder line = new StringBuilder("Java " + Runtime.version());
+    for (String url : List.of(postgres, mariadb)) {
+      try (Connection c = DriverManager.getConnection(url)) {
+        DatabaseMetaData meta = c.getMetaData();
+        line.append("; ").append(meta.getDatabaseProductName()).append(' ').append(meta.getDatabaseProductVersion());
+      }
+    }
+    line.append("; ").append(Runtime.getRuntime().availableProcessors()).append(" processors");
+    System.out.println(line);
+  }
+
+  private void printTable(int concurrency) {
+    System.out.println();
+    System.out.println("| measure | store | setting | messages | result |");
+    System.out.println("| --- | --- | --- | --- | --- |");
+    for (Rate rate : rates) {
+      System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", rate.measure(), rate.store(), rate.setting(),
+          count(rate.messages()), result(rate));
+    }
+    for (Latency latency : latencies) {
+      System.out.printf(Locale.ROOT, "| pickup latency | %s | 1 every %d ms, concurrency %d | %d | p50 %s, p99 %s, max %s |%n",
+          latency.store(), PICKUP_EVERY.toMillis(), concurrency, latency.messages(), ms1(latency.p50()),
+          ms1(latency.p99()), ms1(latency.max()));
+    }
+    Rate tenure = best("Tenure drain");
+    Rate peer = best("db-scheduler drain");
+    Rate raw = best("raw SQL drain");
+    System.out.println();
+    System.out.printf(Locale.ROOT, "Best on PostgreSQL: Tenure %s msg/s (%s), db-scheduler %s msg/s (%s), raw SQL %s msg/s (%s).%n",
+        count(tenure.perSecond()), tenure.setting(), count(peer.perSecond()), peer.setting(),
+        count(raw.perSecond()), raw.setting());
+    goal("Tenure / db-scheduler", tenure.perSecond() / peer.perSecond(), GOAL_VS_DB_SCHEDULER, "x");
+    goal("Tenure / raw SQL", tenure.perSecond() / raw.perSecond(), GOAL_VS_RAW, "");
+    Rate enqueue = best("Tenure enqueueAll");
+    Rate insert = best("raw JDBC batch insert");
+    System.out.printf(Locale.ROOT, "Enqueue, best of %d: Tenure enqueueAll %s msg/s, raw batch insert %s msg/s (ratio %.2f).%n",
+        ENQUEUE_ROUNDS, count(enqueue.perSecond()), count(insert.perSecond()), enqueue.perSecond() / insert.perSecond());
+  }
+
+  private static void goal(String what, double ratio, double goal, String unit) {
+    System.out.printf(Locale.ROOT, "%s = %.2f%s (goal at least %.2f%s): %s.%n", what, ratio, unit, goal, unit,
+        ratio >= goal ? "met" : "NOT met");
+  }
+
+  private static String result(Rate rate) {
+    String note = rate.note().isEmpty() ? "" : "; " + rate.note();
+    return rate.finished() ? count(rate.perSecond()) + " msg/s (" + ms(rate.nanos()) + note + ")"
+        : "not within " + QueueBenchSupport.BOUND.toSeconds() + " s";
+  }
+}
