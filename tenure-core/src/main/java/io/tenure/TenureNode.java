@@ -190,6 +190,8 @@ public interface TenureNode extends AutoCloseable {
     private final java.util.Map<String, AgentFamily> families = new java.util.LinkedHashMap<>();
     private final java.util.Map<String, io.tenure.internal.queue.ConsumerSpec> consumers =
         new java.util.LinkedHashMap<>();
+    private final java.util.Map<String, io.tenure.internal.queue.ConsumerSpec> exclusive =
+        new java.util.LinkedHashMap<>();
     private Duration reclaimInterval = DEFAULT_RECLAIM_INTERVAL;
     private int reclaimPerTick = DEFAULT_RECLAIM_PER_TICK;
     private Duration drainDeadline = DEFAULT_DRAIN_DEADLINE;
@@ -419,8 +421,29 @@ public interface TenureNode extends AutoCloseable {
         throw new IllegalArgumentException("consumer concurrency must be 1 to "
             + io.tenure.spi.QueueStore.MAX_BATCH + ", got " + concurrency);
       }
-      if (consumers.putIfAbsent(queue.name(), new io.tenure.internal.queue.ConsumerSpec(queue, concurrency, handler))
-          != null) {
+      if (exclusive.containsKey(queue.name()) || consumers.putIfAbsent(queue.name(),
+          new io.tenure.internal.queue.ConsumerSpec(queue, concurrency, handler)) != null) {
+        throw new IllegalArgumentException("queue '" + queue.name() + "' already has a consumer on this node");
+      }
+      return this;
+    }
+
+    /**
+     * Consumes an exclusive queue (SPEC §6.9): exactly one node at a time, one message at a time, in
+     * strict enqueue order, by running the agent {@code queue://NAME} (placed by the leader like
+     * any agent). Every claim and resolve carries the agent's ownership epoch, so a node that lost
+     * the agent cannot take or finish its successor's work. Register the same exclusive queues on
+     * every node that may run them.
+     *
+     * @throws IllegalArgumentException if an argument is null or the queue already has a consumer
+     *     on this node
+     */
+    public Builder exclusiveConsumer(Queue queue, MessageHandler handler) {
+      if (queue == null || handler == null) {
+        throw new IllegalArgumentException("consumer queue and handler must not be null");
+      }
+      if (consumers.containsKey(queue.name()) || exclusive.putIfAbsent(queue.name(),
+          new io.tenure.internal.queue.ConsumerSpec(queue, 1, handler)) != null) {
         throw new IllegalArgumentException("queue '" + queue.name() + "' already has a consumer on this node");
       }
       return this;
@@ -477,13 +500,24 @@ public interface TenureNode extends AutoCloseable {
       requireLess("renewInterval + statementTimeout (" + renewInterval + " + " + statementTimeout + ")",
           renewInterval.plus(statementTimeout), "fenceAfter", fenceAfter);
       requireLess("fenceAfter", fenceAfter, "leaseTtl", leaseTtl);
+      java.util.Map<String, AgentFamily> allFamilies = new java.util.LinkedHashMap<>(families);
+      Set<String> allCapabilities = new LinkedHashSet<>(capabilities);
+      if (!exclusive.isEmpty()) {
+        String scheme = io.tenure.internal.queue.ExclusiveQueues.SCHEME;
+        if (allFamilies.putIfAbsent(scheme,
+            new io.tenure.internal.queue.ExclusiveQueues(store.queues(), exclusive, drainDeadline)) != null) {
+          throw new IllegalArgumentException("an agent family for scheme '" + scheme
+              + "' is registered; it is reserved for exclusive queues");
+        }
+        allCapabilities.add(scheme);
+      }
       NodeSettings settings =
-          new NodeSettings(name, address, capabilities, heartbeatInterval, selfFenceAfter,
+          new NodeSettings(name, address, allCapabilities, heartbeatInterval, selfFenceAfter,
               staleAfter, leaseTtl, renewInterval, fenceAfter, statementTimeout, promotable,
               acquireDelay, defunctAfter, cleanupBatchSize, maxCleanupPerTick, eventsToKeep,
               eventMaxAge, agentSweepInterval, maxMovesPerPass, maxReconciliationsPerTick,
               agentStartTimeout, agentStopTimeout);
-      return new DefaultTenureNode(store, settings, ticker, listeners, families,
+      return new DefaultTenureNode(store, settings, ticker, listeners, allFamilies,
           new io.tenure.internal.queue.QueueSettings(List.copyOf(consumers.values()), reclaimInterval, reclaimPerTick,
               drainDeadline));
     }

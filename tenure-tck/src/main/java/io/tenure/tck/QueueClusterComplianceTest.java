@@ -94,8 +94,10 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
       start("n" + i, work, 8, handler);
     }
 
+    // The consumers count a resolve just after the store wrote it: wait for the counts too.
     Await.until(BOUND, "every message handled and resolved (now " + handled.size() + ")",
-        () -> handled.size() == 10_000 && work.stats().pending() == 0 && work.stats().inflight() == 0);
+        () -> handled.size() == 10_000 && work.stats().pending() == 0 && work.stats().inflight() == 0
+            && sum(nodes, ConsumerStats::handled) >= 10_000);
     assertThat(handled.values()).as("messages handled more than once").allMatch(n -> n.get() == 1);
     assertThat(sum(nodes, ConsumerStats::handled)).isEqualTo(10_000);
     assertThat(sum(nodes, ConsumerStats::lostClaims)).isZero();
@@ -233,5 +235,53 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
         == MessageStatus.DONE);
     assertThat(kept.message(id).orElseThrow().finishedAt()).isNotNull();
     Await.until(BOUND, "deleted after its retention", () -> kept.message(id).isEmpty());
+  }
+
+  @Test
+  void an_exclusive_queue_runs_on_one_node_in_strict_order_and_moves_when_its_node_leaves() {
+    Queue ledger = queue("ledger", QueuePolicy.defaults().withLease(Duration.ofSeconds(5)));
+    List<OutgoingMessage> batch = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      batch.add(OutgoingMessage.text(Integer.toString(i)));
+    }
+    ledger.enqueueAll(batch);
+    List<String> handledBy = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<Integer> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+    AtomicInteger atOnce = new AtomicInteger();
+    AtomicInteger overlaps = new AtomicInteger();
+    CountDownLatch halfway = new CountDownLatch(1);
+    java.util.function.Function<String, MessageHandler> handler = node -> d -> {
+      if (atOnce.incrementAndGet() > 1) {
+        overlaps.incrementAndGet();
+      }
+      Thread.sleep(5);
+      order.add(Integer.parseInt(d.text()));
+      handledBy.add(node);
+      if (order.size() == 20) {
+        halfway.countDown();
+      }
+      atOnce.decrementAndGet();
+    };
+    TenureNode first = start(builder("n1").agentSweepInterval(Duration.ofMillis(100))
+        .exclusiveConsumer(Queue.on(fixture.open(prefix).queues(), "ledger", ledger.policy()), handler.apply("n1")));
+    start(builder("n2").agentSweepInterval(Duration.ofMillis(100))
+        .exclusiveConsumer(Queue.on(fixture.open(prefix).queues(), "ledger", ledger.policy()), handler.apply("n2")));
+
+    Await.until(BOUND, "half handled", () -> halfway.getCount() == 0);
+    String owner = handledBy.get(0);
+    TenureNode leaving = first.runningAgents().isEmpty() ? nodes.get(1) : first;
+    nodes.remove(leaving);
+    leaving.close();
+
+    Await.until(BOUND, "all handled (now " + order.size() + ")", () -> order.size() >= 40 && ledger.stats().pending()
+        + ledger.stats().inflight() == 0);
+    assertThat(overlaps).as("two messages of an exclusive queue in flight at once").hasValue(0);
+    assertThat(order).as("strict order, each once").containsExactlyElementsOf(
+        java.util.stream.IntStream.range(0, 40).boxed().toList());
+    // One hand-over: the first owner until it left, then only the other node.
+    int switched = handledBy.indexOf(handledBy.stream().filter(n -> !n.equals(owner)).findFirst().orElseThrow());
+    assertThat(switched).isGreaterThanOrEqualTo(20);
+    assertThat(handledBy.subList(0, switched)).containsOnly(owner);
+    assertThat(handledBy.subList(switched, 40)).doesNotContain(owner);
   }
 }

@@ -52,6 +52,8 @@ public final class QueueConsumer {
   private final int concurrency;
   private final Supplier<String> nodeId;
   private final BooleanSupplier mayClaim;
+  /** For an exclusive queue (SPEC §6.9): the agent's ownership, on every claim and resolve; else null. */
+  private final io.tenure.spi.@org.jspecify.annotations.Nullable AgentGuard guard;
   private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
   private final Semaphore slots;
   private final LinkedBlockingQueue<QueueMessage> claimed = new LinkedBlockingQueue<>();
@@ -77,6 +79,20 @@ public final class QueueConsumer {
    */
   public QueueConsumer(QueueStore store, Queue queue, MessageHandler handler, int concurrency,
       Supplier<String> nodeId, BooleanSupplier mayClaim) {
+    this(store, queue, handler, concurrency, nodeId, mayClaim, null);
+  }
+
+  /**
+   * An exclusive queue's consumer, run by the agent {@code queue://NAME} that owns it: one message
+   * at a time in strict id order, every claim and resolve carrying the agent's ownership epoch.
+   */
+  public static QueueConsumer exclusive(QueueStore store, Queue queue, MessageHandler handler,
+      io.tenure.spi.AgentGuard guard) {
+    return new QueueConsumer(store, queue, handler, 1, guard::nodeId, () -> true, guard);
+  }
+
+  private QueueConsumer(QueueStore store, Queue queue, MessageHandler handler, int concurrency,
+      Supplier<String> nodeId, BooleanSupplier mayClaim, io.tenure.spi.@org.jspecify.annotations.Nullable AgentGuard guard) {
     if (concurrency < 1 || concurrency > QueueStore.MAX_BATCH) {
       throw new IllegalArgumentException(
           "consumer concurrency must be 1 to " + QueueStore.MAX_BATCH + ", got " + concurrency);
@@ -87,6 +103,7 @@ public final class QueueConsumer {
     this.concurrency = concurrency;
     this.nodeId = nodeId;
     this.mayClaim = mayClaim;
+    this.guard = guard;
     this.slots = new Semaphore(concurrency);
   }
 
@@ -117,15 +134,17 @@ public final class QueueConsumer {
   private void claimLoop() {
     long idle = MIN_POLL.toNanos();
     while (claiming) {
-      int room = 2 * concurrency - outstanding.get();
+      // Fetch-ahead doubles the claims in hand; an exclusive queue holds one message at a time, so a
+      // failed head is retried before anything after it is taken.
+      int room = (guard == null ? 2 * concurrency : 1) - outstanding.get();
       if (room <= 0 || !mayClaim.getAsBoolean()) {
         pause(MAX_POLL.toNanos());
         continue;
       }
       List<QueueMessage> got;
       try {
-        got = store.claim(ClaimRequest.of(queue.name(), nodeId.get(), Math.min(room, QueueStore.MAX_BATCH),
-            queue.policy().lease()));
+        got = store.claim(new ClaimRequest(queue.name(), nodeId.get(), Math.min(room, QueueStore.MAX_BATCH),
+            queue.policy().lease(), guard != null, guard));
       } catch (RuntimeException e) {
         LOG.warn("queue {}: claim failed: {}", queue.name(), e.toString());
         pause(MAX_POLL.toNanos());
@@ -247,7 +266,7 @@ public final class QueueConsumer {
     while (!pending.isEmpty()) {
       ResolveResult result;
       try {
-        result = store.resolve(pending, null);
+        result = store.resolve(pending, guard);
       } catch (RuntimeException e) {
         // The store is unreachable: the leases lapse and the messages are handled again
         // (at least once). Nothing here can make the outcome durable.
@@ -258,6 +277,14 @@ public final class QueueConsumer {
       if (result.allApplied()) {
         count(pending);
         outstanding.addAndGet(-pending.size());
+        return;
+      }
+      if (result.guardRefused()) {
+        // The agent moved on: the store put the messages back for its new owner.
+        LOG.warn("queue {}: this node no longer owns the exclusive queue; {} messages went back", queue.name(),
+            pending.size());
+        outstanding.addAndGet(-pending.size());
+        claiming = false;
         return;
       }
       lost.addAndGet(result.lost().size());
