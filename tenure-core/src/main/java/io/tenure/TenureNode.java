@@ -417,15 +417,44 @@ public interface TenureNode extends AutoCloseable {
       if (queue == null || handler == null) {
         throw new IllegalArgumentException("consumer queue and handler must not be null");
       }
+      checkConcurrency(concurrency);
+      return register(io.tenure.internal.queue.ConsumerSpec.single(queue, concurrency, handler));
+    }
+
+    /**
+     * Consumes a queue in batches: up to {@code concurrency} handler calls at once, each with 1 to
+     * {@code batchSize} messages (SPEC §6.5). A call that returns marks its messages done; one that
+     * throws fails them all, each retried or dead-lettered by its own attempts.
+     *
+     * @param batchSize 1 to 1000
+     * @throws IllegalArgumentException if an argument is null or out of range, or this queue already
+     *     has a consumer on this node
+     */
+    public Builder batchConsumer(Queue queue, int concurrency, int batchSize, BatchHandler handler) {
+      if (queue == null || handler == null) {
+        throw new IllegalArgumentException("consumer queue and handler must not be null");
+      }
+      checkConcurrency(concurrency);
+      if (batchSize < 1 || batchSize > io.tenure.spi.QueueStore.MAX_BATCH) {
+        throw new IllegalArgumentException("batch size must be 1 to " + io.tenure.spi.QueueStore.MAX_BATCH
+            + ", got " + batchSize);
+      }
+      return register(new io.tenure.internal.queue.ConsumerSpec(queue, concurrency, batchSize, handler));
+    }
+
+    private Builder register(io.tenure.internal.queue.ConsumerSpec spec) {
+      String queue = spec.queue().name();
+      if (exclusive.containsKey(queue) || consumers.putIfAbsent(queue, spec) != null) {
+        throw new IllegalArgumentException("queue '" + queue + "' already has a consumer on this node");
+      }
+      return this;
+    }
+
+    private static void checkConcurrency(int concurrency) {
       if (concurrency < 1 || concurrency > io.tenure.spi.QueueStore.MAX_BATCH) {
         throw new IllegalArgumentException("consumer concurrency must be 1 to "
             + io.tenure.spi.QueueStore.MAX_BATCH + ", got " + concurrency);
       }
-      if (exclusive.containsKey(queue.name()) || consumers.putIfAbsent(queue.name(),
-          new io.tenure.internal.queue.ConsumerSpec(queue, concurrency, handler)) != null) {
-        throw new IllegalArgumentException("queue '" + queue.name() + "' already has a consumer on this node");
-      }
-      return this;
     }
 
     /**
@@ -443,7 +472,7 @@ public interface TenureNode extends AutoCloseable {
         throw new IllegalArgumentException("consumer queue and handler must not be null");
       }
       if (consumers.containsKey(queue.name()) || exclusive.putIfAbsent(queue.name(),
-          new io.tenure.internal.queue.ConsumerSpec(queue, 1, handler)) != null) {
+          io.tenure.internal.queue.ConsumerSpec.single(queue, 1, handler)) != null) {
         throw new IllegalArgumentException("queue '" + queue.name() + "' already has a consumer on this node");
       }
       return this;

@@ -83,6 +83,10 @@ class QueueBadInputTest {
         .hasMessageContaining("queue 'work' already has a consumer on this node");
     assertThatThrownBy(() -> TenureNode.builder(store).consumer(queue, 0, d -> { }))
         .hasMessageContaining("consumer concurrency must be 1 to 1000, got 0");
+    assertThatThrownBy(() -> TenureNode.builder(store).batchConsumer(queue, 1, 0, ds -> { }))
+        .hasMessageContaining("batch size must be 1 to 1000, got 0");
+    assertThatThrownBy(() -> builder.exclusiveConsumer(queue, d -> { }))
+        .hasMessageContaining("queue 'work' already has a consumer on this node");
   }
 
   @Test

@@ -284,4 +284,32 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     assertThat(handledBy.subList(0, switched)).containsOnly(owner);
     assertThat(handledBy.subList(switched, 40)).doesNotContain(owner);
   }
+
+  @Test
+  void a_batch_handler_gets_up_to_its_batch_size_and_a_failing_batch_fails_each_message() {
+    Queue bulk = queue("bulk", QueuePolicy.defaults().withMaxAttempts(2)
+        .withBackoff(Duration.ofMillis(50), 1.0, Duration.ofMillis(50), 0.0));
+    enqueue(bulk, 200);
+    List<Integer> sizes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+    start(builder("n1").batchConsumer(Queue.on(fixture.open(prefix).queues(), "bulk", bulk.policy()), 2, 25,
+        deliveries -> {
+          sizes.add(deliveries.size());
+          deliveries.forEach(d -> seen.computeIfAbsent(d.text(), t -> new AtomicInteger()).incrementAndGet());
+          if (deliveries.stream().anyMatch(d -> d.text().equals("m7"))) {
+            throw new IllegalStateException("batch with m7 fails");
+          }
+        }));
+
+    Await.until(BOUND, "all done or dead", () -> bulk.stats().pending() + bulk.stats().inflight() == 0
+        && seen.size() == 200);
+    assertThat(sizes).allMatch(n -> n >= 1 && n <= 25).anyMatch(n -> n > 1);
+    // m7 failed twice and is dead; so is every message that shared a batch with it both times.
+    QueueMessage poison = bulk.deadLetters(100).stream().filter(m -> new String(m.payload(),
+        java.nio.charset.StandardCharsets.UTF_8).equals("m7")).findFirst().orElseThrow();
+    assertThat(poison.attempts()).isEqualTo(2);
+    assertThat(poison.lastError()).contains("batch with m7 fails");
+    assertThat(bulk.deadLetters(100)).allSatisfy(m -> assertThat(m.attempts()).isEqualTo(2));
+    assertThat(seen.get("m7")).hasValue(2);
+  }
 }

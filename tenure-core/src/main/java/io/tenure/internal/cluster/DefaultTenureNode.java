@@ -73,8 +73,7 @@ public final class DefaultTenureNode implements TenureNode {
     this.agents = new AgentRuntime(store.agents(), settings, families, keeper::nodeId, store.events());
     this.queueSettings = queueSettings;
     this.consumers = queueSettings.consumers().stream()
-        .map(spec -> new QueueConsumer(store.queues(), spec.queue(), spec.handler(), spec.concurrency(),
-            keeper::nodeId, () -> !keeper.isSelfFenced()))
+        .map(spec -> new QueueConsumer(store.queues(), spec, keeper::nodeId, () -> !keeper.isSelfFenced()))
         .toList();
   }
 

@@ -4,8 +4,6 @@ import io.tenure.Agent;
 import io.tenure.AgentContext;
 import io.tenure.AgentFamily;
 import io.tenure.AgentUri;
-import io.tenure.MessageHandler;
-import io.tenure.Queue;
 import io.tenure.spi.AgentGuard;
 import io.tenure.spi.QueueStore;
 import java.time.Duration;
@@ -56,23 +54,21 @@ public final class ExclusiveQueues implements AgentFamily {
       throw new IllegalStateException("this node has no exclusive consumer for queue '" + uri.name()
           + "'; register the same exclusive queues on every node");
     }
-    return new QueueAgent(spec.queue(), spec.handler());
+    return new QueueAgent(spec);
   }
 
   private final class QueueAgent implements Agent {
-    private final Queue queue;
-    private final MessageHandler handler;
+    private final ConsumerSpec spec;
     private volatile QueueConsumer consumer;
 
-    QueueAgent(Queue queue, MessageHandler handler) {
-      this.queue = queue;
-      this.handler = handler;
+    QueueAgent(ConsumerSpec spec) {
+      this.spec = spec;
     }
 
     @Override
     public void start(AgentContext context) {
       AgentGuard guard = new AgentGuard(context.uri(), context.nodeId(), context.ownershipEpoch());
-      consumer = QueueConsumer.exclusive(store, queue, handler, guard);
+      consumer = QueueConsumer.exclusive(store, spec, guard);
       consumer.start();
     }
 

@@ -2,7 +2,7 @@ package io.tenure.internal.queue;
 
 import io.tenure.ConsumerStats;
 import io.tenure.Delivery;
-import io.tenure.MessageHandler;
+import io.tenure.BatchHandler;
 import io.tenure.Queue;
 import io.tenure.QueueMessage;
 import io.tenure.spi.ClaimRequest;
@@ -48,7 +48,8 @@ public final class QueueConsumer {
 
   private final QueueStore store;
   private final Queue queue;
-  private final MessageHandler handler;
+  private final BatchHandler handler;
+  private final int batchSize;
   private final int concurrency;
   private final Supplier<String> nodeId;
   private final BooleanSupplier mayClaim;
@@ -77,21 +78,19 @@ public final class QueueConsumer {
   /**
    * @param mayClaim false while the node must not take work (self-fenced)
    */
-  public QueueConsumer(QueueStore store, Queue queue, MessageHandler handler, int concurrency,
-      Supplier<String> nodeId, BooleanSupplier mayClaim) {
-    this(store, queue, handler, concurrency, nodeId, mayClaim, null);
+  public QueueConsumer(QueueStore store, ConsumerSpec spec, Supplier<String> nodeId, BooleanSupplier mayClaim) {
+    this(store, spec.queue(), spec.handler(), spec.concurrency(), spec.batchSize(), nodeId, mayClaim, null);
   }
 
   /**
    * An exclusive queue's consumer, run by the agent {@code queue://NAME} that owns it: one message
    * at a time in strict id order, every claim and resolve carrying the agent's ownership epoch.
    */
-  public static QueueConsumer exclusive(QueueStore store, Queue queue, MessageHandler handler,
-      io.tenure.spi.AgentGuard guard) {
-    return new QueueConsumer(store, queue, handler, 1, guard::nodeId, () -> true, guard);
+  public static QueueConsumer exclusive(QueueStore store, ConsumerSpec spec, io.tenure.spi.AgentGuard guard) {
+    return new QueueConsumer(store, spec.queue(), spec.handler(), 1, 1, guard::nodeId, () -> true, guard);
   }
 
-  private QueueConsumer(QueueStore store, Queue queue, MessageHandler handler, int concurrency,
+  private QueueConsumer(QueueStore store, Queue queue, BatchHandler handler, int concurrency, int batchSize,
       Supplier<String> nodeId, BooleanSupplier mayClaim, io.tenure.spi.@org.jspecify.annotations.Nullable AgentGuard guard) {
     if (concurrency < 1 || concurrency > QueueStore.MAX_BATCH) {
       throw new IllegalArgumentException(
@@ -101,6 +100,7 @@ public final class QueueConsumer {
     this.queue = queue;
     this.handler = handler;
     this.concurrency = concurrency;
+    this.batchSize = batchSize;
     this.nodeId = nodeId;
     this.mayClaim = mayClaim;
     this.guard = guard;
@@ -136,7 +136,7 @@ public final class QueueConsumer {
     while (claiming) {
       // Fetch-ahead doubles the claims in hand; an exclusive queue holds one message at a time, so a
       // failed head is retried before anything after it is taken.
-      int room = (guard == null ? 2 * concurrency : 1) - outstanding.get();
+      int room = (guard == null ? 2 * concurrency * batchSize : 1) - outstanding.get();
       if (room <= 0 || !mayClaim.getAsBoolean()) {
         pause(MAX_POLL.toNanos());
         continue;
@@ -197,29 +197,40 @@ public final class QueueConsumer {
         claimed.add(message);
         return;
       }
-      running.put(message.id(), new Running(message.claim(), new AtomicLong(System.nanoTime())));
-      handlers.submit(() -> handle(message));
+      List<QueueMessage> batch = new ArrayList<>(List.of(message));
+      claimed.drainTo(batch, batchSize - 1);
+      long now = System.nanoTime();
+      batch.forEach(m -> running.put(m.id(), new Running(m.claim(), new AtomicLong(now))));
+      handlers.submit(() -> handle(batch));
     }
   }
 
-  private void handle(QueueMessage message) {
-    Resolution.Outcome outcome;
+  private void handle(List<QueueMessage> batch) {
+    Throwable failure = null;
     try {
-      handler.handle(new ClaimedDelivery(message));
-      outcome = new Resolution.Done(!queue.policy().retainDone().isZero());
-    } catch (Throwable failure) {
-      String error = describe(failure);
-      if (queue.policy().isNonRetryable(failure) || message.attempts() >= message.maxAttempts()) {
-        outcome = new Resolution.DeadLetter(error);
-      } else {
-        outcome = new Resolution.Failed(queue.policy().retryDelay(message.attempts()), error);
-      }
-      LOG.debug("queue {}: message {} failed on attempt {}: {}", queue.name(), message.id(), message.attempts(), error);
+      handler.handle(batch.stream().<Delivery>map(ClaimedDelivery::new).toList());
+    } catch (Throwable thrown) {
+      failure = thrown;
     }
-    if (running.remove(message.id()) != null) {
-      outcomes.add(new Resolution(message.claim(), outcome));
+    for (QueueMessage message : batch) {
+      Resolution.Outcome outcome = outcome(message, failure);
+      if (running.remove(message.id()) != null) {
+        outcomes.add(new Resolution(message.claim(), outcome));
+      }
     }
     slots.release();
+  }
+
+  private Resolution.Outcome outcome(QueueMessage message, @org.jspecify.annotations.Nullable Throwable failure) {
+    if (failure == null) {
+      return new Resolution.Done(!queue.policy().retainDone().isZero());
+    }
+    String error = describe(failure);
+    LOG.debug("queue {}: message {} failed on attempt {}: {}", queue.name(), message.id(), message.attempts(), error);
+    if (queue.policy().isNonRetryable(failure) || message.attempts() >= message.maxAttempts()) {
+      return new Resolution.DeadLetter(error);
+    }
+    return new Resolution.Failed(queue.policy().retryDelay(message.attempts()), error);
   }
 
   private static String describe(Throwable failure) {
