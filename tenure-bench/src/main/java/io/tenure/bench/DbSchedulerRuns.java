@@ -12,6 +12,7 @@ import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.tenure.bench.QueueBenchSupport.Commits;
 import io.tenure.bench.QueueBenchSupport.FirstSeen;
 import io.tenure.bench.QueueBenchSupport.Rate;
 import java.sql.Connection;
@@ -61,6 +62,8 @@ final class DbSchedulerRuns {
     String setting = "threads " + threads + ", lock-and-fetch";
     // A name of our own: the database is shared, and a table called scheduled_tasks may be someone's.
     String table = "qb" + UUID.randomUUID().toString().substring(0, 6) + "_scheduled_tasks";
+    Commits commits = new Commits(url);
+    Rate rate;
     try (HikariDataSource pool = pool(url, threads)) {
       try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
         s.execute(DDL.formatted(table));
@@ -75,6 +78,7 @@ final class DbSchedulerRuns {
         schedule(pool, table, task, messages);
         Scheduler scheduler = Scheduler.create(pool, task).tableName(table).threads(threads)
             .pollUsingLockAndFetch(0.5, 3.0).pollingInterval(Duration.ofMillis(100)).build();
+        commits.start();
         long start = System.nanoTime();
         scheduler.start();
         try (Connection observer = pool.getConnection()) {
@@ -82,7 +86,7 @@ final class DbSchedulerRuns {
           boolean drained = await(Duration.ofMillis(1), () -> executed.sum() >= messages)
               && await(Duration.ofMillis(10), () -> rows(observer, table) == 0);
           long nanos = System.nanoTime() - start;
-          return drained ? new Rate("db-scheduler drain", storeName(url), setting, messages, nanos, first.since(start))
+          rate = drained ? new Rate("db-scheduler drain", storeName(url), setting, messages, nanos, first.since(start))
               : Rate.notFinished("db-scheduler drain", storeName(url), setting, messages);
         } finally {
           scheduler.stop();
@@ -93,6 +97,7 @@ final class DbSchedulerRuns {
         }
       }
     }
+    return rate.noted(commits.counted());
   }
 
   /** Executor threads each complete on their own connection; the poller and heartbeats need more. */

@@ -11,6 +11,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -19,9 +20,10 @@ import java.util.Locale;
  * Queue throughput and pickup latency (issue 5), side by side in one run on one PostgreSQL:
  *
  * <ul>
- *   <li>Tenure: one node with a no-op consumer drains N pre-enqueued messages (concurrency 8 to 64);
- *   <li>db-scheduler 16.x: N one-time tasks with a no-op handler, lock-and-fetch polling (threads 8
- *       to 64);
+ *   <li>Tenure: one node with a no-op consumer drains N pre-enqueued messages (by default
+ *       concurrency 8 to 64);
+ *   <li>db-scheduler 16.x: N one-time tasks with a no-op handler, lock-and-fetch polling (by default
+ *       threads 8 to 64);
  *   <li>the raw SQL ceiling: Tenure's table claimed and deleted over plain JDBC (1 to 8 threads,
  *       batches of 50 to 500);
  *   <li>batched enqueue: {@code enqueueAll} against a raw JDBC batch insert of the same rows;
@@ -30,13 +32,17 @@ import java.util.Locale;
  * </ul>
  *
  * Every system first runs once with 2,000 messages to warm up the JVM; those runs are discarded.
- * Every run uses fresh tables and drops them (or deletes the SQLite file) afterwards.
+ * Every run uses fresh tables and drops them (or deletes the SQLite file) afterwards. On PostgreSQL
+ * each drain also reports the transactions the database committed meanwhile, which shows how many
+ * messages each system moves per transaction.
  *
- * <p>Usage: {@code QueueBench [--messages 20000] [--postgres URL] [--sqlite sqlite:/tmp/qb.db]
- * [--mariadb URL]}
+ * <p>Usage: {@code QueueBench [--messages 20000] [--concurrency 8,16,32,64] [--threads 8,16,32,64]
+ * [--postgres URL] [--sqlite sqlite:/tmp/qb.db] [--mariadb URL]}; {@code --threads} are
+ * db-scheduler's, each of which takes a connection (PostgreSQL allows 100 by default).
  */
 public final class QueueBench {
-  private static final int[] CONCURRENCIES = {8, 16, 32, 64};
+  /** Tenure consumer concurrencies and db-scheduler thread counts tried, unless given. */
+  private static final List<Integer> CONCURRENCIES = List.of(8, 16, 32, 64);
   private static final int[] RAW_THREADS = {1, 2, 4, 8};
   private static final int[] RAW_BATCHES = {50, 100, 200, 500};
   private static final int WARM_UP_MESSAGES = 2_000;
@@ -50,13 +56,18 @@ public final class QueueBench {
   private final String postgres;
   private final String sqlite;
   private final String mariadb;
+  private final List<Integer> concurrencies;
+  private final List<Integer> threads;
   private final List<Rate> rates = new ArrayList<>();
   private final List<Latency> latencies = new ArrayList<>();
 
-  private QueueBench(String postgres, String sqlite, String mariadb) {
+  private QueueBench(String postgres, String sqlite, String mariadb, List<Integer> concurrencies,
+      List<Integer> threads) {
     this.postgres = postgres;
     this.sqlite = sqlite;
     this.mariadb = mariadb;
+    this.concurrencies = concurrencies;
+    this.threads = threads;
   }
 
   public static void main(String[] args) throws Exception {
@@ -68,31 +79,40 @@ public final class QueueBench {
     String postgres = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
     String sqlite = "sqlite:/tmp/qb.db";
     String mariadb = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
+    List<Integer> concurrencies = CONCURRENCIES;
+    List<Integer> threads = CONCURRENCIES;
     for (int i = 0; i < args.length; i += 2) {
       switch (args[i]) {
         case "--messages" -> messages = Integer.parseInt(args[i + 1]);
         case "--postgres" -> postgres = args[i + 1];
         case "--sqlite" -> sqlite = args[i + 1];
         case "--mariadb" -> mariadb = args[i + 1];
-        default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; use [--messages N] [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL]");
+        case "--concurrency" -> concurrencies = list(args[i + 1]);
+        case "--threads" -> threads = list(args[i + 1]);
+        default -> throw new IllegalArgumentException("unknown option " + args[i] + "; use [--messages N]"
+            + " [--concurrency 8,16,32,64] [--threads 8,16,32,64] [--postgres URL] [--sqlite sqlite:PATH]"
+            + " [--mariadb URL]");
       }
     }
     if (messages < 1) {
       throw new IllegalArgumentException("--messages must be at least 1, got " + messages);
     }
-    new QueueBench(postgres, sqlite, mariadb).run(messages);
+    new QueueBench(postgres, sqlite, mariadb, concurrencies, threads).run(messages);
+  }
+
+  private static List<Integer> list(String commaSeparated) {
+    return Arrays.stream(commaSeparated.split(",")).map(Integer::valueOf).toList();
   }
 
   private void run(int messages) throws Exception {
     long start = System.nanoTime();
     printVersions();
     warmUp();
-    for (int concurrency : CONCURRENCIES) {
+    for (int concurrency : concurrencies) {
       record(TenureQueueRuns.drain(postgres, messages, concurrency));
     }
-    for (int threads : CONCURRENCIES) {
-      record(DbSchedulerRuns.drain(postgres, messages, threads));
+    for (int count : threads) {
+      record(DbSchedulerRuns.drain(postgres, messages, count));
     }
     try (RawQueueRuns raw = RawQueueRuns.open(postgres)) {
       for (int threads : RAW_THREADS) {
@@ -111,8 +131,7 @@ public final class QueueBench {
     for (String url : List.of(postgres, sqlite, mariadb)) {
       Latency latency = TenureQueueRuns.pickup(url, PICKUP_MESSAGES, PICKUP_EVERY, concurrency);
       latencies.add(latency);
-      System.err.printf(Locale.ROOT, "  pickup %s: p50 %s, p99 %s, max %s%n", latency.store(),
-          ms1(latency.p50()), ms1(latency.p99()), ms1(latency.max()));
+      System.err.printf(Locale.ROOT, "  pickup %s: %s%n", latency.store(), result(latency));
     }
     printTable(concurrency);
     System.out.printf(Locale.ROOT, "%nTotal run time %s.%n", ms(System.nanoTime() - start));
@@ -168,9 +187,8 @@ public final class QueueBench {
           count(rate.messages()), result(rate));
     }
     for (Latency latency : latencies) {
-      System.out.printf(Locale.ROOT, "| pickup latency | %s | 1 every %d ms, concurrency %d | %d | p50 %s, p99 %s, max %s |%n",
-          latency.store(), PICKUP_EVERY.toMillis(), concurrency, latency.messages(), ms1(latency.p50()),
-          ms1(latency.p99()), ms1(latency.max()));
+      System.out.printf(Locale.ROOT, "| pickup latency | %s | 1 every %d ms, concurrency %d | %d | %s |%n",
+          latency.store(), PICKUP_EVERY.toMillis(), concurrency, latency.messages(), result(latency));
     }
     Rate tenure = best("Tenure drain");
     Rate peer = best("db-scheduler drain");
@@ -190,6 +208,11 @@ public final class QueueBench {
   private static void goal(String what, double ratio, double goal, String unit) {
     System.out.printf(Locale.ROOT, "%s = %.2f%s (goal at least %.2f%s): %s.%n", what, ratio, unit, goal, unit,
         ratio >= goal ? "met" : "NOT met");
+  }
+
+  private static String result(Latency latency) {
+    return String.format(Locale.ROOT, "p50 %s, p90 %s, p99 %s, max %s; the first handled, after 2 s idle: %s",
+        ms1(latency.p50()), ms1(latency.p90()), ms1(latency.p99()), ms1(latency.max()), ms1(latency.first()));
   }
 
   private static String result(Rate rate) {

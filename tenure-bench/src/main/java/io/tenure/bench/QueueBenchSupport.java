@@ -48,6 +48,54 @@ final class QueueBenchSupport {
     boolean finished() {
       return nanos != Long.MAX_VALUE;
     }
+
+    /** @return this rate with {@code more} appended to its note */
+    Rate noted(String more) {
+      if (more.isEmpty()) {
+        return this;
+      }
+      return new Rate(measure, store, setting, messages, nanos, note.isEmpty() ? more : note + ", " + more);
+    }
+  }
+
+  /**
+   * Counts the transactions a run commits, from PostgreSQL's per-database statistics; other
+   * sessions on the database count too, so a quiet database is assumed. Nothing on other databases.
+   */
+  static final class Commits {
+    /** PostgreSQL publishes a session's counts at most once a second, and when it ends. */
+    private static final Duration PUBLISHED = Duration.ofMillis(1_100);
+
+    private final String url;
+    private long before = -1;
+
+    Commits(String url) {
+      this.url = url;
+    }
+
+    void start() throws SQLException {
+      before = read();
+    }
+
+    /** @return "N commits" since {@link #start()}, or "" where they cannot be counted */
+    String counted() throws Exception {
+      if (before < 0) {
+        return "";
+      }
+      Thread.sleep(PUBLISHED.toMillis());
+      return String.format(Locale.ROOT, "%,d commits", read() - before);
+    }
+
+    private long read() throws SQLException {
+      if (!url.startsWith("jdbc:postgresql:")) {
+        return -1;
+      }
+      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
+          ResultSet r = s.executeQuery("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")) {
+        r.next();
+        return r.getLong(1);
+      }
+    }
   }
 
   /** Remembers when the first of many handlers ran. */
@@ -67,8 +115,11 @@ final class QueueBenchSupport {
     }
   }
 
-  /** Pickup latency of {@code messages} messages sent one at a time, in nanoseconds. */
-  record Latency(String store, int messages, long p50, long p99, long max) {}
+  /**
+   * Pickup latency of {@code messages} messages sent one at a time, in nanoseconds; {@code first}
+   * is that of the first message handled, which found the consumer polling an idle queue.
+   */
+  record Latency(String store, int messages, long first, long p50, long p90, long p99, long max) {}
 
   static TablePrefix freshPrefix() {
     return TablePrefix.of("qb" + UUID.randomUUID().toString().substring(0, 6) + "_");

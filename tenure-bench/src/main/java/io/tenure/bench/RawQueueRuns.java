@@ -10,6 +10,7 @@ import static io.tenure.bench.QueueBenchSupport.storeName;
 
 import io.tenure.Queue;
 import io.tenure.QueuePolicy;
+import io.tenure.bench.QueueBenchSupport.Commits;
 import io.tenure.bench.QueueBenchSupport.Rate;
 import io.tenure.jdbc.JdbcStore;
 import io.tenure.spi.TablePrefix;
@@ -56,10 +57,13 @@ final class RawQueueRuns implements AutoCloseable {
     truncate();
     enqueue(queue, count);
     List<Connection> connections = new ArrayList<>();
+    Commits commits = new Commits(url);
+    Rate rate;
     try {
       for (int i = 0; i < threads; i++) {
         connections.add(DriverManager.getConnection(url));
       }
+      commits.start();
       CountDownLatch go = new CountDownLatch(1);
       List<Worker> workers = connections.stream().map(c -> new Worker(c, batch, go)).toList();
       List<Thread> running = workers.stream().map(w -> Thread.ofPlatform().start(w)).toList();
@@ -78,12 +82,13 @@ final class RawQueueRuns implements AutoCloseable {
       if (left != 0) {
         throw new IllegalStateException(left + " messages left after the raw drain, which indicates a bug in it");
       }
-      return new Rate("raw SQL drain", storeName(url), threads + " threads, batch " + batch, count, nanos);
+      rate = new Rate("raw SQL drain", storeName(url), threads + " threads, batch " + batch, count, nanos);
     } finally {
       for (Connection connection : connections) {
         connection.close();
       }
     }
+    return rate.noted(commits.counted());
   }
 
   /** Times {@code count} messages written with Tenure's {@code enqueueAll}, 1,000 per transaction. */

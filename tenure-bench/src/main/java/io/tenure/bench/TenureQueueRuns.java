@@ -14,6 +14,7 @@ import io.tenure.Queue;
 import io.tenure.QueuePolicy;
 import io.tenure.QueueStats;
 import io.tenure.TenureNode;
+import io.tenure.bench.QueueBenchSupport.Commits;
 import io.tenure.bench.QueueBenchSupport.FirstSeen;
 import io.tenure.bench.QueueBenchSupport.Latency;
 import io.tenure.bench.QueueBenchSupport.Rate;
@@ -39,6 +40,8 @@ final class TenureQueueRuns {
   static Rate drain(String url, int messages, int concurrency) throws Exception {
     String setting = "concurrency " + concurrency;
     TablePrefix prefix = freshPrefix();
+    Commits commits = new Commits(url);
+    Rate rate;
     try (JdbcStore store = JdbcStore.builder().url(url).prefix(prefix).poolSize(POOL_SIZE).build()) {
       Queue queue = Queue.on(store.queues(), QUEUE, QueuePolicy.defaults());
       enqueue(queue, messages);
@@ -48,6 +51,7 @@ final class TenureQueueRuns {
         first.seen();
         handled.increment();
       }).build();
+      commits.start();
       long start = System.nanoTime();
       node.start();
       long started = System.nanoTime() - start;
@@ -58,7 +62,7 @@ final class TenureQueueRuns {
             && await(Duration.ofMillis(10), () -> unfinished(queue) == 0);
         long nanos = System.nanoTime() - start;
         String note = "start() " + ms(started) + ", " + first.since(start);
-        return drained ? new Rate("Tenure drain", storeName(url), setting, messages, nanos, note)
+        rate = drained ? new Rate("Tenure drain", storeName(url), setting, messages, nanos, note)
             : Rate.notFinished("Tenure drain", storeName(url), setting, messages);
       } finally {
         node.close();
@@ -66,6 +70,7 @@ final class TenureQueueRuns {
     } finally {
       cleanUp(url, prefix);
     }
+    return rate.noted(commits.counted());
   }
 
   private static long unfinished(Queue queue) {
@@ -102,8 +107,8 @@ final class TenureQueueRuns {
     }
     List<Long> sorted = new ArrayList<>(waits);
     Collections.sort(sorted);
-    return new Latency(storeName(url), messages, percentile(sorted, 50), percentile(sorted, 99),
-        sorted.get(sorted.size() - 1));
+    return new Latency(storeName(url), messages, waits.get(0), percentile(sorted, 50), percentile(sorted, 90),
+        percentile(sorted, 99), sorted.get(sorted.size() - 1));
   }
 
   /** One message every {@code every}, on a fixed schedule so a slow enqueue does not stretch it. */
