@@ -79,6 +79,12 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     }
   }
 
+  /** Nothing pending or in flight, read in one statement (two reads could straddle a claim). */
+  private static boolean settled(Queue queue) {
+    io.tenure.QueueStats stats = queue.stats();
+    return stats.pending() + stats.inflight() == 0;
+  }
+
   private static long sum(List<TenureNode> nodes, java.util.function.ToLongFunction<ConsumerStats> field) {
     return nodes.stream().flatMap(n -> n.consumerStats().stream()).mapToLong(field).sum();
   }
@@ -96,7 +102,7 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
 
     // The consumers count a resolve just after the store wrote it: wait for the counts too.
     Await.until(BOUND, "every message handled and resolved (now " + handled.size() + ")",
-        () -> handled.size() == 10_000 && work.stats().pending() == 0 && work.stats().inflight() == 0
+        () -> handled.size() == 10_000 && settled(work)
             && sum(nodes, ConsumerStats::handled) >= 10_000);
     assertThat(handled.values()).as("messages handled more than once").allMatch(n -> n.get() == 1);
     assertThat(sum(nodes, ConsumerStats::handled)).isEqualTo(10_000);
@@ -190,7 +196,7 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     start("n2", jobs, 2, d -> handledElsewhere.add(d.text()));
     Await.until(BOUND, "both handled by n2", () -> handledElsewhere.size() == 2);
     assertThat(handledElsewhere).containsExactlyInAnyOrder("first", "second");
-    Await.until(BOUND, "nothing stranded", () -> jobs.stats().pending() + jobs.stats().inflight() == 0);
+    Await.until(BOUND, "nothing stranded", () -> settled(jobs));
     stuck.countDown();
   }
 
@@ -273,8 +279,7 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     nodes.remove(leaving);
     leaving.close();
 
-    Await.until(BOUND, "all handled (now " + order.size() + ")", () -> order.size() >= 40 && ledger.stats().pending()
-        + ledger.stats().inflight() == 0);
+    Await.until(BOUND, "all handled (now " + order.size() + ")", () -> order.size() >= 40 && settled(ledger));
     assertThat(overlaps).as("two messages of an exclusive queue in flight at once").hasValue(0);
     assertThat(order).as("strict order, each once").containsExactlyElementsOf(
         java.util.stream.IntStream.range(0, 40).boxed().toList());
@@ -301,7 +306,7 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
           }
         }));
 
-    Await.until(BOUND, "all done or dead", () -> bulk.stats().pending() + bulk.stats().inflight() == 0
+    Await.until(BOUND, "all done or dead", () -> settled(bulk)
         && seen.size() == 200);
     assertThat(sizes).allMatch(n -> n >= 1 && n <= 25).anyMatch(n -> n > 1);
     // m7 failed twice and is dead; so is every message that shared a batch with it both times.
@@ -311,5 +316,23 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     assertThat(poison.lastError()).contains("batch with m7 fails");
     assertThat(bulk.deadLetters(100)).allSatisfy(m -> assertThat(m.attempts()).isEqualTo(2));
     assertThat(seen.get("m7")).hasValue(2);
+  }
+
+  @Test
+  void messages_waiting_in_a_consumers_buffer_keep_their_leases_and_run_once() {
+    Queue slow = queue("buffered", QueuePolicy.defaults().withLease(Duration.ofMillis(400)));
+    enqueue(slow, 6);
+    Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+    // One slot, 200 ms a message: the last buffered message waits three leases for its turn.
+    start("n1", slow, 1, d -> {
+      runs.computeIfAbsent(d.text(), t -> new AtomicInteger()).incrementAndGet();
+      Thread.sleep(200);
+    });
+    Await.until(BOUND, "n1 holds them all", () -> slow.stats().inflight() == 6);
+    start("n2", slow, 1, d -> runs.computeIfAbsent(d.text(), t -> new AtomicInteger()).incrementAndGet());
+
+    Await.until(BOUND, "all handled", () -> settled(slow) && runs.size() == 6);
+    assertThat(runs.values()).as("handled more than once").allMatch(n -> n.get() == 1);
+    assertThat(sum(nodes, ConsumerStats::lostClaims)).isZero();
   }
 }

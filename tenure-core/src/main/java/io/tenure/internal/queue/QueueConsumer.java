@@ -44,6 +44,14 @@ public final class QueueConsumer {
   static final Duration MIN_POLL = Duration.ofMillis(20);
   static final Duration MAX_POLL = Duration.ofSeconds(1);
   private static final int MAX_RESOLVE_BATCH = 500;
+  /**
+   * Messages claimed ahead at least, whatever the concurrency: a claim or resolve transaction costs
+   * about the same for 1 message as for 100, so small consumers still move work in bulk. They wait
+   * in the buffer under their lease, which the consumer extends like a running handler's.
+   */
+  static final int MIN_FETCH_AHEAD = 256;
+  /** How long the resolver waits for more outcomes before it writes a small batch. */
+  private static final Duration LINGER = Duration.ofMillis(2);
   private static final Logger LOG = LoggerFactory.getLogger(QueueConsumer.class);
 
   private final QueueStore store;
@@ -72,7 +80,7 @@ public final class QueueConsumer {
   private Thread dispatcher;
   private Thread resolver;
 
-  /** A handler at work: its claim and when its lease was last set (monotonic). */
+  /** A claimed message, waiting or at work: its claim and when its lease was last set (monotonic). */
   private record Running(MessageClaim claim, AtomicLong leaseSetAt) {}
 
   /**
@@ -136,8 +144,11 @@ public final class QueueConsumer {
     while (claiming) {
       // Fetch-ahead doubles the claims in hand; an exclusive queue holds one message at a time, so a
       // failed head is retried before anything after it is taken.
-      int room = (guard == null ? 2 * concurrency * batchSize : 1) - outstanding.get();
-      if (room <= 0 || !mayClaim.getAsBoolean()) {
+      int capacity = guard == null ? Math.max(MIN_FETCH_AHEAD, 2 * concurrency * batchSize) : 1;
+      int room = capacity - outstanding.get();
+      // Refill by halves, not one freed slot at a time: fewer, larger claim transactions.
+      boolean worthAClaim = room >= Math.max(1, capacity / 2) || room == capacity;
+      if (!worthAClaim || !mayClaim.getAsBoolean()) {
         pause(MAX_POLL.toNanos());
         continue;
       }
@@ -157,6 +168,9 @@ public final class QueueConsumer {
       }
       idle = MIN_POLL.toNanos();
       outstanding.addAndGet(got.size());
+      // Tracked from the claim, not the dispatch: a message waiting in the buffer keeps its lease too.
+      long now = System.nanoTime();
+      got.forEach(m -> running.put(m.id(), new Running(m.claim(), new AtomicLong(now))));
       claimed.addAll(got);
     }
   }
@@ -199,8 +213,6 @@ public final class QueueConsumer {
       }
       List<QueueMessage> batch = new ArrayList<>(List.of(message));
       claimed.drainTo(batch, batchSize - 1);
-      long now = System.nanoTime();
-      batch.forEach(m -> running.put(m.id(), new Running(m.claim(), new AtomicLong(now))));
       handlers.submit(() -> handle(batch));
     }
   }
@@ -246,7 +258,16 @@ public final class QueueConsumer {
         Resolution first = outcomes.poll(5, TimeUnit.MILLISECONDS);
         if (first != null) {
           batch.add(first);
-          outcomes.drainTo(batch, MAX_RESOLVE_BATCH - 1);
+          // Linger briefly for more: one transaction for many outcomes is where throughput comes from.
+          long until = System.nanoTime() + LINGER.toNanos();
+          int enough = guard != null ? 1 : Math.min(MAX_RESOLVE_BATCH, MIN_FETCH_AHEAD / 2);
+          while (batch.size() < enough && System.nanoTime() < until) {
+            Resolution next = outcomes.poll(200, TimeUnit.MICROSECONDS);
+            if (next != null) {
+              batch.add(next);
+            }
+          }
+          outcomes.drainTo(batch, MAX_RESOLVE_BATCH - batch.size());
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -349,7 +370,10 @@ public final class QueueConsumer {
     join(dispatcher, end);
     List<QueueMessage> unstarted = new ArrayList<>();
     claimed.drainTo(unstarted);
-    unstarted.forEach(m -> outcomes.add(new Resolution(m.claim(), new Resolution.Release())));
+    unstarted.forEach(m -> {
+      running.remove(m.id());
+      outcomes.add(new Resolution(m.claim(), new Resolution.Release()));
+    });
     while (!running.isEmpty() && System.nanoTime() < end) {
       try {
         Thread.sleep(5);
