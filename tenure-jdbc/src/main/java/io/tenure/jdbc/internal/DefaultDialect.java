@@ -40,6 +40,16 @@ abstract class DefaultDialect implements Dialect {
   }
 
   @Override
+  public boolean supportsNotify() {
+    return false;
+  }
+
+  @Override
+  public String position(String column) {
+    return "INSTR(" + column + ", ?)";
+  }
+
+  @Override
   public String skipLocked() {
     return " FOR UPDATE SKIP LOCKED";
   }

@@ -103,6 +103,18 @@ public interface Dialect {
   boolean supportsReturning();
 
   /**
+   * @return true if the database can notify listeners on commit ({@code pg_notify} and {@code
+   *     LISTEN}, PostgreSQL); the others' consumers poll
+   */
+  boolean supportsNotify();
+
+  /**
+   * @return an SQL expression for the 1-based position of a bound substring ({@code ?}) in {@code
+   *     column}, 0 if absent: plain text, no wildcards
+   */
+  String position(String column);
+
+  /**
    * @return the locking clause for a claim's candidate rows: {@code FOR UPDATE SKIP LOCKED} on
    *     servers, nothing on SQLite (whose write transactions already run one at a time)
    */

@@ -65,7 +65,7 @@ public final class JdbcQueueStore implements QueueStore {
 
   @Override
   public Optional<AutoCloseable> listen(java.util.function.Consumer<String> onEnqueue) {
-    if (!dialect.name().equals("postgresql")) {
+    if (!dialect.supportsNotify()) {
       return Optional.empty();
     }
     return Optional.of(new PostgresListener(sessions, channel, onEnqueue));
@@ -73,7 +73,7 @@ public final class JdbcQueueStore implements QueueStore {
 
   /** PostgreSQL: one notification per queue, delivered when the enqueuing transaction commits. */
   private void notifyEnqueued(Connection connection, List<NewMessage> batch) throws SQLException {
-    if (!dialect.name().equals("postgresql")) {
+    if (!dialect.supportsNotify()) {
       return;
     }
     for (String queue : batch.stream().map(NewMessage::queue).distinct().toList()) {
@@ -439,14 +439,20 @@ public final class JdbcQueueStore implements QueueStore {
     }
   }
 
-  /** Runs {@code statement} (ending in {@code id IN }) over the ids, in chunks. */
-  private static void byId(Connection connection, String statement, List<Long> ids) throws SQLException {
+  /**
+   * Runs {@code statement} (ending in {@code id IN }) over the ids, in chunks.
+   *
+   * @return the rows it changed
+   */
+  private static int byId(Connection connection, String statement, List<Long> ids) throws SQLException {
+    int changed = 0;
     for (List<Long> chunk : chunks(ids)) {
       try (PreparedStatement change = connection.prepareStatement(statement + "(" + marks(chunk.size()) + ")")) {
         bindIds(change, 1, chunk);
-        change.executeUpdate();
+        changed += change.executeUpdate();
       }
     }
+    return changed;
   }
 
   /** One JDBC batch of {@code UPDATE messages <set> WHERE id = ?}, one entry per resolution. */
@@ -560,14 +566,7 @@ public final class JdbcQueueStore implements QueueStore {
       filter.bind(select);
       ids = ids(select);
     }
-    int changed = 0;
-    for (List<Long> chunk : chunks(ids)) {
-      try (PreparedStatement change = connection.prepareStatement(statement + "(" + marks(chunk.size()) + ")")) {
-        bindIds(change, 1, chunk);
-        changed += change.executeUpdate();
-      }
-    }
-    return changed;
+    return byId(connection, statement, ids);
   }
 
   @Override
@@ -609,15 +608,7 @@ public final class JdbcQueueStore implements QueueStore {
       statement.setInt(4, limit);
       ids = ids(statement);
     }
-    if (ids.isEmpty()) {
-      return 0;
-    }
-    try (PreparedStatement statement = connection.prepareStatement(
-        "DELETE FROM " + messages + " WHERE status = ? AND id IN (" + marks(ids.size()) + ")")) {
-      statement.setString(1, status.name());
-      bindIds(statement, 2, ids);
-      return statement.executeUpdate();
-    }
+    return byId(connection, "DELETE FROM " + messages + " WHERE status = '" + status.name() + "' AND id IN ", ids);
   }
 
   @Override
@@ -678,7 +669,7 @@ public final class JdbcQueueStore implements QueueStore {
     }
     if (query.errorContains() != null) {
       // Plain substring: no LIKE wildcards from the caller's text.
-      where.append(" AND last_error IS NOT NULL AND ").append(position("last_error")).append(" > 0");
+      where.append(" AND last_error IS NOT NULL AND ").append(dialect.position("last_error")).append(" > 0");
       arguments.add(query.errorContains());
     }
     if (query.olderThan() != null) {
@@ -686,11 +677,6 @@ public final class JdbcQueueStore implements QueueStore {
       arguments.add(query.olderThan());
     }
     return new Filter(where.toString(), arguments);
-  }
-
-  /** {@code INSTR}-like: position of a bound substring in a column, 0 if absent, on every database. */
-  private String position(String column) {
-    return dialect.name().equals("postgresql") ? "STRPOS(" + column + ", ?)" : "INSTR(" + column + ", ?)";
   }
 
   private List<QueueMessage> select(Connection connection, String clause, Binder binder) throws SQLException {

@@ -55,6 +55,16 @@ final class PostgresDialect extends DefaultDialect {
   }
 
   @Override
+  public boolean supportsNotify() {
+    return true;
+  }
+
+  @Override
+  public String position(String column) {
+    return "STRPOS(" + column + ", ?)";
+  }
+
+  @Override
   public void setInstant(PreparedStatement statement, int index, Instant value) throws SQLException {
     statement.setObject(index, OffsetDateTime.ofInstant(value, ZoneOffset.UTC));
   }
