@@ -515,6 +515,23 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   }
 
   @Test
+  void a_batch_of_done_and_released_messages_with_one_lost_claim_changes_nothing() {
+    // Done and release are the common outcomes; a store may write them on a shorter path, which
+    // must stay all or nothing: here the lost claim is in the middle of the batch.
+    enqueueMany(4, null);
+    List<QueueMessage> claimed = claim(4);
+
+    ResolveResult result = queues.resolve(List.of(
+        new Resolution(claimed.get(0).claim(), new Done(false)),
+        new Resolution(claimed.get(1).claim(), new Done(true)),
+        new Resolution(new MessageClaim(claimed.get(2).id(), "made-up"), new Done(false)),
+        new Resolution(claimed.get(3).claim(), new Release())), null);
+
+    assertThat(result).isEqualTo(new ResolveResult(List.of(), List.of(claimed.get(2).id()), false));
+    assertThat(all(QUEUE)).containsExactlyElementsOf(claimed);
+  }
+
+  @Test
   void a_batch_whose_claims_all_hold_is_applied_entirely() {
     enqueueMany(3, null);
     List<QueueMessage> claimed = claim(3);

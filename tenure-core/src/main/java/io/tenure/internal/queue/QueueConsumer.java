@@ -52,6 +52,8 @@ public final class QueueConsumer {
   static final int MIN_FETCH_AHEAD = 256;
   /** How long the resolver waits for more outcomes before it writes a small batch. */
   private static final Duration LINGER = Duration.ofMillis(2);
+  /** Outcomes not yet written, in fetch-aheads, before the claimer waits for the resolver. */
+  private static final int RESOLVE_BACKLOG = 2;
   private static final Logger LOG = LoggerFactory.getLogger(QueueConsumer.class);
 
   private final QueueStore store;
@@ -68,7 +70,10 @@ public final class QueueConsumer {
   private final LinkedBlockingQueue<QueueMessage> claimed = new LinkedBlockingQueue<>();
   private final LinkedBlockingQueue<Resolution> outcomes = new LinkedBlockingQueue<>();
   private final Map<Long, Running> running = new ConcurrentHashMap<>();
+  /** Claimed and not yet resolved: buffered, running, or with an outcome waiting to be written. */
   private final AtomicInteger outstanding = new AtomicInteger();
+  /** Claimed and not yet handled: buffered or running. What fetch-ahead refills. */
+  private final AtomicInteger unhandled = new AtomicInteger();
   private final Object wake = new Object();
   private final AtomicLong handled = new AtomicLong();
   private final AtomicLong retried = new AtomicLong();
@@ -142,12 +147,15 @@ public final class QueueConsumer {
   private void claimLoop() {
     long idle = MIN_POLL.toNanos();
     while (claiming) {
-      // Fetch-ahead doubles the claims in hand; an exclusive queue holds one message at a time, so a
-      // failed head is retried before anything after it is taken.
-      int capacity = guard == null ? Math.max(MIN_FETCH_AHEAD, 2 * concurrency * batchSize) : 1;
-      int room = capacity - outstanding.get();
-      // Refill by halves, not one freed slot at a time: fewer, larger claim transactions.
-      boolean worthAClaim = room >= Math.max(1, capacity / 2) || room == capacity;
+      int capacity = capacity();
+      // Refill by halves, not one freed slot at a time: fewer, larger claim transactions. The room
+      // counts what the handlers have not finished, not what the resolver has not yet written, so
+      // the next claim runs while the last batch's outcomes are being written (two transactions
+      // in flight, not one after the other). The outcomes waiting to be written are bounded too.
+      int room = guard == null
+          ? Math.min(capacity - unhandled.get(), RESOLVE_BACKLOG * capacity - outstanding.get())
+          : capacity - outstanding.get();
+      boolean worthAClaim = room >= Math.max(1, capacity / 2);
       if (!worthAClaim || !mayClaim.getAsBoolean()) {
         pause(MAX_POLL.toNanos());
         continue;
@@ -168,11 +176,17 @@ public final class QueueConsumer {
       }
       idle = MIN_POLL.toNanos();
       outstanding.addAndGet(got.size());
+      unhandled.addAndGet(got.size());
       // Tracked from the claim, not the dispatch: a message waiting in the buffer keeps its lease too.
       long now = System.nanoTime();
       got.forEach(m -> running.put(m.id(), new Running(m.claim(), new AtomicLong(now))));
       claimed.addAll(got);
     }
+  }
+
+  /** Messages claimed ahead: an exclusive queue holds one at a time, so a failed head is retried first. */
+  private int capacity() {
+    return guard == null ? Math.max(MIN_FETCH_AHEAD, 2 * concurrency * batchSize) : 1;
   }
 
   private void pause(long nanos) {
@@ -231,6 +245,12 @@ public final class QueueConsumer {
       }
     }
     slots.release();
+    // Wake the claimer once, as the buffer falls to half: that is when its next claim is due.
+    int half = capacity() / 2;
+    int before = unhandled.getAndAdd(-batch.size());
+    if (before > half && before - batch.size() <= half) {
+      wake();
+    }
   }
 
   private Resolution.Outcome outcome(QueueMessage message, @org.jspecify.annotations.Nullable Throwable failure) {

@@ -355,6 +355,9 @@ public final class JdbcQueueStore implements QueueStore {
         throw new IllegalArgumentException("message " + resolution.claim().id() + " appears twice in one resolve");
       }
     }
+    if (guard == null && resolvedAtOnce(resolutions)) {
+      return new ResolveResult(List.copyOf(seen.stream().sorted().toList()), List.of(), false);
+    }
     boolean terminal = resolutions.stream().anyMatch(r -> r.outcome().terminal());
     return jdbc.write("resolve " + resolutions.size() + " messages", connection -> {
       List<Long> held = heldClaims(connection, resolutions);
@@ -371,6 +374,52 @@ public final class JdbcQueueStore implements QueueStore {
       return new ResolveResult(List.copyOf(seen.stream().sorted().toList()), List.of(), false);
     }, result -> result.lost().isEmpty() || result.guardRefused());
   }
+
+  /**
+   * The common case in one short transaction: every outcome done or released, every claim still
+   * held. One statement per outcome and claim token (a consumer's batch comes from one or two
+   * claims), each changing only rows still in flight under that token; if they change fewer rows
+   * than asked, a claim was lost, and the transaction rolls back for the full path to find which.
+   *
+   * @return whether the outcomes were written
+   */
+  private boolean resolvedAtOnce(List<Resolution> resolutions) {
+    Map<TokenGroup, List<Long>> statements = new LinkedHashMap<>();
+    for (Resolution resolution : resolutions) {
+      String set = switch (resolution.outcome()) {
+        case Resolution.Done done when done.keep() ->
+            "UPDATE " + messages + " SET status = 'DONE', finished_at = " + dialect.now() + ", " + CLEARED_CLAIM;
+        case Resolution.Done done -> "DELETE FROM " + messages;
+        case Resolution.Release release ->
+            "UPDATE " + messages + " SET status = 'PENDING', attempts = attempts - 1, " + CLEARED_CLAIM;
+        default -> null;
+      };
+      if (set == null) {
+        return false;
+      }
+      statements.computeIfAbsent(new TokenGroup(set, resolution.claim().token()), k -> new ArrayList<>())
+          .add(resolution.claim().id());
+    }
+    int expected = resolutions.size();
+    int changed = jdbc.write("resolve " + expected + " messages", connection -> {
+      int rows = 0;
+      for (Map.Entry<TokenGroup, List<Long>> entry : statements.entrySet()) {
+        for (List<Long> chunk : chunks(entry.getValue())) {
+          try (PreparedStatement statement = connection.prepareStatement(entry.getKey().change()
+              + " WHERE status = 'INFLIGHT' AND claim_token = ? AND id IN (" + marks(chunk.size()) + ")")) {
+            statement.setString(1, entry.getKey().token());
+            bindIds(statement, 2, chunk);
+            rows += statement.executeUpdate();
+          }
+        }
+      }
+      return rows;
+    }, rows -> rows == expected);
+    return changed == expected;
+  }
+
+  /** Outcomes written by one statement: the same change, under one claim token. */
+  private record TokenGroup(String change, String token) {}
 
   /** Locks and returns the ids whose claims still hold. */
   private List<Long> heldClaims(Connection connection, List<Resolution> resolutions) throws SQLException {
