@@ -1,5 +1,6 @@
 package io.tenure.cli;
 
+import io.tenure.server.Json;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

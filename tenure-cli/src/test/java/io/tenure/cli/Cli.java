@@ -1,5 +1,6 @@
 package io.tenure.cli;
 
+import io.tenure.server.Json;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
@@ -17,7 +18,7 @@ final class Cli {
      * @return stdout parsed as the one JSON object a {@code --json} command prints
      */
     Map<String, Object> json() {
-      return MiniJson.parseObject(out);
+      return Json.parseObject(out);
     }
 
     /**

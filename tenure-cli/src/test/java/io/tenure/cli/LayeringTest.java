@@ -65,4 +65,15 @@ class LayeringTest {
             "io.tenure.internal..", "io.tenure.jdbc..", "java.sql..", "com.zaxxer..")
         .check(classes);
   }
+
+  @Test
+  void the_admin_server_uses_only_the_public_api_and_spi_and_never_the_launcher() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.tenure.server..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.tenure.internal..", "io.tenure.jdbc..", "io.tenure.cli..", "java.sql..", "com.zaxxer..")
+        .check(classes);
+  }
 }

@@ -1,4 +1,4 @@
-package io.tenure.cli;
+package io.tenure.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -49,13 +49,39 @@ class JsonTest {
     fields.put("text", "q\"\\\n\u0000é𝄞");
     fields.put("list", List.of(1L, "two"));
 
-    assertThat(MiniJson.parseObject(Json.write(fields))).isEqualTo(fields);
+    assertThat(Json.parseObject(Json.write(fields))).isEqualTo(fields);
   }
 
   @Test
   void a_type_it_does_not_know_is_refused_rather_than_written_as_to_string() {
-    assertThatThrownBy(() -> Json.write(1.5d))
+    assertThatThrownBy(() -> Json.write(java.util.UUID.randomUUID()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("java.util.UUID");
+    assertThatThrownBy(() -> Json.write(Double.NaN))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("java.lang.Double");
+  }
+
+  @Test
+  void a_finite_double_is_written_as_a_number() {
+    assertThat(Json.write(java.util.List.of(1.5d, 250d))).isEqualTo("[1.5,250.0]");
+  }
+
+  @Test
+  void parsing_allows_white_space_and_reads_numbers_as_long_or_double() {
+    assertThat(Json.parseObject(" { \"a\" : [ 1 , -2.5e1 ] ,\n \"b\": { } , \"c\": null } "))
+        .containsEntry("a", java.util.List.of(1L, -25.0))
+        .containsEntry("b", java.util.Map.of())
+        .containsEntry("c", null);
+  }
+
+  @Test
+  void malformed_json_is_refused_with_the_position() {
+    for (String bad : new String[] {"", "[1]", "{\"a\":1} x", "{\"a\":}", "{\"a\":1,\"a\":2}", "{\"a\":\"x", "{a:1}"}) {
+      assertThatThrownBy(() -> Json.parseObject(bad))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("invalid JSON");
+    }
   }
 }
