@@ -58,7 +58,8 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     if (code == ExitCodes.USAGE) {
       return failure.getMessage() + seeHelp(command);
     }
-    if (failure instanceof TenureException && failure.getMessage() != null) {
+    if ((failure instanceof TenureException || failure instanceof CommandFailure)
+        && failure.getMessage() != null) {
       return failure.getMessage();
     }
     // Not a failure Tenure classified: name its type, since its message alone may say little.

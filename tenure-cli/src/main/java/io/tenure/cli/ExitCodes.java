@@ -22,6 +22,7 @@ final class ExitCodes {
    */
   static int of(Throwable failure) {
     return switch (failure) {
+      case CommandFailure refusal -> refusal.exitCode();
       // The API reports malformed input (ids, states, URLs) as IllegalArgumentException, naming it.
       case IllegalArgumentException e -> USAGE;
       case UnsupportedDatabaseException e -> UNSUPPORTED;
@@ -35,11 +36,11 @@ final class ExitCodes {
    */
   static Map<String, String> help() {
     Map<String, String> codes = new LinkedHashMap<>();
-    codes.put(" 0", "done (transition applied or already satisfied, marker found, cleared)");
+    codes.put(" 0", "done (applied or already satisfied, found, cleared, replayed, purged)");
     codes.put(" 1", "store error or unexpected failure");
     codes.put(" 2", "usage error: unknown command or option, malformed argument");
-    codes.put(" 3", "conflict: the resource has a marker in another state");
-    codes.put(" 4", "not found: no such marker, or nothing matched");
+    codes.put(" 3", "conflict: a marker in another state, a message that is not dead");
+    codes.put(" 4", "not found: no such marker, queue or message, or nothing matched");
     codes.put(" 5", "store unavailable: unreachable, bad credentials");
     codes.put(" 6", "unsupported database or store URL");
     return codes;

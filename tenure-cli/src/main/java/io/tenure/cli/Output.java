@@ -46,15 +46,21 @@ final class Output {
     List<List<String>> all = new ArrayList<>();
     all.add(header);
     all.addAll(rows);
-    int[] widths = new int[header.size()];
-    for (List<String> row : all) {
+    aligned(all).forEach(this::line);
+  }
+
+  /**
+   * @return the rows as lines, each column as wide as its widest cell in any row; for tables
+   *     printed in several groups that must line up with each other
+   */
+  static List<String> aligned(List<List<String>> rows) {
+    int[] widths = new int[rows.stream().mapToInt(List::size).max().orElse(0)];
+    for (List<String> row : rows) {
       for (int column = 0; column < row.size(); column++) {
         widths[column] = Math.max(widths[column], row.get(column).length());
       }
     }
-    for (List<String> row : all) {
-      line(row(row, widths));
-    }
+    return rows.stream().map(row -> row(row, widths)).toList();
   }
 
   private static String row(List<String> cells, int[] widths) {
