@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
       NodeCommand.class,
       StatusCommand.class,
       MarkersCommand.class,
+      AgentsCommand.class,
       CompletionCommand.class,
       HelpCommand.class
     },

@@ -5,6 +5,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import picocli.CommandLine;
 
 /**
  * Runs the launcher in-process, wired as {@code main} wires it, with captured stdout and stderr.
@@ -40,9 +42,23 @@ final class Cli {
   }
 
   static Result run(Map<String, String> environment, String... args) {
+    return run(environment, commandLine -> {}, args);
+  }
+
+  /**
+   * Runs after {@code setup} saw the wired command line: a test reaches a command object there to
+   * put in what the process would otherwise supply, such as the terminal.
+   */
+  static Result run(Consumer<CommandLine> setup, String... args) {
+    return run(Map.of(), setup, args);
+  }
+
+  private static Result run(
+      Map<String, String> environment, Consumer<CommandLine> setup, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     var commandLine = TenureCommand.commandLine(new TenureCommand(environment));
+    setup.accept(commandLine);
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
     int exitCode = commandLine.execute(args);

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -310,6 +311,20 @@ abstract class StoreCommandsContract {
             });
     assertThat(badState.err()).contains("'archived'");
     assertThat(tenure("markers", "get", "t1", "r1").exitCode()).isEqualTo(4);
+  }
+
+  /** {@code tenure agents} on this provider's store. */
+  @Nested
+  class Agents extends AgentsCommandsContract {
+    @Override
+    String url() {
+      return StoreCommandsContract.this.url();
+    }
+
+    @Override
+    String prefix() {
+      return StoreCommandsContract.this.prefix();
+    }
   }
 
   @SuppressWarnings("unchecked")
