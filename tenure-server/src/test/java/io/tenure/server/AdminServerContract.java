@@ -1,0 +1,368 @@
+package io.tenure.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tenure.Agent;
+import io.tenure.AgentContext;
+import io.tenure.AgentFamily;
+import io.tenure.AgentUri;
+import io.tenure.MessageStatus;
+import io.tenure.OutgoingMessage;
+import io.tenure.Queue;
+import io.tenure.QueueMessage;
+import io.tenure.QueuePolicy;
+import io.tenure.TenureNode;
+import io.tenure.spi.ClaimRequest;
+import io.tenure.spi.Resolution;
+import io.tenure.spi.Store;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The admin API, health, metrics and console, served by a real node on a real store; one subclass
+ * per provider. Waits are for conditions (a node becoming leader), never fixed sleeps.
+ */
+abstract class AdminServerContract {
+  private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final String QUEUE = "orders";
+
+  private final HttpClient http = HttpClient.newHttpClient();
+  private Store store;
+  private TenureNode node;
+  private AdminServer server;
+  private Queue queue;
+
+  /** Opens a fresh, migrated store for one test. */
+  abstract Store openStore();
+
+  @BeforeEach
+  void startNode() {
+    store = openStore();
+    queue = Queue.on(store.queues(), QUEUE, QueuePolicy.defaults());
+    server = AdminServer.builder(store).bind("127.0.0.1", 0).build().start();
+    node = TenureNode.builder(store).name("n1").address(server.url())
+        .agentFamily(family("projection", "a", "b"))
+        .build();
+    server.attach(node);
+    node.start();
+    await("n1 leads and runs both agents", () -> node.isLeader() && node.runningAgents().size() == 2);
+  }
+
+  @AfterEach
+  void stop() {
+    if (node != null) {
+      node.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  @Test
+  void cluster_names_this_node_the_leader_and_its_agents() throws Exception {
+    Map<String, Object> cluster = getJson("/api/cluster");
+
+    assertThat(cluster.get("self")).isEqualTo(Map.of("nodeId", node.nodeId(), "name", "n1"));
+    Map<?, ?> leader = (Map<?, ?>) cluster.get("leader");
+    assertThat(leader.get("nodeId")).isEqualTo(node.nodeId());
+    assertThat(leader.get("name")).isEqualTo("n1");
+    assertThat((Long) leader.get("epoch")).isPositive();
+    List<?> nodes = (List<?>) cluster.get("nodes");
+    assertThat(nodes).hasSize(1);
+    Map<?, ?> self = (Map<?, ?>) nodes.get(0);
+    assertThat(self.get("status")).isEqualTo("ACTIVE");
+    assertThat(self.get("leader")).isEqualTo(true);
+    assertThat(self.get("agents")).isEqualTo(2L);
+    assertThat(self.get("address")).isEqualTo(server.url());
+  }
+
+  @Test
+  void agents_show_their_owner_by_name_and_no_hand_off_once_settled() throws Exception {
+    List<?> agents = (List<?>) getJson("/api/agents").get("agents");
+
+    assertThat(agents.stream().<Object>map(a -> ((Map<?, ?>) a).get("uri")).toList())
+        .containsExactly("projection://a", "projection://b");
+    for (Object agent : agents) {
+      Map<?, ?> fields = (Map<?, ?>) agent;
+      assertThat(fields.get("ownerName")).isEqualTo("n1");
+      assertThat(fields.get("handoff")).isEqualTo(false);
+      assertThat(fields.get("family")).isEqualTo("projection");
+    }
+  }
+
+  @Test
+  void pausing_an_agent_stops_it_before_the_call_returns_and_resume_restarts_it() throws Exception {
+    Response paused = post("/api/agents/pause", "{\"uri\":\"projection://a\"}", null);
+
+    assertThat(paused.status()).isEqualTo(200);
+    assertThat(node.runningAgents()).containsExactly(AgentUri.parse("projection://b"));
+    assertThat(store.agents().read(AgentUri.parse("projection://a")).orElseThrow().paused()).isTrue();
+
+    assertThat(post("/api/agents/resume", "{\"uri\":\"projection://a\"}", null).status()).isEqualTo(200);
+    await("a runs again", () -> node.runningAgents().size() == 2);
+  }
+
+  @Test
+  void queues_report_store_counts_and_dead_letters_can_be_listed_and_replayed_once() throws Exception {
+    long dead = deadLetter("poison");
+    queue.enqueue(OutgoingMessage.text("waiting"));
+
+    Map<?, ?> orders = ((List<?>) getJson("/api/queues").get("queues")).stream()
+        .map(q -> (Map<?, ?>) q).filter(q -> q.get("name").equals(QUEUE)).findFirst().orElseThrow();
+    assertThat(orders.get("dead")).isEqualTo(1L);
+    assertThat(orders.get("pending")).isEqualTo(1L);
+
+    List<?> letters = (List<?>) getJson("/api/queues/orders/dead?limit=10").get("messages");
+    assertThat(letters).hasSize(1);
+    Map<?, ?> letter = (Map<?, ?>) letters.get(0);
+    assertThat(letter.get("id")).isEqualTo(dead);
+    assertThat(letter.get("payload")).isEqualTo("poison");
+    assertThat(letter.get("payloadEncoding")).isEqualTo("utf-8");
+    assertThat((String) letter.get("error")).contains("boom");
+
+    Response replayed = post("/api/queues/orders/dead/" + dead + "/replay", "", null);
+    assertThat(replayed.status()).isEqualTo(200);
+    assertThat(replayed.json()).isEqualTo(Map.of("replayed", 1L));
+    assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.PENDING);
+
+    Response again = post("/api/queues/orders/dead/" + dead + "/replay", "", null);
+    assertThat(again.status()).isEqualTo(409);
+    assertThat((String) again.json().get("error")).contains("not a dead letter");
+    assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.PENDING);
+  }
+
+  @Test
+  void purge_by_filter_removes_only_matching_dead_letters() throws Exception {
+    long keep = deadLetter("keep me");
+    long purge = deadLetter("purge me");
+    store.queues().find(keep).orElseThrow();
+
+    Response purged = post("/api/queues/orders/dead/purge", "{\"errorContains\":\"purge me\"}", null);
+
+    assertThat(purged.json()).isEqualTo(Map.of("purged", 1L));
+    assertThat(store.queues().find(purge)).isEmpty();
+    assertThat(store.queues().find(keep)).isPresent();
+  }
+
+  @Test
+  void events_list_the_history_newest_first_with_node_names() throws Exception {
+    List<?> events = (List<?>) getJson("/api/events?limit=50").get("events");
+
+    assertThat(events.stream().<Object>map(e -> ((Map<?, ?>) e).get("kind")).toList())
+        .contains("JOINED", "LEADER_ACQUIRED", "AGENT_STARTED");
+    List<Long> ids = events.stream().map(e -> (Long) ((Map<?, ?>) e).get("id")).toList();
+    assertThat(ids).isSortedAccordingTo((a, b) -> Long.compare(b, a));
+    assertThat(events.stream().<Object>map(e -> ((Map<?, ?>) e).get("nodeName")).toList()).contains("n1");
+  }
+
+  @Test
+  void bad_input_gets_a_one_line_error_and_changes_nothing() throws Exception {
+    long dead = deadLetter("poison");
+
+    assertError(get("/api/events?limit=0"), 400, "limit must be a whole number from 1 to 10000");
+    assertError(get("/api/queues/nope/dead"), 404, "no queue 'nope'");
+    assertError(post("/api/queues/nope/dead/replay", "", null), 404, "no queue 'nope'");
+    assertError(post("/api/queues/orders/dead/999999/replay", "", null), 404, "no message 999999");
+    assertError(post("/api/queues/orders/dead/replay", "{\"status\":\"PENDING\"}", null), 400, "unknown filter field");
+    assertError(post("/api/agents/pause", "{\"uri\":", null), 400, "not a JSON object");
+    assertError(post("/api/agents/pause", "{\"uri\":\"not a uri\"}", null), 400, "");
+    assertError(post("/api/agents/pause", "{\"uri\":\"projection://zzz\"}", null), 404, "no agent projection://zzz");
+    assertError(post("/api/agents/pin", "{\"uri\":\"projection://a\",\"node\":\"ghost\"}", null), 400, "ghost");
+    assertError(get("/api/nothing"), 404, "no such path");
+    assertError(send(HttpRequest.newBuilder(uri("/api/cluster")).DELETE()), 405, "DELETE is not allowed");
+    assertError(post("/api/agents/pause", "{\"uri\":\"" + "x".repeat(AdminServer.MAX_BODY_BYTES) + "\"}", null),
+        413, "over");
+
+    assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.DEAD);
+    assertThat(store.agents().readAll()).allSatisfy(a -> {
+      assertThat(a.paused()).isFalse();
+      assertThat(a.pinnedTo()).isNull();
+    });
+  }
+
+  @Test
+  void beyond_loopback_a_token_is_required_and_checked_on_every_change() throws Exception {
+    assertThatThrownBy(() -> AdminServer.builder(store).bind("0.0.0.0", 0).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("give it a token");
+
+    try (AdminServer guarded = AdminServer.builder(store).node(node).bind("0.0.0.0", 0).token("s3cret").build().start()) {
+      String base = "http://127.0.0.1:" + guarded.port();
+      long dead = deadLetter("poison");
+      String replay = "/api/queues/orders/dead/" + dead + "/replay";
+
+      assertError(post(base, replay, "", null), 401, "needs 'Authorization: Bearer TOKEN'");
+      assertError(post(base, replay, "", "Bearer wrong"), 401, "wrong bearer token");
+      assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.DEAD);
+      assertThat(send(HttpRequest.newBuilder(URI.create(base + "/api/cluster")).GET()).status()).isEqualTo(200);
+
+      assertThat(post(base, replay, "", "Bearer s3cret").status()).isEqualTo(200);
+      assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.PENDING);
+    }
+  }
+
+  @Test
+  void health_is_live_and_ready_while_active_and_not_ready_once_the_node_left() throws Exception {
+    assertThat(get("/health/live").status()).isEqualTo(200);
+    assertThat(get("/health/ready").json()).isEqualTo(Map.of("status", "UP"));
+
+    node.close();
+
+    Response ready = get("/health/ready");
+    assertThat(ready.status()).isEqualTo(503);
+    assertThat((String) ready.json().get("reason")).contains("not in the membership table");
+    assertThat(get("/health/live").status()).isEqualTo(200);
+  }
+
+  @Test
+  void metrics_are_served_in_prometheus_format_with_queue_and_node_values() throws Exception {
+    queue.enqueueAll(List.of(OutgoingMessage.text("1"), OutgoingMessage.text("2")));
+    deadLetter("poison");
+
+    String metrics = get("/metrics").body();
+
+    assertThat(metrics).contains("tenure_queue_depth{queue=\"orders\"} 2.0");
+    assertThat(metrics).contains("tenure_queue_dead{queue=\"orders\"} 1.0");
+    assertThat(metrics).contains("tenure_node_leader 1.0");
+    assertThat(metrics).contains("tenure_node_agents_running 2.0");
+    assertThat(metrics).contains("tenure_cluster_nodes{status=\"ACTIVE\"} 1.0");
+  }
+
+  @Test
+  void the_console_is_served_from_the_jar_and_nothing_else_is() throws Exception {
+    Response index = get("/");
+    assertThat(index.status()).isEqualTo(200);
+    assertThat(index.contentType()).startsWith("text/html");
+    assertThat(index.body()).containsIgnoringCase("<html");
+    assertThat(get("/app.js").contentType()).startsWith("text/javascript");
+    assertThat(get("/style.css").contentType()).startsWith("text/css");
+    assertThat(get("/../pom.xml").status()).isEqualTo(404);
+    assertThat(get("/io/tenure/server/Json.class").status()).isEqualTo(404);
+  }
+
+  // ---- helpers ----
+
+  /** A dead letter in the queue: enqueued, claimed and dead-lettered through the SPI. */
+  private long deadLetter(String text) {
+    long id = queue.enqueue(OutgoingMessage.text(text));
+    // The node consumes nothing, so the claim takes the oldest pending: drain until this one is taken.
+    while (true) {
+      List<QueueMessage> claimed = store.queues().claim(
+          new ClaimRequest(QUEUE, "test", 100, Duration.ofMinutes(1), false, null));
+      assertThat(claimed).as("claimable messages").isNotEmpty();
+      List<Resolution> resolutions = claimed.stream()
+          .map(m -> new Resolution(m.claim(), m.id() == id
+              ? new Resolution.DeadLetter("boom: " + text) : new Resolution.Release()))
+          .toList();
+      assertThat(store.queues().resolve(resolutions, null).allApplied()).isTrue();
+      if (claimed.stream().anyMatch(m -> m.id() == id)) {
+        return id;
+      }
+    }
+  }
+
+  private static AgentFamily family(String scheme, String... names) {
+    Set<AgentUri> uris = java.util.Arrays.stream(names).map(n -> new AgentUri(scheme, n))
+        .collect(java.util.stream.Collectors.toSet());
+    return new AgentFamily() {
+      @Override
+      public String scheme() {
+        return scheme;
+      }
+
+      @Override
+      public Set<AgentUri> wantedAgents() {
+        return uris;
+      }
+
+      @Override
+      public Agent build(AgentUri uri) {
+        return new Agent() {
+          @Override
+          public void start(AgentContext context) {}
+
+          @Override
+          public void stop(AgentContext context) {}
+        };
+      }
+    };
+  }
+
+  private static void await(String what, BooleanSupplier condition) {
+    long end = System.nanoTime() + WAIT.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > end) {
+        throw new AssertionError("timed out waiting until " + what);
+      }
+      Thread.onSpinWait();
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted", e);
+      }
+    }
+  }
+
+  private record Response(int status, String body, String contentType) {
+    Map<String, Object> json() {
+      return Json.parseObject(body);
+    }
+  }
+
+  private static void assertError(Response response, int status, String fragment) {
+    assertThat(response.status()).as(response.body()).isEqualTo(status);
+    String error = (String) response.json().get("error");
+    assertThat(error).contains(fragment).doesNotContain("\n");
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + server.port() + path);
+  }
+
+  private Map<String, Object> getJson(String path) throws IOException, InterruptedException {
+    Response response = get(path);
+    assertThat(response.status()).as(response.body()).isEqualTo(200);
+    return response.json();
+  }
+
+  private Response get(String path) throws IOException, InterruptedException {
+    return send(HttpRequest.newBuilder(uri(path)).GET());
+  }
+
+  private Response post(String path, String body, @Nullable String authorization) throws IOException, InterruptedException {
+    return post("http://127.0.0.1:" + server.port(), path, body, authorization);
+  }
+
+  private Response post(String base, String path, String body, @Nullable String authorization)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+        .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return send(request);
+  }
+
+  private Response send(HttpRequest.Builder request) throws IOException, InterruptedException {
+    HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return new Response(response.statusCode(), response.body(),
+        response.headers().firstValue("Content-Type").orElse(""));
+  }
+}
