@@ -28,6 +28,8 @@ import picocli.CommandLine.Spec;
       StatusCommand.class,
       MarkersCommand.class,
       AgentsCommand.class,
+      QueueCommand.class,
+      DlqCommand.class,
       CompletionCommand.class,
       HelpCommand.class
     },

@@ -59,7 +59,7 @@ class BadInputTest {
     Result result = Cli.run("stauts");
 
     assertOneErrorLine(result, 2);
-    assertThat(result.err()).contains("did you mean 'status'?");
+    assertThat(result.err()).contains("did you mean 'status'");
   }
 
   @Test
@@ -148,6 +148,74 @@ class BadInputTest {
     assertOneErrorLine(result, 2);
     assertThat(result.err()).contains("at most 500 resources");
     assertThat(file()).doesNotExist();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"list", "replay", "purge"})
+  void a_dlq_command_without_a_queue_exits_2_naming_it_and_creates_no_store(String command) {
+    Result result = Cli.run("dlq", command, "--all", "--yes", "--store", store());
+
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("QUEUE");
+    assertThat(file()).doesNotExist();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"0", "10001", "-5"})
+  void a_dlq_list_limit_out_of_range_exits_2_and_creates_no_store(String limit) {
+    Result result = Cli.run("dlq", "list", "orders", "--limit", limit, "--store", store());
+
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("--limit must be 1 to 10000, got " + limit);
+    assertThat(file()).doesNotExist();
+  }
+
+  @Test
+  void a_malformed_queue_name_or_duration_exits_2_and_creates_no_store() {
+    Result name = Cli.run("queue", "stats", "Orders!", "--store", store());
+    Result age = Cli.run("dlq", "list", "orders", "--older-than", "yesterday", "--store", store());
+
+    assertOneErrorLine(name, 2);
+    assertThat(name.err()).contains("'Orders!'");
+    assertOneErrorLine(age, 2);
+    assertThat(age.err()).contains("'yesterday'").contains("5s");
+    assertThat(file()).doesNotExist();
+  }
+
+  /** The test JVM has no terminal: its stdin and stdout are pipes to the build. */
+  @Test
+  void purge_without_yes_and_without_a_terminal_refuses_and_creates_no_store() {
+    Result result = Cli.run("dlq", "purge", "orders", "--all", "--store", store());
+
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("not on a terminal").contains("--yes").contains("nothing purged");
+    assertThat(file()).doesNotExist();
+  }
+
+  @Test
+  void replay_and_purge_need_exactly_one_choice_of_what_and_create_no_store() {
+    Result nothing = Cli.run("dlq", "replay", "orders", "--store", store());
+    Result both = Cli.run("dlq", "replay", "orders", "--all", "--key", "k1", "--store", store());
+    Result purge = Cli.run("dlq", "purge", "orders", "--yes", "--store", store());
+    Result idZero = Cli.run("dlq", "replay", "orders", "--id", "0", "--store", store());
+
+    assertOneErrorLine(nothing, 2);
+    assertThat(nothing.err()).contains("choose what to replay: --id ID, --all, or filters");
+    assertOneErrorLine(both, 2);
+    assertOneErrorLine(purge, 2);
+    assertThat(purge.err()).contains("choose what to purge: --all, or filters");
+    assertOneErrorLine(idZero, 2);
+    assertThat(idZero.err()).contains("message ids are positive, got 0");
+    assertThat(file()).doesNotExist();
+  }
+
+  @Test
+  void an_unknown_queue_or_dlq_command_exits_2_naming_it() {
+    assertOneErrorLine(Cli.run("dlq"), 2);
+    assertOneErrorLine(Cli.run("queue"), 2);
+    Result result = Cli.run("dlq", "delete", "orders");
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("'delete'").contains("'tenure dlq --help'");
   }
 
   @Test

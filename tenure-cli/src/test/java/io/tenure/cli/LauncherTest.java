@@ -50,6 +50,7 @@ class LauncherTest {
     assertThat(help.exitCode()).isZero();
     assertThat(help.out())
         .contains("migrate", "status", "markers", "completion", "Exit codes:", "TENURE_STORE")
+        .contains("agents", "queue", "dlq")
         .containsPattern("(?m)^ +0 +done")
         .containsPattern("(?m)^ +3 +conflict")
         .containsPattern("(?m)^ +4 +not found")
@@ -82,6 +83,27 @@ class LauncherTest {
     assertThat(completion.out())
         .contains("complete -F")
         .contains("transition", "--store", "--prefix", "--no-migrate");
+  }
+
+  @Test
+  void completion_covers_the_agents_queue_and_dead_letter_commands() {
+    String completion = Cli.run("completion").out();
+
+    assertThat(completion)
+        .contains("function _picocli_tenure_agents()", "function _picocli_tenure_queue_stats()")
+        .contains("function _picocli_tenure_dlq_replay()", "function _picocli_tenure_dlq_purge()")
+        .contains("--error-contains", "--older-than", "--yes", "--family");
+  }
+
+  @Test
+  void the_dead_letter_commands_have_help_with_their_options_and_exit_codes() {
+    for (String command : List.of("list", "show", "replay", "purge")) {
+      Result help = Cli.run("dlq", command, "--help");
+
+      assertThat(help.exitCode()).isZero();
+      assertThat(help.out()).contains("--json", "--store", "Exit codes:");
+    }
+    assertThat(Cli.run("dlq", "replay", "--help").out()).contains("--id", "--all", "--key");
   }
 
   @Test

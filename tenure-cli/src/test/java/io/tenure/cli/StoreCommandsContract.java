@@ -327,6 +327,34 @@ abstract class StoreCommandsContract {
     }
   }
 
+  /** {@code tenure queue stats}, {@code dlq list} and {@code dlq show} on this provider's store. */
+  @Nested
+  class Queues extends QueueCommandsContract {
+    @Override
+    String url() {
+      return StoreCommandsContract.this.url();
+    }
+
+    @Override
+    String prefix() {
+      return StoreCommandsContract.this.prefix();
+    }
+  }
+
+  /** {@code tenure dlq replay} and {@code dlq purge} on this provider's store. */
+  @Nested
+  class DeadLetterChanges extends DlqChangesContract {
+    @Override
+    String url() {
+      return StoreCommandsContract.this.url();
+    }
+
+    @Override
+    String prefix() {
+      return StoreCommandsContract.this.prefix();
+    }
+  }
+
   @SuppressWarnings("unchecked")
   private static Map<String, Object> marker(Map<String, Object> json) {
     return (Map<String, Object>) json.get("marker");

@@ -1,0 +1,194 @@
+package io.tenure.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tenure.OutgoingMessage;
+import io.tenure.cli.Cli.Result;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code tenure queue stats}, {@code tenure dlq list} and {@code tenure dlq show} against a real
+ * store, seeded through the queue API and the claim/resolve SPI as consumers would leave it.
+ */
+abstract class QueueCommandsContract extends LiveStoreContract {
+
+  @Test
+  void stats_counts_every_status_per_queue_ordered_by_name() {
+    deadLetters("orders", null, 3, "boom");
+    enqueue("orders", null, 3);
+    claimOnly("orders", 1);
+    enqueue("emails", null, 1);
+
+    Result stats = tenure("queue", "stats", "--json");
+
+    assertThat(stats.exitCode()).as(stats.toString()).isZero();
+    List<Map<String, Object>> queues = list(stats.json(), "queues");
+    assertThat(queues).extracting(q -> q.get("name")).containsExactly("emails", "orders");
+    assertThat(queues.get(1))
+        .containsEntry("pending", 2L)
+        .containsEntry("inflight", 1L)
+        .containsEntry("dead", 3L)
+        .containsEntry("done", 0L);
+    assertThat((Long) queues.get(1).get("oldestPendingAgeMs")).isNotNegative();
+  }
+
+  @Test
+  void stats_of_one_queue_and_as_text() {
+    enqueue("orders", null, 2);
+    enqueue("emails", null, 1);
+
+    Map<String, Object> one = tenure("queue", "stats", "orders", "--json").json();
+    Result text = tenure("queue", "stats");
+
+    assertThat(list(one, "queues")).singleElement().satisfies(q -> assertThat(q).containsEntry("name", "orders"));
+    assertThat(text.exitCode()).isZero();
+    assertThat(text.out().lines().toList())
+        .hasSize(3)
+        .first()
+        .asString()
+        .matches("QUEUE +PENDING +INFLIGHT +DEAD +DONE +OLDEST PENDING");
+    assertThat(text.out()).containsPattern("(?m)^orders +2 +0 +0 +0 +[0-9.]+m?s$");
+  }
+
+  @Test
+  void stats_of_a_queue_without_messages_exits_4_and_names_the_known_ones() {
+    enqueue("orders", null, 1);
+
+    Result stats = tenure("queue", "stats", "ordres");
+
+    assertOneErrorLine(stats, 4);
+    assertThat(stats.err()).contains("'ordres'").contains("queues with messages: orders");
+  }
+
+  @Test
+  void list_shows_dead_letters_oldest_first_in_the_admin_api_shape() {
+    List<Long> dead = deadLetters("orders", "k1", 3, "java.io.IOException: timeout\n\tat x");
+    enqueue("orders", null, 1); // pending: never listed
+
+    Result list = tenure("dlq", "list", "orders", "--json");
+
+    assertThat(list.exitCode()).as(list.toString()).isZero();
+    assertThat(list.json()).containsEntry("queue", "orders");
+    List<Map<String, Object>> messages = list(list.json(), "messages");
+    assertThat(messages).extracting(m -> m.get("id")).containsExactlyElementsOf(dead);
+    assertThat(messages.get(0))
+        .containsEntry("key", "k1")
+        .containsEntry("attempts", 1L)
+        .containsEntry("maxAttempts", 10L)
+        .containsEntry("error", "java.io.IOException: timeout\n\tat x")
+        .containsEntry("contentType", "text/plain; charset=utf-8")
+        .containsEntry("payload", "message 0")
+        .containsEntry("payloadEncoding", "utf-8")
+        .containsKeys("createdAt", "finishedAt");
+    assertThat(Instant.parse((String) messages.get(0).get("finishedAt")))
+        .isAfterOrEqualTo(Instant.parse((String) messages.get(0).get("createdAt")));
+  }
+
+  @Test
+  void list_filters_by_key_error_text_and_age_and_stops_at_the_limit() {
+    List<Long> k1 = deadLetters("orders", "k1", 3, "timeout talking to billing");
+    List<Long> k2 = deadLetters("orders", "k2", 2, "java.lang.NullPointerException");
+
+    assertThat(ids(tenure("dlq", "list", "orders", "--key", "k2", "--json"))).isEqualTo(k2);
+    assertThat(ids(tenure("dlq", "list", "orders", "--error-contains", "billing", "--json")))
+        .isEqualTo(k1);
+    assertThat(ids(tenure("dlq", "list", "orders", "--limit", "2", "--json")))
+        .isEqualTo(k1.subList(0, 2));
+    assertThat(ids(tenure("dlq", "list", "orders", "--older-than", "1h", "--json"))).isEmpty();
+    assertThat(ids(tenure("dlq", "list", "orders", "--older-than", "0s", "--json"))).hasSize(5);
+    assertThat(
+            ids(tenure("dlq", "list", "orders", "--key", "k1", "--error-contains", "Null", "--json")))
+        .isEmpty();
+  }
+
+  @Test
+  void list_as_text_is_a_table_with_a_sentence_and_a_hint_when_the_limit_is_reached() {
+    List<Long> ids = deadLetters("orders", null, 2, "first line\nsecond line");
+
+    Result all = tenure("dlq", "list", "orders");
+    Result limited = tenure("dlq", "list", "orders", "--limit", "1");
+    Result none = tenure("dlq", "list", "orders", "--key", "nobody");
+
+    assertThat(all.out().lines().toList())
+        .hasSize(4)
+        .startsWith("2 dead letters in queue 'orders', oldest first:");
+    assertThat(all.out()).containsPattern("(?m)^ID +KEY +ATTEMPTS +DIED AT +ERROR$");
+    assertThat(all.out()).containsPattern("(?m)^" + ids.get(0) + " +- +1/10 +\\S+ +first line$");
+    assertThat(limited.out()).contains("the first 1; there may be more");
+    assertThat(none.exitCode()).isZero();
+    assertThat(none.out().strip()).isEqualTo("no dead letters in queue 'orders' (key nobody).");
+  }
+
+  @Test
+  void list_of_a_queue_without_messages_exits_4() {
+    enqueue("orders", null, 1);
+
+    assertOneErrorLine(tenure("dlq", "list", "emails"), 4);
+  }
+
+  @Test
+  void show_prints_a_utf8_payload_as_text_with_headers_and_times() {
+    String text = "{\"order\": 7,\n \"note\": \"café\"}";
+    long id =
+        enqueue(
+                "orders",
+                "k1",
+                List.of(OutgoingMessage.text(text).header("trace", "abc").contentType("application/json")))
+            .get(0);
+    killPending("orders", "java.lang.IllegalStateException: no stock\n\tat Orders.handle");
+
+    Result show = tenure("dlq", "show", String.valueOf(id));
+    Map<String, Object> json = tenure("dlq", "show", String.valueOf(id), "--json").json();
+
+    assertThat(show.exitCode()).as(show.toString()).isZero();
+    assertThat(show.out())
+        .containsPattern("(?m)^status +DEAD$")
+        .containsPattern("(?m)^content type +application/json$")
+        .containsPattern("(?m)^headers +trace=abc$")
+        .containsPattern("(?m)^attempts +1 of 10$")
+        .contains("error:\n  java.lang.IllegalStateException: no stock\n      at Orders.handle\n")
+        .contains("payload (" + text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + " bytes, utf-8):")
+        .contains("  {\"order\": 7,\n   \"note\": \"café\"}");
+    assertThat(json)
+        .containsEntry("id", id)
+        .containsEntry("queue", "orders")
+        .containsEntry("status", "DEAD")
+        .containsEntry("key", "k1")
+        .containsEntry("headers", Map.of("trace", "abc"))
+        .containsEntry("payload", text)
+        .containsEntry("payloadEncoding", "utf-8")
+        .containsEntry("owner", null)
+        .containsKeys("createdAt", "availableAt", "finishedAt", "leaseUntil", "priority");
+  }
+
+  @Test
+  void show_prints_a_payload_that_is_not_utf8_as_base64() {
+    byte[] bytes = {(byte) 0xff, (byte) 0xfe, 0, 1, 2};
+    long id = enqueue("orders", null, List.of(OutgoingMessage.of(bytes))).get(0);
+
+    Result show = tenure("dlq", "show", String.valueOf(id));
+    Map<String, Object> json = tenure("dlq", "show", String.valueOf(id), "--json").json();
+
+    String base64 = Base64.getEncoder().encodeToString(bytes);
+    assertThat(show.out()).contains("payload (5 bytes, base64):\n  " + base64 + "\n");
+    assertThat(show.out()).containsPattern("(?m)^status +PENDING$");
+    assertThat(json).containsEntry("payload", base64).containsEntry("payloadEncoding", "base64");
+  }
+
+  @Test
+  void show_of_an_unknown_id_exits_4() {
+    Result show = tenure("dlq", "show", "987654321");
+
+    assertOneErrorLine(show, 4);
+    assertThat(show.err()).contains("no message 987654321");
+  }
+
+  private static List<Object> ids(Result result) {
+    assertThat(result.exitCode()).as(result.toString()).isZero();
+    return list(result.json(), "messages").stream().map(m -> m.get("id")).toList();
+  }
+}
