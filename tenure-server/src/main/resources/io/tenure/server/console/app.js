@@ -1,0 +1,1351 @@
+// Tenure web console: plain ES2022, no framework, no build step.
+// Contract: docs/ADMIN-API.md. Every string that comes from the API reaches the DOM through
+// textContent / attributes (never innerHTML), so a hostile agent URI or error text stays text.
+'use strict';
+
+(() => {
+  const FAST_MS = 1000; // cluster, agents, queues, demo
+  const SLOW_MS = 3000; // events, dead letters
+  const READ_TIMEOUT_MS = 2000;
+  // POST /api/agents/pause "returns once it runs nowhere": that can take longer than a poll.
+  const ACTION_TIMEOUT_MS = 15000;
+  const HISTORY_MS = 5 * 60 * 1000;
+  const HISTORY_MAX = 400;
+  const DEAD_LIMIT = 50;
+  const EVENT_LIMIT = 100;
+  const HEARTBEAT_WARN_MS = 2000;
+  const HEARTBEAT_BAD_MS = 5000;
+  const TOKEN_KEY = 'tenure.adminToken';
+  const DEMO_RULES = {
+    stop: (s) => s === 'running',
+    kill: (s) => s === 'running',
+    pause: (s) => s === 'running',
+    resume: (s) => s === 'paused',
+    start: (s) => s === 'stopped' || s === 'killed',
+  };
+  const DEMO_TITLES = {
+    stop: 'SIGTERM: the node leaves gracefully',
+    kill: 'SIGKILL: a crash the others must detect',
+    pause: 'SIGSTOP: frozen, its leases lapse',
+    resume: 'SIGCONT: thaw a paused node',
+    start: 'start the node again as a new incarnation',
+  };
+
+  const state = {
+    cluster: null,
+    agents: null,
+    queues: null,
+    demo: null,
+    demoMode: undefined, // undefined: not known yet, true: /api/demo answers, false: 404
+    events: null,
+    dead: null, // {queue, messages}
+    deadError: null,
+    deadQueue: null,
+    deadQueueChosen: false,
+    chartQueue: null,
+    history: new Map(), // queue name -> [{t, pending, inflight, oldest}]
+    fastError: null,
+    slowError: null,
+    lastOkAt: 0,
+    expanded: new Set(), // dead letter ids shown in full
+    seenEvents: null,
+  };
+
+  const $ = (id) => document.getElementById(id);
+
+  // ---------------------------------------------------------------- DOM helpers
+
+  function h(tag, props, ...children) {
+    const el = document.createElement(tag);
+    if (props) {
+      for (const [k, v] of Object.entries(props)) {
+        if (v == null || v === false) continue;
+        if (k === 'class') el.className = v;
+        else if (k === 'text') el.textContent = String(v);
+        else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+        else el.setAttribute(k, v === true ? '' : String(v));
+      }
+    }
+    for (const c of children.flat(Infinity)) {
+      if (c == null || c === false) continue;
+      el.append(c instanceof Node ? c : String(c));
+    }
+    return el;
+  }
+
+  function setText(el, text) {
+    const s = text == null ? '' : String(text);
+    if (el.textContent !== s) el.textContent = s;
+  }
+
+  function setAttr(el, name, value) {
+    if (value == null || value === false) {
+      if (el.hasAttribute(name)) el.removeAttribute(name);
+    } else {
+      const s = value === true ? '' : String(value);
+      if (el.getAttribute(name) !== s) el.setAttribute(name, s);
+    }
+  }
+
+  function setClass(el, cls) {
+    if (el.className !== cls) el.className = cls;
+  }
+
+  /** Rebuilds el's children only when sig changed (keeps focus and hover otherwise). */
+  function fillIfChanged(el, sig, build) {
+    if (el._sig === sig) return;
+    el._sig = sig;
+    el.replaceChildren(...[build()].flat(Infinity).filter((c) => c != null && c !== false));
+  }
+
+  /** Keyed update of container's children: existing elements are updated in place. */
+  function reconcile(container, items, keyOf, create, update) {
+    const old = new Map();
+    for (const el of container.children) old.set(el._key, el);
+    let prev = null;
+    for (const item of items) {
+      const key = String(keyOf(item));
+      let el = old.get(key);
+      if (el) old.delete(key);
+      else {
+        el = create(item);
+        el._key = key;
+      }
+      update(el, item);
+      const want = prev ? prev.nextElementSibling : container.firstElementChild;
+      if (want !== el) container.insertBefore(el, want);
+      prev = el;
+    }
+    for (const el of old.values()) el.remove();
+  }
+
+  // ---------------------------------------------------------------- formatting
+
+  function fmtAge(ms) {
+    if (ms == null || !Number.isFinite(ms)) return '—';
+    if (ms < 0) ms = 0;
+    if (ms < 1000) return `${Math.round(ms)} ms`;
+    const s = ms / 1000;
+    if (s < 10) return `${s.toFixed(1)} s`;
+    if (s < 60) return `${Math.floor(s)} s`;
+    const m = Math.floor(s / 60);
+    if (m < 60) return `${m} m ${String(Math.floor(s % 60)).padStart(2, '0')} s`;
+    const hr = Math.floor(m / 60);
+    if (hr < 24) return `${hr} h ${String(m % 60).padStart(2, '0')} m`;
+    return `${Math.floor(hr / 24)} d ${hr % 24} h`;
+  }
+
+  function fmtSpan(ms) {
+    const s = Math.round(ms / 1000);
+    return s < 120 ? `${s} s` : `${Math.round(s / 60)} min`;
+  }
+
+  function fmtNum(n) {
+    if (n == null || !Number.isFinite(Number(n))) return '—';
+    return Number(n).toLocaleString('en-US');
+  }
+
+  function fmtRate(r) {
+    if (r == null || !Number.isFinite(Number(r))) return '—';
+    const v = Number(r);
+    return v < 10 ? v.toFixed(1) : Math.round(v).toLocaleString('en-US');
+  }
+
+  function parseTime(iso) {
+    if (!iso) return null;
+    const t = Date.parse(iso);
+    return Number.isFinite(t) ? t : null;
+  }
+
+  function fmtClock(iso, millis = true) {
+    const t = parseTime(iso);
+    if (t == null) return iso ? String(iso) : '—';
+    const s = new Date(t).toISOString(); // always UTC, like the database clock
+    return millis ? s.slice(11, 23) : s.slice(11, 19);
+  }
+
+  function fmtDate(iso) {
+    const t = parseTime(iso);
+    return t == null ? '' : new Date(t).toISOString().slice(0, 10);
+  }
+
+  /** Age of an instant relative to the database clock of the last cluster poll. */
+  function ageOf(iso) {
+    const t = parseTime(iso);
+    const now = parseTime(state.cluster?.now);
+    if (t == null || now == null) return null;
+    return now - t;
+  }
+
+  function truncate(s, n) {
+    const str = s == null ? '' : String(s);
+    return str.length > n ? `${str.slice(0, n - 1)}…` : str;
+  }
+
+  function lower(s) {
+    return String(s ?? '').toLowerCase().replace(/[^a-z0-9_-]/g, '');
+  }
+
+  function shortId(id) {
+    return id ? String(id).slice(0, 8) : '';
+  }
+
+  // ---------------------------------------------------------------- HTTP
+
+  class HttpError extends Error {
+    constructor(message, status, data) {
+      super(message);
+      this.status = status;
+      this.data = data;
+    }
+  }
+
+  async function request(method, path, body, timeoutMs) {
+    const ctrl = new AbortController();
+    const timer = setTimeout(() => ctrl.abort(), timeoutMs);
+    const headers = { Accept: 'application/json' };
+    if (method !== 'GET') {
+      headers['Content-Type'] = 'application/json';
+      const token = sessionStorage.getItem(TOKEN_KEY);
+      if (token) headers.Authorization = `Bearer ${token}`;
+    }
+    try {
+      const res = await fetch(path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: ctrl.signal,
+        cache: 'no-store',
+        credentials: 'same-origin',
+      });
+      const text = await res.text();
+      let data = null;
+      if (text) {
+        try {
+          data = JSON.parse(text);
+        } catch {
+          data = null;
+        }
+      }
+      return { status: res.status, ok: res.ok, data, text };
+    } catch (e) {
+      if (e.name === 'AbortError') {
+        throw new HttpError(`${method} ${path}: no answer within ${timeoutMs / 1000} s`, 0, null);
+      }
+      const why = e.name === 'TypeError' ? 'cannot reach the server' : e.message || 'network error';
+      throw new HttpError(`${method} ${path}: ${why}`, 0, null);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function errorText(res) {
+    if (res.data && typeof res.data.error === 'string') return res.data.error;
+    const body = res.text ? `: ${truncate(res.text.trim(), 160)}` : '';
+    return `HTTP ${res.status}${body}`;
+  }
+
+  async function getJson(path, { allow404 = false } = {}) {
+    const res = await request('GET', path, undefined, READ_TIMEOUT_MS);
+    if (allow404 && res.status === 404) return null;
+    if (!res.ok) throw new HttpError(`GET ${path}: ${errorText(res)}`, res.status, res.data);
+    if (res.data == null || typeof res.data !== 'object') {
+      throw new HttpError(`GET ${path}: the answer is not JSON`, res.status, null);
+    }
+    return res.data;
+  }
+
+  /** POST; on 401 asks once for a bearer token, keeps it for the session and retries. */
+  async function postJson(path, body) {
+    let res = await request('POST', path, body, ACTION_TIMEOUT_MS);
+    if (res.status === 401) {
+      const had = sessionStorage.getItem(TOKEN_KEY);
+      if (had) sessionStorage.removeItem(TOKEN_KEY);
+      const token = window.prompt(
+        had
+          ? 'The admin token was rejected. Enter the bearer token (--http-token / TENURE_HTTP_TOKEN):'
+          : 'This server requires a bearer token for changes (--http-token / TENURE_HTTP_TOKEN):',
+      );
+      if (token && token.trim()) {
+        sessionStorage.setItem(TOKEN_KEY, token.trim());
+        res = await request('POST', path, body, ACTION_TIMEOUT_MS);
+        if (res.status === 401) sessionStorage.removeItem(TOKEN_KEY);
+      }
+    }
+    if (!res.ok) throw new HttpError(errorText(res), res.status, res.data);
+    return res.data ?? {};
+  }
+
+  const enc = encodeURIComponent;
+
+  // ---------------------------------------------------------------- toasts
+
+  function toast(message, kind = 'ok') {
+    const box = $('toasts');
+    const el = h(
+      'div',
+      { class: `toast toast-${kind}`, role: kind === 'error' ? 'alert' : 'status' },
+      h('span', { class: 'toast-kind', text: kind === 'error' ? 'failed' : 'done' }),
+      h('span', { class: 'toast-msg', text: message }),
+      h('button', { type: 'button', class: 'toast-close', 'aria-label': 'dismiss', text: '×', onclick: () => el.remove() }),
+    );
+    box.append(el);
+    while (box.children.length > 5) box.firstElementChild.remove();
+    setTimeout(() => el.remove(), kind === 'error' ? 9000 : 5000);
+  }
+
+  /** Runs a mutating call from a button: disables it meanwhile, toasts the outcome, refreshes. */
+  async function act(button, label, call, describe) {
+    if (button) button.disabled = true;
+    try {
+      const result = await call();
+      toast(describe ? describe(result) : `${label}: done`, 'ok');
+    } catch (e) {
+      toast(`${label}: ${e.message}`, 'error');
+    } finally {
+      if (button && button.isConnected) button.disabled = false;
+      refreshNow();
+    }
+  }
+
+  // ---------------------------------------------------------------- polling
+
+  let fastBusy = false;
+  let slowBusy = false;
+  let fastAgain = false;
+  let slowAgain = false;
+
+  async function fastTick(forced = false) {
+    if (fastBusy) {
+      if (forced) fastAgain = true;
+      return; // never overlap: skip this tick
+    }
+    fastBusy = true;
+    try {
+      const jobs = [getJson('api/cluster'), getJson('api/agents'), getJson('api/queues')];
+      const askDemo = state.demoMode !== false;
+      if (askDemo) jobs.push(getJson('api/demo', { allow404: true }));
+      const [c, a, q, d] = await Promise.allSettled(jobs);
+      const errors = [];
+      if (c.status === 'fulfilled') state.cluster = c.value;
+      else errors.push(c.reason.message);
+      if (a.status === 'fulfilled') state.agents = a.value;
+      else errors.push(a.reason.message);
+      if (q.status === 'fulfilled') {
+        state.queues = q.value;
+        sampleQueues(q.value);
+      } else errors.push(q.reason.message);
+      if (askDemo) {
+        if (d.status === 'fulfilled') {
+          state.demo = d.value;
+          state.demoMode = d.value != null;
+        } else if (state.demoMode) {
+          errors.push(d.reason.message); // known demo went away: keep the last state, say so
+        }
+      }
+      state.fastError = errors.length ? joinErrors(errors) : null;
+      if (!errors.length) state.lastOkAt = Date.now();
+      renderFast();
+    } finally {
+      fastBusy = false;
+      renderLive();
+      if (fastAgain) {
+        fastAgain = false;
+        setTimeout(() => fastTick(true), 0);
+      }
+    }
+  }
+
+  async function slowTick(forced = false) {
+    if (slowBusy) {
+      if (forced) slowAgain = true;
+      return;
+    }
+    slowBusy = true;
+    try {
+      const queue = state.deadQueue;
+      const jobs = [getJson(`api/events?limit=${EVENT_LIMIT}`)];
+      if (queue) jobs.push(getJson(`api/queues/${enc(queue)}/dead?limit=${DEAD_LIMIT}`));
+      const [e, d] = await Promise.allSettled(jobs);
+      if (e.status === 'fulfilled') {
+        state.events = e.value;
+        state.slowError = null;
+      } else state.slowError = e.reason.message;
+      if (queue && queue === state.deadQueue) {
+        if (d.status === 'fulfilled') {
+          state.dead = { queue, messages: d.value.messages ?? [] };
+          state.deadError = null;
+        } else state.deadError = d.reason.message;
+      } else if (!queue) {
+        state.dead = null;
+        state.deadError = null;
+      }
+      renderEvents();
+      renderDead();
+    } finally {
+      slowBusy = false;
+      renderLive();
+      if (slowAgain) {
+        slowAgain = false;
+        setTimeout(() => slowTick(true), 0);
+      }
+    }
+  }
+
+  /** "GET a: x", "GET b: x" -> "GET a, b: x": one failure cause is usually shared by every poll. */
+  function joinErrors(list) {
+    const byCause = new Map();
+    for (const e of list) {
+      const m = /^(GET|POST) (\S+): ([\s\S]*)$/.exec(e);
+      const [what, cause] = m ? [m[2], m[3]] : ['', e];
+      if (!byCause.has(cause)) byCause.set(cause, []);
+      if (what) byCause.get(cause).push(what);
+    }
+    return [...byCause].map(([cause, paths]) => (paths.length ? `GET ${paths.join(', ')}: ${cause}` : cause)).join(' · ');
+  }
+
+  function refreshNow() {
+    fastTick(true);
+    slowTick(true);
+  }
+
+  function sampleQueues(data) {
+    const t = Date.now();
+    const names = new Set();
+    for (const q of data.queues ?? []) {
+      names.add(q.name);
+      let ring = state.history.get(q.name);
+      if (!ring) state.history.set(q.name, (ring = []));
+      ring.push({ t, pending: q.pending ?? 0, inflight: q.inflight ?? 0, oldest: q.oldestPendingAgeMs ?? 0 });
+      while (ring.length > HISTORY_MAX || (ring.length && ring[0].t < t - HISTORY_MS)) ring.shift();
+    }
+    for (const name of state.history.keys()) if (!names.has(name)) state.history.delete(name);
+  }
+
+  // ---------------------------------------------------------------- header and liveness
+
+  function renderHeader() {
+    const c = state.cluster;
+    if (!c) return;
+    const leader = c.leader;
+    const nameEl = $('leader-name');
+    if (leader) {
+      setText(nameEl, `♛ ${leader.name ?? shortId(leader.nodeId)}`);
+      setClass(nameEl, 'leader-name');
+      setText($('leader-epoch'), `epoch ${leader.epoch}`);
+      const left = parseTime(leader.expiresAt) != null ? -ageOf(leader.expiresAt) : null;
+      setText($('leader-expiry'), left == null ? '' : left >= 0 ? `lease ${fmtAge(left)} left` : `lease expired ${fmtAge(-left)} ago`);
+    } else {
+      setText(nameEl, 'no leader');
+      setClass(nameEl, 'leader-name leader-none');
+      setText($('leader-epoch'), '');
+      setText($('leader-expiry'), 'no lease held');
+    }
+    const store = c.store ?? {};
+    setText($('store-provider'), store.provider ?? '?');
+    setText($('store-location'), store.location ?? '');
+    setAttr($('store-location'), 'title', store.location ?? null);
+    setText($('store-prefix'), store.prefix ? `table prefix ${store.prefix}` : '');
+    setText($('db-clock'), `${fmtClock(c.now)} UTC`);
+    setText($('db-date'), fmtDate(c.now));
+    if (c.self) {
+      setText($('self-name'), c.self.name ?? shortId(c.self.nodeId));
+      setText($('self-sub'), `node ${shortId(c.self.nodeId)}`);
+    } else {
+      setText($('self-name'), state.demoMode ? 'demo supervisor' : 'not a node');
+      setText($('self-sub'), 'agent actions unavailable');
+    }
+  }
+
+  function renderLive() {
+    const live = $('live');
+    const err = state.fastError || state.slowError;
+    const banner = $('stale-banner');
+    if (!state.lastOkAt && !err) {
+      setClass(live, 'live live-pending');
+      setText($('live-text'), 'connecting…');
+      return;
+    }
+    if (err) {
+      setClass(live, 'live live-stale');
+      setText($('live-text'), 'stale');
+      const since = state.lastOkAt ? `last good poll ${fmtAge(Date.now() - state.lastOkAt)} ago` : 'no good poll yet';
+      setText($('live-sub'), since);
+      setAttr(live, 'title', err);
+      banner.hidden = false;
+      setText(banner, `Polling failed (${since}): ${err}`);
+      document.body.classList.add('is-stale');
+    } else {
+      setClass(live, 'live live-ok');
+      setText($('live-text'), 'live');
+      setText($('live-sub'), `polled ${fmtAge(Date.now() - state.lastOkAt)} ago`);
+      setAttr(live, 'title', null);
+      banner.hidden = true;
+      document.body.classList.remove('is-stale');
+    }
+  }
+
+  // ---------------------------------------------------------------- nodes
+
+  function demoNode(name) {
+    if (!state.demoMode || !state.demo) return null;
+    return (state.demo.nodes ?? []).find((n) => n.name === name) ?? null;
+  }
+
+  function demoButton(action, name, procState, compact) {
+    const enabled = DEMO_RULES[action](procState);
+    return h('button', {
+      type: 'button',
+      class: `btn btn-demo btn-demo-${action}${compact ? ' btn-xs' : ''}`,
+      'data-demo-action': action,
+      'data-demo-node': name,
+      title: DEMO_TITLES[action],
+      disabled: !enabled,
+      text: action,
+      onclick: (ev) => demoAction(ev.currentTarget, name, action),
+    });
+  }
+
+  function demoAction(button, name, action) {
+    act(
+      button,
+      `${action} ${name}`,
+      () => postJson(`api/demo/nodes/${enc(name)}/${enc(action)}`),
+      (r) => `${action} ${r.name ?? name}: now ${r.state ?? 'done'}`,
+    );
+  }
+
+  function createNodeCard() {
+    const p = {};
+    const el = h(
+      'article',
+      { class: 'node-card' },
+      h(
+        'div',
+        { class: 'node-top' },
+        (p.name = h('h3', { class: 'node-name' })),
+        (p.crown = h('span', { class: 'badge badge-leader', text: '♛ leader', hidden: true })),
+        h('span', { class: 'spacer' }),
+        (p.status = h('span', { class: 'status' })),
+      ),
+      h(
+        'dl',
+        { class: 'kv' },
+        h('dt', { text: 'heartbeat' }),
+        (p.hb = h('dd', { class: 'hb' })),
+        h('dt', { text: 'agents' }),
+        (p.agents = h('dd', { class: 'num-l' })),
+        h('dt', { text: 'up' }),
+        (p.up = h('dd')),
+        h('dt', { text: 'caps' }),
+        (p.caps = h('dd', { class: 'caps' })),
+        h('dt', { text: 'address' }),
+        (p.addr = h('dd', { class: 'mono addr' })),
+        (p.selfDt = h('dt', { text: 'console', hidden: true })),
+        (p.selfDd = h('dd', { class: 'self-dd', text: 'served by this node', hidden: true })),
+      ),
+      (p.proc = h('div', { class: 'node-proc' })),
+    );
+    el._p = p;
+    return el;
+  }
+
+  function updateNodeCard(el, n) {
+    const p = el._p;
+    const status = String(n.status ?? 'UNKNOWN');
+    setAttr(el, 'data-node', n.name ?? '');
+    setAttr(el, 'data-status', status);
+    const isLeader = n.leader === true || (n.leader == null && state.cluster?.leader?.nodeId === n.nodeId);
+    setAttr(el, 'data-leader', isLeader ? 'true' : null);
+    const isSelf = state.cluster?.self?.nodeId != null && state.cluster.self.nodeId === n.nodeId;
+    setClass(el, `node-card st-${lower(status)}${isLeader ? ' is-leader' : ''}${isSelf ? ' is-self' : ''}`);
+    p.selfDt.hidden = p.selfDd.hidden = !isSelf;
+    setText(p.name, n.name ?? shortId(n.nodeId));
+    setAttr(p.name, 'title', `node id ${n.nodeId ?? '?'}`);
+    p.crown.hidden = !isLeader;
+    setAttr(p.crown, 'title', isLeader && state.cluster?.leader ? `leader, epoch ${state.cluster.leader.epoch}` : null);
+    setText(p.status, status);
+    setClass(p.status, `status status-${lower(status)}`);
+
+    const age = n.heartbeatAgeMs ?? ageOf(n.heartbeatAt);
+    const level = age == null ? '' : age > HEARTBEAT_BAD_MS ? 'bad' : age > HEARTBEAT_WARN_MS ? 'warn' : 'ok';
+    const word = level === 'bad' ? ' · late' : level === 'warn' ? ' · slow' : '';
+    setText(p.hb, `${fmtAge(age)}${word}`);
+    setClass(p.hb, `hb hb-${level}`);
+    setAttr(p.hb, 'title', n.heartbeatAt ? `last heartbeat ${n.heartbeatAt}` : null);
+    setText(p.agents, fmtNum(n.agents ?? 0));
+    const up = ageOf(n.startedAt);
+    setText(p.up, up == null ? '—' : fmtAge(up));
+    setAttr(p.up, 'title', n.startedAt ? `started ${n.startedAt}` : null);
+    const caps = n.capabilities ?? [];
+    fillIfChanged(p.caps, JSON.stringify(caps), () =>
+      caps.length ? caps.map((c) => h('span', { class: 'cap', text: c })) : h('span', { class: 'muted', text: 'none' }),
+    );
+    fillIfChanged(p.addr, n.address ?? '', () => {
+      const a = n.address;
+      if (!a) return h('span', { class: 'muted', text: '—' });
+      return /^https?:\/\//i.test(a) ? h('a', { href: a, target: '_blank', rel: 'noopener', text: a }) : h('span', { text: a });
+    });
+
+    // Demo processes are per name: only the newest incarnation (last in join order) gets the controls.
+    const newest = [...(state.cluster?.nodes ?? [])].reverse().find((x) => x.name === n.name);
+    const dn = newest && newest.nodeId === n.nodeId ? demoNode(n.name) : null;
+    const procState = dn?.state ?? '';
+    fillIfChanged(p.proc, dn ? `${procState}|${dn.pid}` : '', () => {
+      if (!dn) return [];
+      return [
+        h('span', { class: 'proc-label', text: 'process' }),
+        h('span', { class: `proc proc-${lower(procState)}`, text: procState, title: 'demo process state' }),
+        dn.pid != null ? h('span', { class: 'hsub mono', text: `pid ${dn.pid}` }) : null,
+        h('span', { class: 'spacer' }),
+        h(
+          'span',
+          { class: 'proc-btns' },
+          procState === 'stopped' || procState === 'killed'
+            ? demoButton('start', n.name, procState, true)
+            : [
+                demoButton('stop', n.name, procState, true),
+                demoButton('kill', n.name, procState, true),
+                procState === 'paused' ? demoButton('resume', n.name, procState, true) : demoButton('pause', n.name, procState, true),
+              ],
+        ),
+      ];
+    });
+    p.proc.hidden = !dn;
+  }
+
+  function renderNodes() {
+    const c = state.cluster;
+    if (!c) return;
+    const nodes = c.nodes ?? [];
+    reconcile($('nodes'), nodes, (n) => n.nodeId ?? n.name, createNodeCard, updateNodeCard);
+    $('nodes-empty').hidden = nodes.length > 0;
+    const counts = {};
+    for (const n of nodes) counts[n.status] = (counts[n.status] ?? 0) + 1;
+    setText(
+      $('nodes-meta'),
+      Object.entries(counts)
+        .map(([s, k]) => `${k} ${String(s).toLowerCase()}`)
+        .join(' · '),
+    );
+  }
+
+  // ---------------------------------------------------------------- agents
+
+  const UNASSIGNED = '\u0000unassigned';
+
+  function agentGroups() {
+    const agents = state.agents?.agents ?? [];
+    const nodes = state.cluster?.nodes ?? [];
+    const groups = new Map();
+    for (const n of nodes) {
+      const key = n.name ?? n.nodeId;
+      if (!groups.has(key)) groups.set(key, { key, title: key, node: n, agents: [] });
+      else if (n.status === 'ACTIVE') groups.get(key).node = n; // a newer incarnation under the same name
+    }
+    const loose = { key: UNASSIGNED, title: 'unassigned / handing off', node: null, agents: [] };
+    for (const a of agents) {
+      const owner = a.ownerName ?? (a.owner ? shortId(a.owner) : null);
+      if (a.handoff || owner == null) {
+        loose.agents.push(a);
+        continue;
+      }
+      if (!groups.has(owner)) groups.set(owner, { key: owner, title: owner, node: null, agents: [] });
+      groups.get(owner).agents.push(a);
+    }
+    return [...groups.values(), loose];
+  }
+
+  function createAgentGroup(g) {
+    const p = {};
+    const el = h(
+      'section',
+      { class: 'agent-group', 'data-group': g.key === UNASSIGNED ? '' : g.key },
+      h(
+        'div',
+        { class: 'group-head' },
+        (p.title = h('h3', { class: 'group-title' })),
+        (p.status = h('span', { class: 'status status-sm' })),
+        h('span', { class: 'spacer' }),
+        (p.count = h('span', { class: 'group-count' })),
+      ),
+      (p.chips = h('div', { class: 'chips' })),
+      (p.empty = h('p', { class: 'empty small', text: 'no agents' })),
+    );
+    el._p = p;
+    return el;
+  }
+
+  function updateAgentGroup(el, g) {
+    const p = el._p;
+    const isLoose = g.key === UNASSIGNED;
+    const isLeader = g.node && (g.node.leader === true || state.cluster?.leader?.nodeId === g.node.nodeId);
+    setText(p.title, `${isLeader ? '♛ ' : ''}${g.title}`);
+    const status = g.node?.status ?? (isLoose ? '' : 'not in cluster');
+    p.status.hidden = !status;
+    setText(p.status, status);
+    setClass(p.status, `status status-sm status-${lower(status || 'unknown')}`);
+    setText(p.count, `${g.agents.length}`);
+    setAttr(p.count, 'title', `${g.agents.length} agent${g.agents.length === 1 ? '' : 's'}`);
+    setClass(el, `agent-group${isLoose ? ' group-loose' : ''}${isLoose && g.agents.length ? ' has-handoffs' : ''}`);
+    p.empty.hidden = g.agents.length > 0;
+    setText(p.empty, isLoose ? 'none: every agent is settled' : 'no agents');
+    reconcile(p.chips, g.agents, (a) => a.uri, createAgentChip, updateAgentChip);
+  }
+
+  function familyHue(family) {
+    let x = 0;
+    for (const ch of String(family ?? '')) x = (x * 31 + ch.codePointAt(0)) % 360;
+    return x;
+  }
+
+  function createAgentChip() {
+    const p = {};
+    const el = h(
+      'div',
+      { class: 'agent-chip' },
+      h('div', { class: 'chip-top' }, (p.uri = h('span', { class: 'chip-uri mono' })), (p.epoch = h('span', { class: 'chip-epoch mono' }))),
+      (p.flags = h('div', { class: 'chip-flags' })),
+      (p.actions = h(
+        'div',
+        { class: 'chip-actions' },
+        (p.pause = h('button', { type: 'button', class: 'btn btn-xs', onclick: () => agentPauseToggle(el) })),
+        (p.pin = h('select', { class: 'pin-select', 'aria-label': 'pin to node', 'data-agent-pin': '', onchange: () => agentPin(el) })),
+      )),
+    );
+    el._p = p;
+    return el;
+  }
+
+  function updateAgentChip(el, a) {
+    const p = el._p;
+    el._agent = a;
+    setAttr(el, 'data-agent', a.uri);
+    setAttr(el, 'data-owner', a.ownerName ?? '');
+    setAttr(el, 'data-handoff', a.handoff ? 'true' : null);
+    setClass(el, `agent-chip${a.paused ? ' is-paused' : ''}${a.handoff ? ' is-handoff' : ''}${a.pinnedTo ? ' is-pinned' : ''}`);
+    el.style.setProperty('--fam-hue', String(familyHue(a.family)));
+    setText(p.uri, a.uri);
+    setText(p.epoch, `e${a.epoch ?? '?'}`);
+    setAttr(p.epoch, 'title', `agent epoch ${a.epoch ?? '?'}`);
+    setAttr(
+      el,
+      'title',
+      `${a.uri}\nfamily ${a.family ?? '?'}\nowner ${a.ownerName ?? a.owner ?? 'none'}\ntarget ${a.targetName ?? a.target ?? 'none'}\nepoch ${a.epoch ?? '?'}`,
+    );
+    const owner = a.ownerName ?? (a.owner ? shortId(a.owner) : null);
+    const target = a.targetName ?? (a.target ? shortId(a.target) : null);
+    const sig = JSON.stringify([a.paused, a.pinnedTo, a.handoff, owner, target]);
+    fillIfChanged(p.flags, sig, () => {
+      const out = [];
+      if (a.handoff) out.push(h('span', { class: 'flag flag-handoff', text: `⇄ ${owner ?? 'nobody'} → ${target ?? 'nobody'}` }));
+      else if (owner == null) out.push(h('span', { class: 'flag flag-unassigned', text: target ? `unassigned → ${target}` : 'unassigned' }));
+      if (a.paused) out.push(h('span', { class: 'flag flag-paused', text: '‖ paused' }));
+      if (a.pinnedTo) out.push(h('span', { class: 'flag flag-pinned', text: `pinned → ${a.pinnedTo}` }));
+      return out;
+    });
+    p.flags.hidden = p.flags.childElementCount === 0;
+
+    const canAct = state.cluster?.self != null;
+    p.actions.hidden = !canAct;
+    if (!canAct) return;
+    setText(p.pause, a.paused ? 'resume' : 'pause');
+    setAttr(p.pause, 'data-agent-action', a.paused ? 'resume' : 'pause');
+    setAttr(p.pause, 'aria-label', `${a.paused ? 'resume' : 'pause'} ${a.uri}`);
+    const names = [...new Set((state.cluster?.nodes ?? []).map((n) => n.name).filter(Boolean))];
+    if (a.pinnedTo && !names.includes(a.pinnedTo)) names.push(a.pinnedTo);
+    fillIfChanged(p.pin, JSON.stringify(names), () => [
+      h('option', { value: '', text: 'not pinned' }),
+      ...names.map((n) => h('option', { value: n, text: `pin → ${n}` })),
+    ]);
+    if (document.activeElement !== p.pin && !p.pin.disabled) p.pin.value = a.pinnedTo ?? '';
+  }
+
+  function agentPauseToggle(chip) {
+    const a = chip._agent;
+    const action = a.paused ? 'resume' : 'pause';
+    act(
+      chip._p.pause,
+      `${action} ${a.uri}`,
+      () => postJson(`api/agents/${action}`, { uri: a.uri }),
+      (r) => `${r.uri ?? a.uri}: ${r.paused ? 'paused (runs nowhere)' : 'resumed'}`,
+    );
+  }
+
+  function agentPin(chip) {
+    const a = chip._agent;
+    const node = chip._p.pin.value || null;
+    const select = chip._p.pin;
+    select.blur();
+    act(
+      select,
+      node ? `pin ${a.uri} to ${node}` : `unpin ${a.uri}`,
+      () => postJson('api/agents/pin', { uri: a.uri, node }),
+      (r) => (r.pinnedTo ? `${r.uri ?? a.uri}: pinned to ${r.pinnedTo}` : `${r.uri ?? a.uri}: not pinned`),
+    );
+  }
+
+  function renderAgents() {
+    if (!state.agents || !state.cluster) return;
+    const agents = state.agents.agents ?? [];
+    const canAct = state.cluster.self != null;
+    $('rebalance').hidden = !canAct;
+    $('agents-readonly').hidden = canAct;
+    reconcile($('agent-groups'), agentGroups(), (g) => g.key, createAgentGroup, updateAgentGroup);
+    $('agents-empty').hidden = agents.length > 0;
+    const handoffs = agents.filter((a) => a.handoff).length;
+    const paused = agents.filter((a) => a.paused).length;
+    setText(
+      $('agents-meta'),
+      [`${agents.length} agents`, handoffs ? `${handoffs} handing off` : null, paused ? `${paused} paused` : null].filter(Boolean).join(' · '),
+    );
+  }
+
+  // ---------------------------------------------------------------- queues and charts
+
+  function createQueueRow() {
+    const p = {};
+    const cell = (cls) => h('td', { class: cls });
+    const el = h(
+      'tr',
+      { class: 'queue-row', tabindex: '0' },
+      (p.name = cell('mono qname')),
+      (p.pending = cell('num')),
+      (p.inflight = cell('num')),
+      (p.dead = cell('num')),
+      (p.oldest = cell('num')),
+      (p.rate = cell('num')),
+      (p.consumers = cell('num')),
+    );
+    for (const k of ['pending', 'inflight', 'oldest']) {
+      p[`${k}V`] = h('span', { class: 'cell-v' });
+      p[`${k}S`] = h('canvas', { class: 'spark', width: '72', height: '18', 'aria-hidden': 'true' });
+      p[k].append(p[`${k}S`], p[`${k}V`]);
+    }
+    const choose = () => {
+      state.chartQueue = el._key;
+      renderQueues();
+    };
+    el.addEventListener('click', choose);
+    el.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter' || ev.key === ' ') {
+        ev.preventDefault();
+        choose();
+      }
+    });
+    el._p = p;
+    return el;
+  }
+
+  function updateQueueRow(el, q) {
+    const p = el._p;
+    setAttr(el, 'data-queue', q.name);
+    setClass(el, `queue-row${state.chartQueue === q.name ? ' is-selected' : ''}${q.dead > 0 ? ' has-dead' : ''}`);
+    setAttr(el, 'aria-current', state.chartQueue === q.name ? 'true' : null);
+    setAttr(el, 'title', 'click to chart this queue');
+    setText(p.name, q.name);
+    setText(p.pendingV, fmtNum(q.pending));
+    setText(p.inflightV, fmtNum(q.inflight));
+    setText(p.dead, fmtNum(q.dead));
+    setClass(p.dead, `num${q.dead > 0 ? ' v-bad' : ''}`);
+    setText(p.oldestV, fmtAge(q.oldestPendingAgeMs));
+    setClass(p.oldest, `num${q.oldestPendingAgeMs > 60000 ? ' v-bad' : q.oldestPendingAgeMs > 5000 ? ' v-warn' : ''}`);
+    setText(p.rate, fmtRate(q.handledPerSecond));
+    const cons = q.consumers ?? [];
+    setText(p.consumers, cons.length ? String(cons.length) : '—');
+    setAttr(
+      p.consumers,
+      'title',
+      cons.length
+        ? cons
+            .map((c) => `${shortId(c.nodeId)}: handled ${c.handled}, retried ${c.retried}, dead-lettered ${c.deadLettered}, lost claims ${c.lostClaims}, in flight ${c.inflight}`)
+            .join('\n')
+        : 'no consumer on the node serving this console',
+    );
+    const ring = state.history.get(q.name) ?? [];
+    drawChart(p.pendingS, ring, 'pending', colors.depth, { spark: true });
+    drawChart(p.inflightS, ring, 'inflight', colors.inflight, { spark: true });
+    drawChart(p.oldestS, ring, 'oldest', colors.oldest, { spark: true });
+  }
+
+  function renderQueues() {
+    if (!state.queues) return;
+    const queues = state.queues.queues ?? [];
+    const names = queues.map((q) => q.name);
+    if (!names.includes(state.chartQueue)) state.chartQueue = null;
+    if (!state.chartQueue) {
+      // Start with the busiest queue; it stays until the operator picks another or it disappears.
+      const load = (q) => (q.pending ?? 0) + (q.inflight ?? 0);
+      state.chartQueue = [...queues].sort((a, b) => load(b) - load(a))[0]?.name ?? null;
+    }
+    reconcile($('queues'), queues, (q) => q.name, createQueueRow, updateQueueRow);
+    $('queues-empty').hidden = queues.length > 0;
+    const total = queues.reduce((s, q) => s + (q.pending ?? 0), 0);
+    const dead = queues.reduce((s, q) => s + (q.dead ?? 0), 0);
+    setText($('queues-meta'), `${queues.length} queues · ${fmtNum(total)} pending · ${fmtNum(dead)} dead`);
+
+    const charts = $('queue-charts');
+    charts.hidden = !state.chartQueue;
+    if (state.chartQueue) {
+      const ring = state.history.get(state.chartQueue) ?? [];
+      const last = ring[ring.length - 1];
+      setText($('chart-queue'), state.chartQueue);
+      setText($('chart-v-depth'), last ? fmtNum(last.pending) : '');
+      setText($('chart-v-inflight'), last ? fmtNum(last.inflight) : '');
+      setText($('chart-v-oldest'), last ? fmtAge(last.oldest) : '');
+      drawChart($('chart-depth'), ring, 'pending', colors.depth, { fmt: fmtNum });
+      drawChart($('chart-inflight'), ring, 'inflight', colors.inflight, { fmt: fmtNum });
+      drawChart($('chart-oldest'), ring, 'oldest', colors.oldest, { fmt: fmtAge });
+    }
+    syncDeadQueue(queues);
+  }
+
+  const colors = {};
+  function loadColors() {
+    const css = getComputedStyle(document.documentElement);
+    const v = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
+    colors.depth = v('--c-depth', '#5aa9ff');
+    colors.inflight = v('--c-inflight', '#bc8cff');
+    colors.oldest = v('--c-oldest', '#d29922');
+    colors.grid = v('--border', '#2a3240');
+    colors.muted = v('--muted', '#8b96a5');
+    colors.font = v('--font-mono', 'monospace');
+  }
+
+  /** Draws samples[key] over the last HISTORY_MS; sparklines have no axes. */
+  function drawChart(canvas, samples, key, color, { spark = false, fmt = String } = {}) {
+    const dpr = window.devicePixelRatio || 1;
+    const cssW = spark ? 72 : Math.max(120, Math.floor(canvas.clientWidth || canvas.parentElement.clientWidth || 240));
+    const cssH = spark ? 18 : 90;
+    if (canvas.width !== Math.round(cssW * dpr) || canvas.height !== Math.round(cssH * dpr)) {
+      canvas.width = Math.round(cssW * dpr);
+      canvas.height = Math.round(cssH * dpr);
+      if (spark) {
+        canvas.style.width = `${cssW}px`;
+        canvas.style.height = `${cssH}px`;
+      }
+    }
+    const ctx = canvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, cssW, cssH);
+    const now = Date.now();
+    // The window grows with the samples this page has collected, up to HISTORY_MS.
+    const span = Math.min(HISTORY_MS, Math.max(60000, samples.length ? now - samples[0].t : 0));
+    const t0 = now - span;
+    const padL = spark ? 1 : 4;
+    const padR = spark ? 1 : 4;
+    const padT = spark ? 2 : 14;
+    const padB = spark ? 2 : 14;
+    const w = cssW - padL - padR;
+    const ht = cssH - padT - padB;
+    let max = 0;
+    for (const s of samples) max = Math.max(max, s[key]);
+    const top = max > 0 ? max * 1.1 : 1;
+    const x = (t) => padL + ((t - t0) / span) * w;
+    const y = (v) => padT + ht - (v / top) * ht;
+
+    if (!spark) {
+      ctx.strokeStyle = colors.grid;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (const f of [0, 0.5, 1]) {
+        const gy = Math.round(padT + ht * f) + 0.5;
+        ctx.moveTo(padL, gy);
+        ctx.lineTo(padL + w, gy);
+      }
+      const step = span > 120000 ? 60000 : 15000;
+      for (let m = step; m < span; m += step) {
+        const gx = Math.round(x(now - m)) + 0.5;
+        ctx.moveTo(gx, padT);
+        ctx.lineTo(gx, padT + ht);
+      }
+      ctx.stroke();
+      ctx.fillStyle = colors.muted;
+      ctx.font = `10px ${colors.font}`;
+      ctx.textBaseline = 'bottom';
+      ctx.textAlign = 'left';
+      ctx.fillText(`max ${fmt(max)}`, padL, padT - 2);
+      ctx.textBaseline = 'top';
+      ctx.fillText(`−${fmtSpan(span)}`, padL, padT + ht + 2);
+      ctx.textAlign = 'right';
+      ctx.fillText('now', padL + w, padT + ht + 2);
+    }
+    if (samples.length === 0) return;
+    ctx.beginPath();
+    samples.forEach((s, i) => {
+      const px = x(s.t);
+      const py = y(s[key]);
+      if (i === 0) ctx.moveTo(px, py);
+      else ctx.lineTo(px, py);
+    });
+    ctx.strokeStyle = color;
+    ctx.lineWidth = spark ? 1.25 : 1.5;
+    ctx.lineJoin = 'round';
+    ctx.stroke();
+    const last = samples[samples.length - 1];
+    ctx.lineTo(x(last.t), padT + ht);
+    ctx.lineTo(x(samples[0].t), padT + ht);
+    ctx.closePath();
+    ctx.globalAlpha = 0.18;
+    ctx.fillStyle = color;
+    ctx.fill();
+    ctx.globalAlpha = 1;
+    ctx.beginPath();
+    ctx.arc(x(last.t), y(last[key]), spark ? 1.6 : 2.5, 0, Math.PI * 2);
+    ctx.fillStyle = color;
+    ctx.fill();
+  }
+
+  // ---------------------------------------------------------------- dead letters
+
+  function syncDeadQueue(queues) {
+    const names = queues.map((q) => q.name);
+    const before = state.deadQueue;
+    if (state.deadQueue && !names.includes(state.deadQueue)) {
+      state.deadQueue = null;
+      state.deadQueueChosen = false;
+    }
+    if (!state.deadQueueChosen) {
+      const current = queues.find((q) => q.name === state.deadQueue);
+      if (!current || !(current.dead > 0)) {
+        const withDead = queues.find((q) => q.dead > 0);
+        state.deadQueue = withDead?.name ?? current?.name ?? names[0] ?? null;
+      }
+    }
+    reconcile($('dead-tabs'), queues, (q) => q.name, createDeadTab, updateDeadTab);
+    if (state.deadQueue !== before) {
+      state.dead = null;
+      state.expanded.clear();
+      renderDead();
+      slowTick(true);
+    }
+  }
+
+  function createDeadTab(q) {
+    const p = {};
+    const el = h(
+      'button',
+      { type: 'button', class: 'tab', role: 'tab' },
+      (p.name = h('span', { class: 'mono' })),
+      (p.count = h('span', { class: 'tab-count' })),
+    );
+    el.addEventListener('click', () => {
+      state.deadQueue = q.name;
+      state.deadQueueChosen = true;
+      state.dead = null;
+      state.expanded.clear();
+      renderQueues();
+      renderDead();
+      slowTick(true);
+    });
+    el._p = p;
+    return el;
+  }
+
+  function updateDeadTab(el, q) {
+    const selected = state.deadQueue === q.name;
+    setAttr(el, 'data-dead-tab', q.name);
+    setAttr(el, 'data-dead-count', String(q.dead ?? 0));
+    setAttr(el, 'aria-selected', selected ? 'true' : 'false');
+    setClass(el, `tab${selected ? ' is-selected' : ''}${q.dead > 0 ? ' has-dead' : ''}`);
+    setText(el._p.name, q.name);
+    setText(el._p.count, fmtNum(q.dead ?? 0));
+    setAttr(el._p.count, 'aria-label', `${q.dead ?? 0} dead`);
+  }
+
+  function createDeadRow() {
+    const p = {};
+    const el = h(
+      'tr',
+      { class: 'dead-row' },
+      (p.id = h('td', { class: 'num mono' })),
+      (p.key = h('td', { class: 'mono dl-key' })),
+      (p.attempts = h('td', { class: 'num' })),
+      (p.error = h(
+        'td',
+        { class: 'dl-error' },
+        (p.errorText = h('span', { class: 'clip mono' })),
+        (p.detail = h(
+          'div',
+          { class: 'dl-detail', hidden: true },
+          h('div', { class: 'dl-label', text: 'error' }),
+          (p.fullError = h('pre', { class: 'dl-pre dl-pre-error' })),
+          (p.payloadLabel = h('div', { class: 'dl-label' })),
+          (p.fullPayload = h('pre', { class: 'dl-pre' })),
+          (p.times = h('div', { class: 'dl-label' })),
+        )),
+      )),
+      (p.finished = h('td', { class: 'mono dl-time' })),
+      (p.payload = h('td', { class: 'dl-payload' }, (p.payloadText = h('span', { class: 'clip mono' })))),
+      h(
+        'td',
+        { class: 'dl-actions' },
+        (p.expand = h('button', { type: 'button', class: 'btn btn-xs btn-ghost', 'aria-expanded': 'false' })),
+        (p.replay = h('button', { type: 'button', class: 'btn btn-xs', text: 'replay' })),
+      ),
+    );
+    p.expand.addEventListener('click', () => {
+      const id = el._msg.id;
+      if (state.expanded.has(id)) state.expanded.delete(id);
+      else state.expanded.add(id);
+      updateDeadRow(el, el._msg);
+    });
+    p.replay.addEventListener('click', () => replayOne(el));
+    el._p = p;
+    return el;
+  }
+
+  function updateDeadRow(el, m) {
+    const p = el._p;
+    el._msg = m;
+    const open = state.expanded.has(m.id);
+    setAttr(el, 'data-dead-id', String(m.id));
+    setAttr(el, 'data-dead-queue', state.dead?.queue ?? '');
+    setClass(el, `dead-row${open ? ' is-open' : ''}`);
+    setText(p.id, m.id);
+    setText(p.key, m.key ?? '—');
+    setText(p.attempts, m.maxAttempts != null ? `${m.attempts}/${m.maxAttempts}` : `${m.attempts ?? '?'}`);
+    setText(p.errorText, m.error ?? '');
+    setAttr(p.error, 'title', open ? null : m.error ?? null);
+    // Opened, the error cell spans error, finished and payload and shows everything in full.
+    p.errorText.hidden = open;
+    p.detail.hidden = !open;
+    p.finished.hidden = open;
+    p.payload.hidden = open;
+    if (p.error.colSpan !== (open ? 3 : 1)) p.error.colSpan = open ? 3 : 1;
+    if (open) {
+      setText(p.fullError, m.error ?? '(no error text)');
+      setText(p.payloadLabel, `payload · ${m.contentType ?? 'no content type'} · ${m.payloadEncoding ?? 'utf-8'} (first 4 KiB)`);
+      setText(p.fullPayload, prettyPayload(m));
+      setText(p.times, `created ${m.createdAt ?? '?'} · finished ${m.finishedAt ?? '?'} · attempts ${m.attempts ?? '?'}/${m.maxAttempts ?? '?'}`);
+    }
+    const age = ageOf(m.finishedAt);
+    setText(p.finished, `${fmtClock(m.finishedAt, false)}${age != null ? ` · ${fmtAge(age)} ago` : ''}`);
+    setAttr(p.finished, 'title', m.finishedAt ? `finished ${m.finishedAt}\ncreated ${m.createdAt ?? '?'}` : null);
+    const encoding = m.payloadEncoding && m.payloadEncoding !== 'utf-8' ? `[${m.payloadEncoding}] ` : '';
+    const meta = m.contentType ? `${m.contentType}${encoding ? `, ${m.payloadEncoding}` : ''}` : m.payloadEncoding ?? '';
+    setText(p.payloadText, `${encoding}${m.payload ?? ''}`);
+    setAttr(p.payload, 'title', open ? null : `${meta}\n${m.payload ?? ''}`);
+    setText(p.expand, open ? '▾ less' : '▸ more');
+    setAttr(p.expand, 'aria-expanded', open ? 'true' : 'false');
+    setAttr(p.expand, 'aria-label', `${open ? 'collapse' : 'expand'} message ${m.id}`);
+    setAttr(p.replay, 'data-replay', String(m.id));
+    setAttr(p.replay, 'aria-label', `replay message ${m.id}`);
+  }
+
+  function prettyPayload(m) {
+    const raw = m.payload ?? '';
+    if (!/json/i.test(m.contentType ?? '') || (m.payloadEncoding && m.payloadEncoding !== 'utf-8')) return raw;
+    try {
+      return JSON.stringify(JSON.parse(raw), null, 2);
+    } catch {
+      return raw; // cut at 4 KiB, or not JSON after all
+    }
+  }
+
+  function replayOne(row) {
+    const m = row._msg;
+    const queue = state.dead?.queue;
+    if (!queue) return;
+    act(
+      row._p.replay,
+      `replay message ${m.id}`,
+      async () => {
+        const r = await postJson(`api/queues/${enc(queue)}/dead/${enc(m.id)}/replay`);
+        if (state.dead && state.dead.queue === queue) {
+          state.dead.messages = state.dead.messages.filter((x) => x.id !== m.id);
+          renderDead();
+        }
+        return r;
+      },
+      (r) => `message ${m.id} of ${queue}: replayed ${r.replayed ?? 1}`,
+    );
+  }
+
+  function replayAll(button) {
+    const queue = state.deadQueue;
+    if (!queue) return;
+    act(button, `replay all of ${queue}`, () => postJson(`api/queues/${enc(queue)}/dead/replay`), (r) => `${queue}: replayed ${fmtNum(r.replayed ?? 0)} dead letters`);
+  }
+
+  function purgeAll(button) {
+    const queue = state.deadQueue;
+    if (!queue) return;
+    const q = (state.queues?.queues ?? []).find((x) => x.name === queue);
+    const n = q?.dead ?? state.dead?.messages?.length ?? 0;
+    if (!window.confirm(`Purge all ${fmtNum(n)} dead letters of queue "${queue}"?\n\nThey are deleted for good; this cannot be undone.`)) return;
+    act(button, `purge ${queue}`, () => postJson(`api/queues/${enc(queue)}/dead/purge`), (r) => `${queue}: purged ${fmtNum(r.purged ?? 0)} dead letters`);
+  }
+
+  function renderDead() {
+    const queue = state.deadQueue;
+    const msgs = state.dead && state.dead.queue === queue ? state.dead.messages : [];
+    reconcile($('dead-rows'), msgs, (m) => m.id, createDeadRow, updateDeadRow);
+    const q = (state.queues?.queues ?? []).find((x) => x.name === queue);
+    const total = q?.dead ?? msgs.length;
+    $('replay-all').disabled = !queue || total === 0;
+    $('purge-all').disabled = !queue || total === 0;
+    setText($('replay-all'), total ? `replay all (${fmtNum(total)})` : 'replay all');
+    let note = '';
+    if (!queue) note = 'No queues.';
+    else if (state.deadError) note = `Could not load dead letters of ${queue}: ${state.deadError}`;
+    else if (state.dead == null) note = `Loading dead letters of ${queue}…`;
+    else if (msgs.length) {
+      note = `${queue}: ${fmtNum(total)} dead, oldest first${total > msgs.length ? `, showing the first ${msgs.length}` : ''}.`;
+    }
+    setText($('dead-status'), note);
+    setClass($('dead-status'), `panel-note${state.deadError ? ' v-bad' : ''}`);
+    $('dead-empty-body').hidden = msgs.length > 0;
+    setText($('dead-empty'), queue && state.dead ? `No dead letters in ${queue}.` : '—');
+  }
+
+  // ---------------------------------------------------------------- events
+
+  function eventTone(kind) {
+    const k = String(kind ?? '').toUpperCase();
+    if (/FENC|DEAD|EXPIR|LOST|FAIL|CRASH|ERROR|EVICT/.test(k)) return 'bad';
+    if (/LEADER/.test(k)) return 'leader';
+    if (/LEAV|LEFT|STOP|RELEAS|HAND|PAUS|REVOK/.test(k)) return 'warn';
+    if (/JOIN|ACTIV|START|ACQUIR|CLAIM|RESUM/.test(k)) return 'ok';
+    if (/AGENT|ASSIGN|PIN|REBALANC/.test(k)) return 'agent';
+    if (/QUEUE|REPLAY|PURGE|MESSAGE/.test(k)) return 'queue';
+    return 'plain';
+  }
+
+  function createEvent() {
+    const p = {};
+    const el = h(
+      'li',
+      { class: 'event' },
+      h(
+        'div',
+        { class: 'ev-top' },
+        (p.time = h('time', { class: 'ev-time mono' })),
+        (p.kind = h('span', { class: 'ev-kind' })),
+        (p.node = h('span', { class: 'ev-node' })),
+        h('span', { class: 'spacer' }),
+        (p.epoch = h('span', { class: 'ev-epoch mono' })),
+      ),
+      (p.detail = h('div', { class: 'ev-detail' })),
+    );
+    el._p = p;
+    return el;
+  }
+
+  function updateEvent(el, e) {
+    const p = el._p;
+    setAttr(el, 'data-event-kind', e.kind ?? '');
+    if (!el.classList.contains('event')) el.classList.add('event');
+    setText(p.time, fmtClock(e.at));
+    setAttr(p.time, 'datetime', e.at ?? null);
+    const age = ageOf(e.at);
+    setAttr(p.time, 'title', `${e.at ?? ''}${age != null ? ` (${fmtAge(age)} ago)` : ''}`);
+    setText(p.kind, e.kind ?? '?');
+    setClass(p.kind, `ev-kind tone-${eventTone(e.kind)}`);
+    setText(p.node, e.nodeName ?? (e.nodeId ? shortId(e.nodeId) : ''));
+    setText(p.epoch, e.epoch != null ? `epoch ${e.epoch}` : '');
+    setText(p.detail, e.detail ?? '');
+    p.detail.hidden = !e.detail;
+  }
+
+  function renderEvents() {
+    if (!state.events) return;
+    const all = state.events.events ?? [];
+    const f = $('events-filter').value.trim().toLowerCase();
+    const shown = f
+      ? all.filter((e) => [e.kind, e.nodeName, e.detail, e.epoch].some((v) => v != null && String(v).toLowerCase().includes(f)))
+      : all;
+    const first = state.seenEvents == null;
+    const seen = state.seenEvents ?? new Set();
+    reconcile(
+      $('events'),
+      shown,
+      (e) => e.id ?? `${e.at}|${e.kind}|${e.nodeId}`,
+      (e) => {
+        const el = createEvent();
+        const id = e.id ?? `${e.at}|${e.kind}|${e.nodeId}`;
+        if (!first && !seen.has(id)) el.classList.add('is-new');
+        return el;
+      },
+      updateEvent,
+    );
+    state.seenEvents = new Set(all.map((e) => e.id ?? `${e.at}|${e.kind}|${e.nodeId}`));
+    $('events-empty').hidden = shown.length > 0;
+    setText($('events-empty'), all.length ? 'No event matches the filter.' : 'No events.');
+    setText($('events-meta'), f ? `${shown.length} of ${all.length}` : `last ${all.length}`);
+  }
+
+  // ---------------------------------------------------------------- demo
+
+  function createDemoRow() {
+    const p = {};
+    const el = h(
+      'tr',
+      { class: 'demo-row' },
+      h('td', {}, (p.name = h('span', { class: 'demo-name' })), (p.pid = h('span', { class: 'hsub mono' }))),
+      h('td', {}, (p.state = h('span', { class: 'proc' }))),
+      (p.actions = h('td', { class: 'demo-actions' })),
+    );
+    el._p = p;
+    return el;
+  }
+
+  function updateDemoRow(el, n) {
+    const p = el._p;
+    setAttr(el, 'data-demo-row', n.name);
+    setText(p.name, n.name);
+    setText(p.pid, n.pid != null ? ` pid ${n.pid}` : '');
+    setAttr(p.name, 'title', n.http ?? null);
+    setText(p.state, n.state ?? '?');
+    setClass(p.state, `proc proc-${lower(n.state)}`);
+    fillIfChanged(p.actions, `${n.name}|${n.state}`, () => Object.keys(DEMO_RULES).map((a) => demoButton(a, n.name, n.state, true)));
+  }
+
+  function renderDemo() {
+    const panel = $('panel-demo');
+    const on = state.demoMode === true && state.demo != null;
+    panel.hidden = !on;
+    document.body.classList.toggle('demo-mode', on);
+    if (!on) return;
+    const d = state.demo;
+    setText($('demo-store'), d.store ?? '');
+    const w = d.workload ?? {};
+    setText($('wl-enqueued'), fmtNum(w.enqueued));
+    setText($('wl-handled'), fmtNum(w.handled));
+    setText($('wl-dead'), fmtNum(w.dead));
+    setText($('wl-duplicates'), fmtNum(w.duplicates));
+    $('wl-dead').parentElement.classList.toggle('tile-warn', w.dead > 0);
+    $('wl-duplicates').parentElement.classList.toggle('tile-bad', w.duplicates > 0);
+    reconcile($('demo-nodes'), d.nodes ?? [], (n) => n.name, createDemoRow, updateDemoRow);
+  }
+
+  // ---------------------------------------------------------------- wiring
+
+  function renderFast() {
+    renderHeader();
+    renderDemo(); // before nodes: node cards read the demo state
+    renderNodes();
+    renderAgents();
+    renderQueues();
+    renderDead();
+  }
+
+  function start() {
+    loadColors();
+    $('rebalance').addEventListener('click', (ev) =>
+      act(ev.currentTarget, 'rebalance', () => postJson('api/agents/rebalance'), (r) => (r.rebalanced ? 'rebalance requested' : 'rebalance: nothing to do')),
+    );
+    $('replay-all').addEventListener('click', (ev) => replayAll(ev.currentTarget));
+    $('purge-all').addEventListener('click', (ev) => purgeAll(ev.currentTarget));
+    $('events-filter').addEventListener('input', renderEvents);
+    window.addEventListener('resize', () => renderQueues());
+    fastTick();
+    slowTick();
+    setInterval(fastTick, FAST_MS);
+    setInterval(slowTick, SLOW_MS);
+    setInterval(renderLive, 500);
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();
