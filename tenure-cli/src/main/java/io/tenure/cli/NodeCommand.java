@@ -3,6 +3,7 @@ package io.tenure.cli;
 import io.tenure.DemotionReason;
 import io.tenure.NodeListener;
 import io.tenure.TenureNode;
+import io.tenure.server.AdminServer;
 import io.tenure.spi.Store;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -72,28 +73,76 @@ final class NodeCommand implements Callable<Integer> {
       description = "Default 4s.")
   @Nullable Duration fenceAfter;
 
+  @Option(names = "--http", paramLabel = "PORT",
+      description = {"Serve the admin API, console, /metrics and /health on this port (0: any free one).",
+          "The node's address defaults to this endpoint."})
+  @Nullable Integer httpPort;
+
+  @Option(names = "--http-host", paramLabel = "HOST", defaultValue = "127.0.0.1",
+      description = "Address to bind the admin endpoint to. Default: ${DEFAULT-VALUE}; any other needs a token.")
+  String httpHost = "127.0.0.1";
+
+  @Option(names = "--http-token", paramLabel = "TOKEN", defaultValue = "${env:TENURE_HTTP_TOKEN}",
+      description = "Bearer token every mutating admin call must carry. Default: $TENURE_HTTP_TOKEN.")
+  @Nullable String httpToken;
+
+  @Option(names = "--agents", paramLabel = "FAMILY=COUNT", converter = AgentsConverter.class,
+      description = {"Run sample agents: COUNT agents of FAMILY (FAMILY://FAMILY-1 ...); repeatable.",
+          "A count of 1 makes the singleton FAMILY://FAMILY."})
+  List<AgentsConverter.SampleAgents> agents = new ArrayList<>();
+
+  @Option(names = "--demo-workload",
+      description = "Consume the demo's queues (orders: FIFO per key; ledger: exclusive), as 'tenure demo' nodes do.")
+  boolean demoWorkload;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    if (httpPort != null) {
+      // Checked before the store is opened: a bad host, a missing token or a port in use changes nothing.
+      try {
+        AdminServer.checkBinding(httpHost, httpPort, httpToken);
+      } catch (IllegalArgumentException | IllegalStateException e) {
+        throw new CommandFailure(ExitCodes.USAGE, e.getMessage());
+      }
+    }
     Store store = storeOptions.open(true);
     TenureNode node;
+    AdminServer server = null;
     try {
-      node = configure(TenureNode.builder(store), out).build();
+      if (httpPort != null) {
+        // Started before the node is built, so the node can advertise the port actually bound.
+        server = AdminServer.builder(store).bind(httpHost, httpPort).token(httpToken).build().start();
+      }
+      node = configure(TenureNode.builder(store), store, out, server).build();
+      if (server != null) {
+        server.attach(node);
+      }
     } catch (RuntimeException e) {
+      if (server != null) {
+        server.close();
+      }
       store.close();
       throw e;
     }
+    AdminServer http = server;
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       say(out, "leaving", node.nodeId());
       node.close();
+      if (http != null) {
+        http.close();
+      }
       store.close();
       stopped.countDown();
     }, "tenure-shutdown"));
     node.start();
     say(out, "joined as " + name, node.nodeId());
+    if (http != null) {
+      say(out, "admin API and console on " + http.url(), node.nodeId());
+    }
     try {
       stopped.await();
     } catch (InterruptedException e) {
@@ -102,8 +151,14 @@ final class NodeCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private TenureNode.Builder configure(TenureNode.Builder builder, PrintWriter out) {
-    builder.name(name).address(address).promotable(!notPromotable);
+  private TenureNode.Builder configure(TenureNode.Builder builder, Store store, PrintWriter out,
+      @Nullable AdminServer server) {
+    String advertised = address.isEmpty() && server != null ? server.advertisedUrl() : address;
+    builder.name(name).address(advertised).promotable(!notPromotable);
+    agents.forEach(sample -> builder.agentFamily(DemoWorkload.family(sample.family(), sample.count())));
+    if (demoWorkload) {
+      DemoWorkload.consume(builder, store);
+    }
     capabilities.forEach(builder::capability);
     if (acquireDelay != null) {
       builder.acquireDelay(acquireDelay);

@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
     version = "tenure 0.1.0-SNAPSHOT",
     description = "Coordination for JVM fleets that share a database: operator commands.",
     subcommands = {
+      DemoCommand.class,
       MigrateCommand.class,
       NodeCommand.class,
       StatusCommand.class,
@@ -106,7 +107,7 @@ public final class TenureCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new ParameterException(
-        spec.commandLine(), "choose a command: migrate, status, markers, completion or help");
+        spec.commandLine(), "choose a command: demo, node, status, agents, queue, dlq, markers, migrate, completion or help");
   }
 
   private static void configureLogging(boolean verbose) {

@@ -38,6 +38,36 @@ class BadInputTest {
   }
 
   @Test
+  void a_node_admin_endpoint_on_a_port_in_use_is_refused_before_the_store_is_touched() throws Exception {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      Result result = Cli.run("node", "--store", store(), "--name", "n1", "--http", String.valueOf(taken.getLocalPort()));
+
+      assertOneErrorLine(result, 2);
+      assertThat(result.err()).contains("port is in use");
+      assertThat(file()).doesNotExist();
+    }
+  }
+
+  @Test
+  void a_node_admin_endpoint_beyond_loopback_without_a_token_is_refused() {
+    Result result = Cli.run("node", "--store", store(), "--name", "n1", "--http", "0", "--http-host", "0.0.0.0");
+
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("give it a token");
+    assertThat(file()).doesNotExist();
+  }
+
+  @Test
+  void sample_agents_need_a_family_and_a_count_in_range() {
+    for (String bad : new String[] {"queue=2", "projection=0", "projection=x", "Bad Family=1"}) {
+      Result result = Cli.run("node", "--store", store(), "--name", "n1", "--agents", bad);
+
+      assertOneErrorLine(result, 2);
+      assertThat(file()).doesNotExist();
+    }
+  }
+
+  @Test
   void an_unknown_command_exits_2_naming_it() {
     Result result = Cli.run("frobnicate", "--store", store());
 
