@@ -167,7 +167,8 @@ final class DemoCommand implements Callable<Integer> {
   private List<String> nodeArguments(String url, TablePrefix prefix, int index) {
     List<String> arguments = new ArrayList<>(List.of(
         "--store", url, "--prefix", prefix.value(), "--name", "node-" + index, "--http", "0",
-        "--agents", "projection=6", "--agents", "report=3", "--agents", "singleton=1", "--demo-workload"));
+        "--agents", "projection=6", "--agents", "report=3", "--agents", "singleton=1", "--demo-workload",
+        "--exit-with", Long.toString(ProcessHandle.current().pid())));
     if (index > 3) {
       arguments.add("--not-promotable"); // three candidates are plenty; the rest only work
     }

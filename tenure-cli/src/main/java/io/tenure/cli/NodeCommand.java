@@ -95,6 +95,10 @@ final class NodeCommand implements Callable<Integer> {
       description = "Consume the demo's queues (orders: FIFO per key; ledger: exclusive), as 'tenure demo' nodes do.")
   boolean demoWorkload;
 
+  @Option(names = "--exit-with", paramLabel = "PID", hidden = true,
+      description = "Leave when process PID ends (the demo's supervisor passes its own, so no node outlives it).")
+  @Nullable Long exitWith;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -140,6 +144,11 @@ final class NodeCommand implements Callable<Integer> {
     }, "tenure-shutdown"));
     node.start();
     say(out, "joined as " + name, node.nodeId());
+    if (exitWith != null) {
+      ProcessHandle.of(exitWith).ifPresentOrElse(
+          parent -> parent.onExit().thenRun(() -> System.exit(ExitCodes.OK)),
+          () -> System.exit(ExitCodes.OK));
+    }
     if (http != null) {
       say(out, "admin API and console on " + http.url(), node.nodeId());
     }

@@ -48,6 +48,9 @@ final class AdminApi {
   private final Map<String, long[]> lastHandled = new ConcurrentHashMap<>();
   private final Map<String, Double> rates = new ConcurrentHashMap<>();
   private final Peers peers;
+  private final Map<String, String> knownNames = new ConcurrentHashMap<>();
+  /** Enough for a long-lived fleet's restarts; past it the memory starts over. */
+  private static final int MAX_KNOWN_NAMES = 10_000;
 
   AdminApi(Store store, @Nullable TenureNode node) {
     this.store = store;
@@ -355,10 +358,17 @@ final class AdminApi {
     return node;
   }
 
-  private static Map<String, String> names(MembershipView view) {
-    Map<String, String> names = new HashMap<>();
-    view.nodes().forEach(n -> names.put(n.nodeId(), n.name()));
-    return names;
+  /**
+   * Node names by incarnation id: the current members, and those this server saw before they left
+   * (their rows are deleted, but the history still names them).
+   */
+  private Map<String, String> names(MembershipView view) {
+    view.nodes().forEach(n -> knownNames.put(n.nodeId(), n.name()));
+    if (knownNames.size() > MAX_KNOWN_NAMES) {
+      knownNames.clear();
+      view.nodes().forEach(n -> knownNames.put(n.nodeId(), n.name()));
+    }
+    return knownNames;
   }
 
   static Map<String, Object> message(QueueMessage message, boolean full) {

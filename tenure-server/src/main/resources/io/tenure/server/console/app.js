@@ -453,7 +453,7 @@
       setText($('self-sub'), `node ${shortId(c.self.nodeId)}`);
     } else {
       setText($('self-name'), state.demoMode ? 'demo supervisor' : 'not a node');
-      setText($('self-sub'), 'agent actions unavailable');
+      setText($('self-sub'), 'agent actions go to the leader');
     }
   }
 
@@ -746,7 +746,8 @@
     });
     p.flags.hidden = p.flags.childElementCount === 0;
 
-    const canAct = state.cluster?.self != null;
+    // A node acts itself; a server that is not a node forwards agent actions to the leader.
+    const canAct = state.cluster != null;
     p.actions.hidden = !canAct;
     if (!canAct) return;
     setText(p.pause, a.paused ? 'resume' : 'pause');
@@ -788,7 +789,7 @@
   function renderAgents() {
     if (!state.agents || !state.cluster) return;
     const agents = state.agents.agents ?? [];
-    const canAct = state.cluster.self != null;
+    const canAct = true; // see updateAgentChip: actions work on every server
     $('rebalance').hidden = !canAct;
     $('agents-readonly').hidden = canAct;
     reconcile($('agent-groups'), agentGroups(), (g) => g.key, createAgentGroup, updateAgentGroup);
