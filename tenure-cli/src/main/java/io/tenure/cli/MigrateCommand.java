@@ -26,9 +26,41 @@ final class MigrateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    Integer before = versionBefore();
+    java.io.PrintWriter err = spec.commandLine().getErr();
+    if (before != null) {
+      // Progress on stderr: stdout stays the result (one JSON object with --json).
+      err.println("tenure: schema " + (before == 0 ? "not there yet" : "at v" + before) + "; migrating...");
+      err.flush();
+    }
+    long start = System.nanoTime();
     try (Store store = storeOptions.open(true)) {
+      int after = store.describe().schemaVersion();
+      if (before != null) {
+        err.println("tenure: " + (after == before ? "already up to date" : "v" + before + " -> v" + after)
+            + " in " + (System.nanoTime() - start) / 1_000_000 + " ms");
+        err.flush();
+      }
       print(store.describe(), new Output(spec.commandLine().getOut(), storeOptions.json));
       return ExitCodes.OK;
+    }
+  }
+
+  /**
+   * The schema version in place before this run (0 for none), or null when the store cannot be
+   * opened without migrating (a SQLite file that does not exist yet): no progress is shown then.
+   *
+   * @throws StoreUnavailableException or UnsupportedDatabaseException: the real error, reported once
+   */
+  private @org.jspecify.annotations.Nullable Integer versionBefore() {
+    try (Store store = storeOptions.open(false)) {
+      return store.describe().schemaVersion();
+    } catch (io.tenure.StoreUnavailableException | io.tenure.UnsupportedDatabaseException e) {
+      throw e;
+    } catch (io.tenure.SchemaMissingException e) {
+      return 0;
+    } catch (RuntimeException e) {
+      return null;
     }
   }
 
