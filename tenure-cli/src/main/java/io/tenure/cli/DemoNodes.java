@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * process leaving, killing one a real crash and pausing one a real freeze (SIGSTOP).
  */
 final class DemoNodes {
-  private static final Pattern ADMIN_LINE = Pattern.compile("admin API and console on (http://\\S+)");
+  // The node says it on stdout; with --verbose its log line (stderr, merged) says it too, quoted.
+  private static final Pattern ADMIN_LINE = Pattern.compile("admin API and console on (http://[^\\s\"]+)");
 
   private final List<String> baseCommand;
   private final Path logs;

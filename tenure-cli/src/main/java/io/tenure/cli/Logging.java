@@ -1,13 +1,22 @@
 package io.tenure.cli;
 
+import java.util.Map;
+
 /**
- * Configures slf4j-simple through its system properties. They are read once, when the first logger
- * is created, so this must run before a store is opened; parsing the command line logs nothing.
+ * The launcher's logging settings, read by {@link TenureLogger} on every event: levels per logger,
+ * the line format and whether stack traces are written. Unlike slf4j-simple's system properties,
+ * which are read once, these apply at once, so a logger created before the command line is parsed
+ * still follows {@code --verbose}.
  */
 final class Logging {
-  private static final String DEFAULT_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
-  private static final String HIKARI_LEVEL = "org.slf4j.simpleLogger.log.com.zaxxer.hikari";
-  private static final String TENURE_LEVEL = "org.slf4j.simpleLogger.log.io.tenure";
+  private static final LogLevels QUIET =
+      LogLevels.of("warn", Map.of("com.zaxxer.hikari", "off"));
+  private static final LogLevels VERBOSE =
+      LogLevels.of("info", Map.of("com.zaxxer.hikari", "info", "io.tenure", "debug"));
+
+  private static volatile LogLevels levels = QUIET.overriddenBy(System.getProperties());
+  private static volatile LogFormat format = LogFormat.LOGFMT;
+  private static volatile boolean stackTraces;
 
   private Logging() {}
 
@@ -17,20 +26,33 @@ final class Logging {
    * already reports that failure on one line. A level set with {@code -D} by the user wins.
    */
   static void quiet() {
-    setIfAbsent(DEFAULT_LEVEL, "warn");
-    setIfAbsent(HIKARI_LEVEL, "off");
+    levels = QUIET.overriddenBy(System.getProperties());
+    stackTraces = false;
   }
 
-  /** Shows what the store and the pool do, for {@code --verbose} and {@code TENURE_DEBUG=1}. */
+  /**
+   * Shows what the store and the pool do, with stack traces, for {@code --verbose} and {@code
+   * TENURE_DEBUG=1}. A level set with {@code -D} by the user still wins.
+   */
   static void verbose() {
-    System.setProperty(DEFAULT_LEVEL, "info");
-    System.setProperty(HIKARI_LEVEL, "info");
-    System.setProperty(TENURE_LEVEL, "debug");
+    levels = VERBOSE.overriddenBy(System.getProperties());
+    stackTraces = true;
   }
 
-  private static void setIfAbsent(String property, String value) {
-    if (System.getProperty(property) == null) {
-      System.setProperty(property, value);
-    }
+  /** Sets how every following line is written ({@code tenure node --log-format}). */
+  static void format(LogFormat lineFormat) {
+    format = lineFormat;
+  }
+
+  static LogLevels levels() {
+    return levels;
+  }
+
+  static LogFormat format() {
+    return format;
+  }
+
+  static boolean stackTraces() {
+    return stackTraces;
   }
 }

@@ -95,6 +95,11 @@ final class NodeCommand implements Callable<Integer> {
       description = "Consume the demo's queues (orders: FIFO per key; ledger: exclusive), as 'tenure demo' nodes do.")
   boolean demoWorkload;
 
+  @Option(names = "--log-format", paramLabel = "FORMAT", converter = LogFormat.Converter.class,
+      defaultValue = "logfmt",
+      description = "Log lines on stderr as logfmt (default) or json; each names the node, its id and epoch.")
+  LogFormat logFormat = LogFormat.LOGFMT;
+
   @Option(names = "--exit-with", paramLabel = "PID", hidden = true,
       description = "Leave when process PID ends (the demo's supervisor passes its own, so no node outlives it).")
   @Nullable Long exitWith;
@@ -104,6 +109,9 @@ final class NodeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    Logging.format(logFormat);
+    // Named before the store is opened, so even the pool's lines say which node they come from.
+    LogContext.name(name);
     if (httpPort != null) {
       // Checked before the store is opened: a bad host, a missing token or a port in use changes nothing.
       try {
@@ -121,6 +129,7 @@ final class NodeCommand implements Callable<Integer> {
         server = AdminServer.builder(store).bind(httpHost, httpPort).token(httpToken).build().start();
       }
       node = configure(TenureNode.builder(store), store, out, server).build();
+      LogContext.nodeId(node.nodeId());
       if (server != null) {
         server.attach(node);
       }
@@ -210,6 +219,7 @@ final class NodeCommand implements Callable<Integer> {
 
     @Override
     public void onPromoted(long epoch) {
+      LogContext.epoch(epoch);
       say(out, "is leader at epoch " + epoch, "(" + name + ")");
     }
 
@@ -230,6 +240,7 @@ final class NodeCommand implements Callable<Integer> {
 
     @Override
     public void onRejoined(String previousNodeId, String nodeId) {
+      LogContext.nodeId(nodeId);
       say(out, "was ejected and rejoined as " + nodeId, previousNodeId);
     }
   }
