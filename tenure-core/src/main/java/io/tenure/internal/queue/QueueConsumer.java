@@ -28,10 +28,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One node's consumer of one queue (SPEC §6.5, §6.6). A claimer thread claims in batches, up to
- * twice the concurrency ahead (fetch-ahead); a dispatcher hands each message to a handler on a
- * virtual thread when one of {@code concurrency} slots is free; a resolver writes the outcomes in
- * batches, each conditional on its claim token, and extends the leases of handlers that run long.
+ * One node's consumer of one queue (SPEC §6.5, §6.6). Two claimer threads claim in batches, ahead
+ * of the handlers by what they finish in {@link #FETCH_AHEAD_FOR} (fetch-ahead); a dispatcher hands each
+ * message to a handler on a virtual thread when one of {@code concurrency} slots is free; two
+ * resolvers write the outcomes in batches, each conditional on its claim token, and one of them
+ * extends the leases of handlers that run long (buffered messages count as running). An exclusive
+ * queue has one claimer and one resolver, and one message at a time.
  * Polling backs off from {@link #MIN_POLL} to {@link #MAX_POLL} while the queue is empty and resets
  * as soon as a claim finds work.
  *
@@ -45,15 +47,24 @@ public final class QueueConsumer {
   static final Duration MAX_POLL = Duration.ofSeconds(1);
   private static final int MAX_RESOLVE_BATCH = 500;
   /**
-   * Messages claimed ahead at least, whatever the concurrency: a claim or resolve transaction costs
-   * about the same for 1 message as for 100, so small consumers still move work in bulk. They wait
-   * in the buffer under their lease, which the consumer extends like a running handler's.
+   * Fetch-ahead is sized by the rate the handlers finish messages: enough for this long, so a
+   * consumer of fast handlers moves work in large claims and one of slow handlers does not hoard
+   * messages its peers could run. Buffered messages wait under their lease, which the consumer
+   * extends like a running handler's.
    */
-  static final int MIN_FETCH_AHEAD = 256;
+  static final Duration FETCH_AHEAD_FOR = Duration.ofMillis(250);
+  /** Fetch-ahead at least: a claim or resolve costs about the same for 1 message as for 32. */
+  static final int MIN_FETCH_AHEAD = 32;
+  /** Fetch-ahead at most, whatever the rate: 2 claims of 512, the raw SQL ceiling's best batch. */
+  static final int MAX_FETCH_AHEAD = 1024;
+  /** How often the handling rate behind fetch-ahead is measured. */
+  private static final long RATE_SAMPLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
   /** How long the resolver waits for more outcomes before it writes a small batch. */
   private static final Duration LINGER = Duration.ofMillis(2);
   /** Outcomes not yet written, in fetch-aheads, before the claimer waits for the resolver. */
   private static final int RESOLVE_BACKLOG = 2;
+  /** Claimers and resolvers per (non-exclusive) consumer. */
+  private static final int LANES = 2;
   private static final Logger LOG = LoggerFactory.getLogger(QueueConsumer.class);
 
   private final QueueStore store;
@@ -74,6 +85,13 @@ public final class QueueConsumer {
   private final AtomicInteger outstanding = new AtomicInteger();
   /** Claimed and not yet handled: buffered or running. What fetch-ahead refills. */
   private final AtomicInteger unhandled = new AtomicInteger();
+  /** Messages the handlers finished, for the rate that sizes fetch-ahead. */
+  private final AtomicLong finished = new AtomicLong();
+  /** The current fetch-ahead; see {@link #capacity()}. */
+  private volatile int capacity;
+  private long rateSampledAt;
+  private long finishedAtSample;
+  private double rate;
   private final Object wake = new Object();
   private final AtomicLong handled = new AtomicLong();
   private final AtomicLong retried = new AtomicLong();
@@ -81,9 +99,11 @@ public final class QueueConsumer {
   private final AtomicLong lost = new AtomicLong();
   private volatile boolean claiming;
   private volatile boolean resolving;
-  private Thread claimer;
+  private final List<Thread> claimers = new ArrayList<>();
   private Thread dispatcher;
-  private Thread resolver;
+  private final List<Thread> resolvers = new ArrayList<>();
+  /** Held while a claimer computes its room and reserves it, so two claimers never share room. */
+  private final Object reserving = new Object();
 
   /** A claimed message, waiting or at work: its claim and when its lease was last set (monotonic). */
   private record Running(MessageClaim claim, AtomicLong leaseSetAt) {}
@@ -124,9 +144,17 @@ public final class QueueConsumer {
     claiming = true;
     resolving = true;
     String suffix = queue.name() + "-" + nodeId.get().substring(0, 8);
-    claimer = Thread.ofPlatform().daemon().name("tenure-claim-" + suffix).start(this::claimLoop);
+    // Two claimers and two resolvers keep two claim and two resolve transactions in flight, so the
+    // database works on the next batches while one round trip waits; an exclusive queue is one
+    // sequence and has one of each.
+    int lanes = guard == null ? LANES : 1;
+    for (int i = 0; i < lanes; i++) {
+      claimers.add(Thread.ofPlatform().daemon().name("tenure-claim-" + suffix + "-" + i).start(this::claimLoop));
+      boolean extender = i == 0;
+      resolvers.add(Thread.ofPlatform().daemon().name("tenure-resolve-" + suffix + "-" + i)
+          .start(() -> resolveLoop(extender)));
+    }
     dispatcher = Thread.ofPlatform().daemon().name("tenure-dispatch-" + suffix).start(this::dispatchLoop);
-    resolver = Thread.ofPlatform().daemon().name("tenure-resolve-" + suffix).start(this::resolveLoop);
   }
 
   public String queueName() {
@@ -147,36 +175,28 @@ public final class QueueConsumer {
   private void claimLoop() {
     long idle = MIN_POLL.toNanos();
     while (claiming) {
-      int capacity = capacity();
-      // Refill by halves, not one freed slot at a time: fewer, larger claim transactions. The room
-      // counts what the handlers have not finished, not what the resolver has not yet written, so
-      // the next claim runs while the last batch's outcomes are being written (two transactions
-      // in flight, not one after the other). The outcomes waiting to be written are bounded too.
-      int room = guard == null
-          ? Math.min(capacity - unhandled.get(), RESOLVE_BACKLOG * capacity - outstanding.get())
-          : capacity - outstanding.get();
-      boolean worthAClaim = room >= Math.max(1, capacity / 2);
-      if (!worthAClaim || !mayClaim.getAsBoolean()) {
+      int want = mayClaim.getAsBoolean() ? reserve() : 0;
+      if (want == 0) {
         pause(MAX_POLL.toNanos());
         continue;
       }
       List<QueueMessage> got;
       try {
-        got = store.claim(new ClaimRequest(queue.name(), nodeId.get(), Math.min(room, QueueStore.MAX_BATCH),
+        got = store.claim(new ClaimRequest(queue.name(), nodeId.get(), want,
             queue.policy().lease(), guard != null, guard));
       } catch (RuntimeException e) {
+        unreserve(want);
         LOG.warn("queue {}: claim failed: {}", queue.name(), e.toString());
         pause(MAX_POLL.toNanos());
         continue;
       }
+      unreserve(want - got.size());
       if (got.isEmpty()) {
         pause(idle);
         idle = Math.min(idle * 2, MAX_POLL.toNanos());
         continue;
       }
       idle = MIN_POLL.toNanos();
-      outstanding.addAndGet(got.size());
-      unhandled.addAndGet(got.size());
       // Tracked from the claim, not the dispatch: a message waiting in the buffer keeps its lease too.
       long now = System.nanoTime();
       got.forEach(m -> running.put(m.id(), new Running(m.claim(), new AtomicLong(now))));
@@ -184,9 +204,75 @@ public final class QueueConsumer {
     }
   }
 
-  /** Messages claimed ahead: an exclusive queue holds one at a time, so a failed head is retried first. */
+  /**
+   * Reserves room for one claim and returns its size, or 0 if a claim is not worth it yet. Refill
+   * by parts, not one freed slot at a time: fewer, larger claim transactions. The room counts what
+   * the handlers have not finished, not what the resolvers have not yet written, so the next claim
+   * runs while the last batch's outcomes are being written; the outcomes waiting to be written are
+   * bounded too. One claim takes at most half the fetch-ahead, so two claimers can both be busy.
+   */
+  private int reserve() {
+    synchronized (reserving) {
+      int capacity = resize();
+      if (guard != null) {
+        int room = capacity - outstanding.get();
+        if (room < 1) {
+          return 0;
+        }
+        outstanding.addAndGet(room);
+        unhandled.addAndGet(room);
+        return room;
+      }
+      int room = Math.min(capacity - unhandled.get(), RESOLVE_BACKLOG * capacity - outstanding.get());
+      if (room < capacity / (2 * LANES)) {
+        return 0;
+      }
+      int want = Math.min(Math.min(room, capacity / 2), QueueStore.MAX_BATCH);
+      outstanding.addAndGet(want);
+      unhandled.addAndGet(want);
+      return want;
+    }
+  }
+
+  /** Gives back room a claim reserved and did not fill. */
+  private void unreserve(int unused) {
+    if (unused > 0) {
+      outstanding.addAndGet(-unused);
+      unhandled.addAndGet(-unused);
+    }
+  }
+
+  /**
+   * Messages claimed ahead: an exclusive queue holds one at a time, so a failed head is retried
+   * first; any other, what its handlers finish in {@link #FETCH_AHEAD_FOR} at the rate measured,
+   * at least enough to fill every slot twice and {@link #MIN_FETCH_AHEAD}, at most {@link
+   * #MAX_FETCH_AHEAD} (or the slots twice, if more).
+   */
   private int capacity() {
-    return guard == null ? Math.max(MIN_FETCH_AHEAD, 2 * concurrency * batchSize) : 1;
+    int current = capacity;
+    return current > 0 ? current : floor();
+  }
+
+  private int floor() {
+    return guard != null ? 1 : Math.max(MIN_FETCH_AHEAD, 2 * concurrency * batchSize);
+  }
+
+  /** Measures the handling rate (at most every 50 ms) and sets the fetch-ahead from it; called by claimers. */
+  private int resize() {
+    long now = System.nanoTime();
+    if (guard == null && now - rateSampledAt >= RATE_SAMPLE_NANOS) {
+      long done = finished.get();
+      if (rateSampledAt != 0) {
+        double sampled = (done - finishedAtSample) * 1e9 / (now - rateSampledAt);
+        // Rises at once (a backlog arrived), falls by halves (a short pause is not a new rate).
+        rate = Math.max(sampled, rate / 2);
+      }
+      rateSampledAt = now;
+      finishedAtSample = done;
+      int wanted = (int) Math.min(Integer.MAX_VALUE, rate * FETCH_AHEAD_FOR.toNanos() / 1e9);
+      capacity = Math.max(floor(), Math.min(MAX_FETCH_AHEAD, wanted));
+    }
+    return capacity();
   }
 
   private void pause(long nanos) {
@@ -245,10 +331,12 @@ public final class QueueConsumer {
       }
     }
     slots.release();
-    // Wake the claimer once, as the buffer falls to half: that is when its next claim is due.
-    int half = capacity() / 2;
+    // Wake the claimers as the buffer falls past a claim's worth: that is when the next claim is due.
+    finished.addAndGet(batch.size());
+    int size = capacity();
+    int due = size - size / (2 * LANES);
     int before = unhandled.getAndAdd(-batch.size());
-    if (before > half && before - batch.size() <= half) {
+    if (before > due && before - batch.size() <= due) {
       wake();
     }
   }
@@ -270,7 +358,10 @@ public final class QueueConsumer {
     return text.length() > 2000 ? text.substring(0, 2000) : text;
   }
 
-  private void resolveLoop() {
+  /**
+   * @param extender whether this resolver also extends the leases of long handlers (one does)
+   */
+  private void resolveLoop(boolean extender) {
     long lastLeaseCheck = System.nanoTime();
     while (resolving || !outcomes.isEmpty()) {
       List<Resolution> batch = new ArrayList<>();
@@ -280,7 +371,7 @@ public final class QueueConsumer {
           batch.add(first);
           // Linger briefly for more: one transaction for many outcomes is where throughput comes from.
           long until = System.nanoTime() + LINGER.toNanos();
-          int enough = guard != null ? 1 : Math.min(MAX_RESOLVE_BATCH, MIN_FETCH_AHEAD / 2);
+          int enough = guard != null ? 1 : Math.min(MAX_RESOLVE_BATCH, capacity() / (2 * LANES));
           while (batch.size() < enough && System.nanoTime() < until) {
             Resolution next = outcomes.poll(200, TimeUnit.MICROSECONDS);
             if (next != null) {
@@ -296,7 +387,7 @@ public final class QueueConsumer {
         write(batch);
       }
       long now = System.nanoTime();
-      if (now - lastLeaseCheck > queue.policy().lease().toNanos() / 6) {
+      if (extender && now - lastLeaseCheck > queue.policy().lease().toNanos() / 6) {
         lastLeaseCheck = now;
         extendLongRunning(now);
       }
@@ -385,7 +476,7 @@ public final class QueueConsumer {
     long end = System.nanoTime() + deadline.toNanos();
     claiming = false;
     wake();
-    join(claimer, end);
+    claimers.forEach(claimer -> join(claimer, end));
     dispatcher.interrupt();
     join(dispatcher, end);
     List<QueueMessage> unstarted = new ArrayList<>();
@@ -409,7 +500,8 @@ public final class QueueConsumer {
       running.clear();
     }
     resolving = false;
-    join(resolver, System.nanoTime() + Duration.ofSeconds(5).toNanos());
+    long resolversEnd = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    resolvers.forEach(resolver -> join(resolver, resolversEnd));
     handlers.shutdown();
   }
 
