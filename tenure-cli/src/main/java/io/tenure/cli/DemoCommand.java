@@ -223,7 +223,7 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   /** The command that runs this launcher again: this JVM's java and this jar. */
-  private static List<String> launcher() {
+  static List<String> launcher() {
     String java = ProcessHandle.current().info().command().orElse("java");
     Path jar;
     try {

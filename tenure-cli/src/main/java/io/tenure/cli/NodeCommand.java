@@ -95,6 +95,14 @@ final class NodeCommand implements Callable<Integer> {
       description = "Consume the demo's queues (orders: FIFO per key; ledger: exclusive), as 'tenure demo' nodes do.")
   boolean demoWorkload;
 
+  @Option(names = "--chaos-workload",
+      description = "Run the fault harness's workload and record it in its history ('tenure chaos' nodes do).")
+  boolean chaosWorkload;
+
+  @Option(names = "--chaos-unguarded", hidden = true,
+      description = "Negative control for 'tenure chaos': register writes ignore the epoch.")
+  boolean chaosUnguarded;
+
   @Option(names = "--log-format", paramLabel = "FORMAT", converter = LogFormat.Converter.class,
       defaultValue = "logfmt",
       description = "Log lines on stderr as logfmt (default) or json; each names the node, its id and epoch.")
@@ -176,6 +184,11 @@ final class NodeCommand implements Callable<Integer> {
     agents.forEach(sample -> builder.agentFamily(DemoWorkload.family(sample.family(), sample.count())));
     if (demoWorkload) {
       DemoWorkload.consume(builder, store);
+    }
+    if (chaosWorkload) {
+      io.tenure.chaos.History history = new io.tenure.chaos.History(storeOptions.url, storeOptions.prefix.value());
+      history.create();
+      io.tenure.chaos.ChaosWorkload.register(builder, store, history, name, !chaosUnguarded);
     }
     capabilities.forEach(builder::capability);
     if (acquireDelay != null) {

@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
     description = "Coordination for JVM fleets that share a database: operator commands.",
     subcommands = {
       DemoCommand.class,
+      ChaosCommand.class,
       MigrateCommand.class,
       NodeCommand.class,
       StatusCommand.class,
@@ -107,7 +108,7 @@ public final class TenureCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new ParameterException(
-        spec.commandLine(), "choose a command: demo, node, status, agents, queue, dlq, markers, migrate, completion or help");
+        spec.commandLine(), "choose a command: demo, chaos, node, status, agents, queue, dlq, markers, migrate, completion or help");
   }
 
   private static void configureLogging(boolean verbose) {

@@ -1,0 +1,222 @@
+package io.tenure.chaos;
+
+import io.tenure.AgentAssignment;
+import io.tenure.NodeInfo;
+import io.tenure.NodeStatus;
+import io.tenure.Queue;
+import io.tenure.QueueMessage;
+import io.tenure.Stores;
+import io.tenure.spi.Lease;
+import io.tenure.spi.Store;
+import io.tenure.spi.StoreSettings;
+import io.tenure.spi.TablePrefix;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One chaos run: start the nodes, feed the workload, inject faults on a seeded schedule, stop the
+ * faults, let the cluster settle for a quiet period, then read the history and the tables and
+ * check every invariant ({@link Checker}).
+ */
+public final class ChaosRun {
+  private final ChaosSettings settings;
+  private final PrintWriter log;
+
+  public ChaosRun(ChaosSettings settings, PrintWriter log) {
+    this.settings = settings;
+    this.log = log;
+  }
+
+  /** Runs and returns the report; the caller decides the exit code from {@link ChaosReport#safe()}. */
+  public ChaosReport run() throws Exception {
+    Files.createDirectories(settings.dir());
+    TablePrefix prefix = TablePrefix.of(settings.prefix());
+    try (Store store = Stores.open(new StoreSettings(settings.storeUrl(), prefix, true));
+        History history = new History(settings.storeUrl(), settings.prefix())) {
+      history.create();
+      NodeProcesses nodes = new NodeProcesses(settings.launcher(), settings.dir());
+      try {
+        for (int i = 1; i <= settings.nodes(); i++) {
+          nodes.add("n" + i, nodeArguments("n" + i));
+        }
+        say("%d nodes started on %s (prefix %s), seed %d; faults for %d s, then %d s quiet", settings.nodes(),
+            settings.storeUrl(), settings.prefix(), settings.seed(), settings.faultPhase().toSeconds(),
+            settings.quiet().toSeconds());
+        AtomicBoolean producing = new AtomicBoolean(true);
+        Thread producer = Thread.ofPlatform().name("chaos-producer").start(() -> produce(store, history, producing));
+        injectFaults(store, history, nodes);
+        producing.set(false);
+        producer.join();
+        say("faults over; quiet for %d s", settings.quiet().toSeconds());
+        Thread.sleep(settings.quiet().toMillis());
+        List<HistoryEvent> events = history.readAll();
+        FinalState end = finalState(store, events);
+        ChaosReport report = Checker.check(events, end);
+        return report;
+      } finally {
+        nodes.stopAll(Duration.ofSeconds(15));
+      }
+    }
+  }
+
+  private List<String> nodeArguments(String name) {
+    List<String> arguments = new ArrayList<>(List.of("--store", settings.storeUrl(), "--prefix", settings.prefix(),
+        "--name", name, "--chaos-workload", "--exit-with", Long.toString(ProcessHandle.current().pid())));
+    if (!settings.guarded()) {
+      arguments.add("--chaos-unguarded");
+    }
+    return arguments;
+  }
+
+  /** Enqueues round robin to the three queues at the configured rate, each recorded in its transaction. */
+  private void produce(Store store, History history, AtomicBoolean producing) {
+    Map<String, Queue> queues = new HashMap<>();
+    for (String name : List.of(ChaosWorkload.FIFO, ChaosWorkload.UNORDERED, ChaosWorkload.EXCLUSIVE)) {
+      queues.put(name, ChaosWorkload.queue(store, name));
+    }
+    List<String> order = List.of(ChaosWorkload.FIFO, ChaosWorkload.UNORDERED, ChaosWorkload.FIFO, ChaosWorkload.EXCLUSIVE);
+    long every = TimeUnit.SECONDS.toNanos(1) / settings.rate();
+    long next = System.nanoTime();
+    long sequence = 0;
+    while (producing.get()) {
+      String queue = order.get((int) (sequence % order.size()));
+      try {
+        history.enqueueRecorded(queues.get(queue), ChaosWorkload.message(queue, sequence),
+            ChaosWorkload.historyKey(queue, sequence));
+        sequence++;
+      } catch (RuntimeException e) {
+        say("enqueue failed (retrying): %s", e.getMessage());
+      }
+      next += every;
+      long sleep = next - System.nanoTime();
+      if (sleep > 0) {
+        try {
+          TimeUnit.NANOSECONDS.sleep(sleep);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+  }
+
+  /** One fault at a time, each followed by its recovery, until the fault phase ends. */
+  private void injectFaults(Store store, History history, NodeProcesses nodes) throws InterruptedException {
+    Random random = new Random(settings.seed());
+    long end = System.nanoTime() + settings.faultPhase().toNanos();
+    // Let the cluster form and the workload start before the first fault.
+    Thread.sleep(settings.faultEvery().toMillis() / 2);
+    while (System.nanoTime() < end) {
+      Fault fault = Fault.values()[random.nextInt(Fault.values().length)];
+      String target = fault == Fault.KILL_LEADER ? leader(store).orElse(null) : null;
+      if (target == null) {
+        List<String> names = nodes.names();
+        target = names.get(random.nextInt(names.size()));
+      }
+      inject(fault, target, history, nodes);
+      long left = end - System.nanoTime();
+      if (left <= 0) {
+        break;
+      }
+      Thread.sleep(Math.min(TimeUnit.NANOSECONDS.toMillis(left), settings.faultEvery().toMillis()));
+    }
+  }
+
+  private void inject(Fault fault, String target, History history, NodeProcesses nodes) throws InterruptedException {
+    say("fault: %s %s", fault.label, target);
+    history.record(HistoryEvent.Kind.FAULT, target, null, null, 0, null, 0, null, fault.label);
+    switch (fault) {
+      case KILL_LEADER, KILL -> {
+        nodes.kill(target);
+        Thread.sleep(settings.downFor().toMillis());
+        nodes.start(target);
+        history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null, "restart");
+      }
+      case STOP -> {
+        nodes.stop(target, Duration.ofSeconds(15));
+        Thread.sleep(settings.downFor().toMillis());
+        nodes.start(target);
+        history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null, "restart");
+      }
+      case PAUSE -> {
+        nodes.pause(target);
+        Thread.sleep(settings.pauseFor().toMillis());
+        nodes.resume(target);
+        history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null, "resume");
+      }
+    }
+  }
+
+  /** The faults a run draws from. */
+  private enum Fault {
+    KILL_LEADER("kill leader"),
+    KILL("kill"),
+    PAUSE("pause"),
+    STOP("stop");
+
+    final String label;
+
+    Fault(String label) {
+      this.label = label;
+    }
+  }
+
+  private static Optional<String> leader(Store store) {
+    Lease lease = store.leases().read();
+    if (lease.holder() == null || !lease.expiresAt().isAfter(lease.readAt())) {
+      return Optional.empty();
+    }
+    return store.membership().read().nodes().stream()
+        .filter(n -> n.nodeId().equals(lease.holder())).map(NodeInfo::name).findFirst();
+  }
+
+  private static FinalState finalState(Store store, List<HistoryEvent> events) {
+    Map<Long, String> statuses = new HashMap<>();
+    for (HistoryEvent event : events) {
+      if (event.kind() == HistoryEvent.Kind.ENQUEUED) {
+        store.queues().find(event.message()).map(QueueMessage::status)
+            .ifPresent(status -> statuses.put(event.message(), status.name()));
+      }
+    }
+    Map<String, String> names = new HashMap<>();
+    Set<String> live = new HashSet<>();
+    for (NodeInfo node : store.membership().read().nodes()) {
+      names.put(node.nodeId(), node.name());
+      if (node.status() == NodeStatus.ACTIVE) {
+        live.add(node.name());
+      }
+    }
+    Map<String, String> owners = new HashMap<>();
+    for (AgentAssignment assignment : store.agents().readAll()) {
+      @Nullable String owner = assignment.owner() == null ? null : names.get(assignment.owner());
+      if (owner != null) {
+        owners.put(assignment.uri().toString(), owner);
+      }
+    }
+    return new FinalState(statuses, ChaosWorkload.expectedAgents(), owners, live);
+  }
+
+  private void say(String format, Object... arguments) {
+    synchronized (log) {
+      log.println("chaos: " + String.format(format, arguments));
+      log.flush();
+    }
+  }
+
+  /** Where the report goes: {@code DIR/report.json}. */
+  public static Path reportPath(ChaosSettings settings) {
+    return settings.dir().resolve("report.json");
+  }
+}

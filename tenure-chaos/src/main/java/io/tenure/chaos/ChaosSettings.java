@@ -1,0 +1,54 @@
+package io.tenure.chaos;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One chaos run's settings.
+ *
+ * @param storeUrl the store: {@code sqlite:PATH}, {@code jdbc:postgresql:...}, {@code jdbc:mariadb:...}
+ * @param prefix the table prefix of this run (fresh per run)
+ * @param nodes node processes, at least 2
+ * @param faultPhase how long faults are injected
+ * @param faultEvery the pause between one fault's recovery and the next fault
+ * @param downFor how long a killed or stopped node stays down
+ * @param pauseFor how long a paused node stays frozen: longer than its lease and stale timeouts
+ * @param quiet how long the cluster settles after the last fault before the check
+ * @param rate messages enqueued per second
+ * @param seed the fault schedule's seed: the same seed draws the same faults
+ * @param dir where node logs and the report go
+ * @param launcher the command that runs the launcher ({@code java -jar tenure.jar})
+ * @param guarded false for the negative control: agents' register writes ignore the epoch
+ */
+public record ChaosSettings(
+    String storeUrl,
+    String prefix,
+    int nodes,
+    Duration faultPhase,
+    Duration faultEvery,
+    Duration downFor,
+    Duration pauseFor,
+    Duration quiet,
+    int rate,
+    long seed,
+    Path dir,
+    List<String> launcher,
+    boolean guarded) {
+
+  /** Checks the settings: every problem is named. */
+  public ChaosSettings {
+    if (nodes < 2 || nodes > 9) {
+      throw new IllegalArgumentException("nodes must be 2 to 9, got " + nodes);
+    }
+    if (rate < 1 || rate > 1000) {
+      throw new IllegalArgumentException("rate must be 1 to 1000 messages per second, got " + rate);
+    }
+    for (Duration duration : List.of(faultPhase, faultEvery, downFor, pauseFor, quiet)) {
+      if (duration.isNegative() || duration.isZero()) {
+        throw new IllegalArgumentException("durations must be positive, got " + duration);
+      }
+    }
+    launcher = List.copyOf(launcher);
+  }
+}

@@ -1,0 +1,169 @@
+package io.tenure.chaos;
+
+import io.tenure.Agent;
+import io.tenure.AgentContext;
+import io.tenure.AgentFamily;
+import io.tenure.AgentUri;
+import io.tenure.Delivery;
+import io.tenure.DemotionReason;
+import io.tenure.NodeListener;
+import io.tenure.OutgoingMessage;
+import io.tenure.Queue;
+import io.tenure.QueuePolicy;
+import io.tenure.TenureNode;
+import io.tenure.spi.Store;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The chaos run's workload, the same in every node process and in the supervisor that feeds it:
+ *
+ * <ul>
+ *   <li>queue {@code fifo}: FIFO per key (8 keys), consumed by every node, 4 handlers;
+ *   <li>queue {@code unordered}: no key, every node, 4 handlers;
+ *   <li>queue {@code exclusive}: consumed in strict order by the agent {@code queue://exclusive};
+ *   <li>agents {@code worker://worker-1..6} and {@code singleton://singleton}: each writes the
+ *       fenced register with its ownership epoch every {@link #TICK} while it runs;
+ * </ul>
+ *
+ * Every handled message, agent start and stop, register write and leadership gain is appended to
+ * the {@link History} by the process where it happened.
+ */
+public final class ChaosWorkload {
+  public static final String FIFO = "fifo";
+  public static final String UNORDERED = "unordered";
+  public static final String EXCLUSIVE = "exclusive";
+  public static final int KEYS = 8;
+  /** How often a running agent writes its register. */
+  static final Duration TICK = Duration.ofMillis(100);
+  private static final Logger LOG = LoggerFactory.getLogger(ChaosWorkload.class);
+
+  private ChaosWorkload() {}
+
+  /** The run's queues on {@code store}, with a short lease so reclaims happen within the run. */
+  public static Queue queue(Store store, String name) {
+    return Queue.on(store.queues(), name, QueuePolicy.defaults()
+        .withLease(Duration.ofSeconds(5))
+        .withBackoff(Duration.ofMillis(100), 2.0, Duration.ofSeconds(2), 0.2)
+        .withMaxAttempts(1_000));
+  }
+
+  /** What the producer sends as message {@code sequence} of {@code queue}. */
+  public static OutgoingMessage message(String queue, long sequence) {
+    OutgoingMessage message = OutgoingMessage.text(queue + "-" + sequence);
+    return queue.equals(FIFO) ? message.key("key-" + sequence % KEYS) : message;
+  }
+
+  /** The history key of a message: its ordering key, or the exclusive queue's one sequence. */
+  public static String historyKey(String queue, long sequence) {
+    return switch (queue) {
+      case FIFO -> "key-" + sequence % KEYS;
+      case EXCLUSIVE -> HistoryEvent.EXCLUSIVE;
+      default -> null;
+    };
+  }
+
+  /** The agents every run expects to see running once at the end. */
+  public static Set<String> expectedAgents() {
+    Set<String> agents = new LinkedHashSet<>();
+    for (int i = 1; i <= 6; i++) {
+      agents.add("worker://worker-" + i);
+    }
+    agents.add("singleton://singleton");
+    agents.add("queue://" + EXCLUSIVE);
+    return agents;
+  }
+
+  /**
+   * Registers the workload on a node.
+   *
+   * @param guarded false only for the negative control that shows the checker catches unfenced
+   *     writes: the register then accepts any epoch
+   */
+  public static TenureNode.Builder register(TenureNode.Builder builder, Store store, History history, String node,
+      boolean guarded) {
+    return builder
+        .consumer(queue(store, FIFO), 4, delivery -> handled(history, node, delivery))
+        .consumer(queue(store, UNORDERED), 4, delivery -> handled(history, node, delivery))
+        .exclusiveConsumer(queue(store, EXCLUSIVE), delivery -> handled(history, node, delivery))
+        .agentFamily(family("worker", 6, history, node, guarded))
+        .agentFamily(family("singleton", 1, history, node, guarded))
+        .listener(new NodeListener() {
+          @Override
+          public void onPromoted(long epoch) {
+            history.record(HistoryEvent.Kind.LEADER, node, null, null, 0, null, epoch, null, null);
+          }
+
+          @Override
+          public void onDemoted(long epoch, DemotionReason reason) {
+            LOG.info("demoted from epoch {}: {}", epoch, reason);
+          }
+        });
+  }
+
+  private static void handled(History history, String node, Delivery delivery) throws InterruptedException {
+    Thread.sleep(2); // a little work, so claims overlap with handling
+    var message = delivery.message();
+    String key = message.queue().equals(EXCLUSIVE) ? HistoryEvent.EXCLUSIVE : message.key();
+    history.record(HistoryEvent.Kind.HANDLED, node, message.queue(), key, message.id(), null, 0,
+        message.claimToken(), null);
+  }
+
+  private static AgentFamily family(String scheme, int count, History history, String node, boolean guarded) {
+    Set<AgentUri> wanted = new LinkedHashSet<>();
+    for (int i = 1; i <= count; i++) {
+      wanted.add(new AgentUri(scheme, count == 1 ? scheme : scheme + "-" + i));
+    }
+    Map<AgentUri, Thread> running = new ConcurrentHashMap<>();
+    return new AgentFamily() {
+      @Override
+      public String scheme() {
+        return scheme;
+      }
+
+      @Override
+      public Set<AgentUri> wantedAgents() {
+        return wanted;
+      }
+
+      @Override
+      public Agent build(AgentUri uri) {
+        return new Agent() {
+          @Override
+          public void start(AgentContext context) {
+            long epoch = context.ownershipEpoch();
+            history.record(HistoryEvent.Kind.AGENT_STARTED, node, null, null, 0, uri.toString(), epoch, null, null);
+            running.put(uri, Thread.ofVirtual().name("chaos-" + uri).start(() -> {
+              while (!Thread.currentThread().isInterrupted()) {
+                try {
+                  history.fencedWrite(uri.toString(), node, epoch, guarded);
+                  Thread.sleep(TICK);
+                } catch (InterruptedException e) {
+                  return;
+                } catch (RuntimeException e) {
+                  LOG.warn("agent {}: register write failed: {}", uri, e.toString());
+                }
+              }
+            }));
+          }
+
+          @Override
+          public void stop(AgentContext context) throws InterruptedException {
+            Thread loop = running.remove(uri);
+            if (loop != null) {
+              loop.interrupt();
+              loop.join(1_000);
+            }
+            history.record(HistoryEvent.Kind.AGENT_STOPPED, node, null, null, 0, uri.toString(),
+                context.ownershipEpoch(), null, null);
+          }
+        };
+      }
+    };
+  }
+}

@@ -1,0 +1,155 @@
+package io.tenure.chaos;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Decides whether a chaos run kept Tenure's invariants (SPEC §9.4), from the recorded history and
+ * the tables' final state only: no clock, no I/O, no randomness, so the same input always gives the
+ * same report, whatever order the history arrives in.
+ *
+ * <p>The definitions, which the numbers in {@link ChaosReport} follow exactly:
+ *
+ * <ul>
+ *   <li><b>Order.</b> Events are ordered by ({@code at}, {@code id}): the database clock, ties
+ *       broken by insertion order. "Before" and "after" below mean this order.
+ *   <li><b>Counts.</b> {@code enqueued}: distinct message ids with an {@code ENQUEUED} event.
+ *       {@code handled}: distinct message ids with at least one {@code HANDLED} event. {@code
+ *       dead}: enqueued messages whose final status is {@code DEAD} (handled or not). {@code
+ *       faults}: all {@code FAULT} events.
+ *   <li><b>lost</b>: enqueued messages with no {@code HANDLED} event whose final status is absent
+ *       (deleted) or {@code DONE}. A {@code DEAD} message is dead, not lost.
+ *   <li><b>stranded</b>: enqueued messages with no {@code HANDLED} event whose final status is
+ *       {@code PENDING} or {@code INFLIGHT}. A message that was handled and is still pending or in
+ *       flight (its done was lost and it will run again) is neither lost nor stranded; it is listed
+ *       under the note {@code handledOutcomeNotWritten} ("handled, outcome not written").
+ *   <li><b>duplicateDeliveries</b>: the sum over messages of (their {@code HANDLED} events - 1),
+ *       for messages handled more than once. Allowed by at-least-once delivery; only reported.
+ *   <li><b>fifoOrderViolations</b>: for each (queue, key) with a non-null key (every message of an
+ *       exclusive queue carries {@link HistoryEvent#EXCLUSIVE}, so the whole queue is one key), the
+ *       messages in enqueue order (message id ascending) and each one's FIRST {@code HANDLED}
+ *       event. A message counts once if its first handling came before the first handling of an
+ *       older message of the same key. Only messages that were ever handled take part: a message
+ *       never handled does not block younger ones (a dead head releases its key in Tenure; a
+ *       stranded or lost one is counted as such, not as an order violation). Redeliveries after a
+ *       first handling do not count: a key's order is the order of first handlings.
+ *   <li><b>staleEpochWritesAccepted</b>: per agent, the {@code FENCED_WRITE_ACCEPTED} events in
+ *       order; each whose epoch is lower than the highest epoch accepted before it for that agent.
+ *   <li><b>agentOverlaps</b>: a frozen (SIGSTOPped) owner that resumes is expected to go on running
+ *       for a while, until it notices it lost its lease; what SPEC §5.5 forbids is two owners both
+ *       having effects. So overlaps are measured by effects, the accepted fenced writes, not by
+ *       start and stop intervals. Per agent, over its accepted writes in order, the count is:
+ *       <ol type="a">
+ *         <li>each accepted write by node A at epoch e after an accepted write by another node at
+ *             an epoch higher than e: A was superseded and still had an effect. (Every such write
+ *             is also a stale-epoch write.) A node that re-acquires the agent at a higher epoch is
+ *             the owner again, not superseded; rejected writes are not effects and never count;
+ *         <li>plus, once per pair of nodes per epoch, two different nodes with accepted writes at
+ *             the same epoch: two owners of one epoch.
+ *       </ol>
+ *   <li><b>unconvergedAgents</b>: expected agents whose final owner is absent or null, or names a
+ *       node that is not among the live nodes.
+ *   <li><b>Disruptive faults.</b> A {@code FAULT} whose detail's first word (up to the first
+ *       whitespace, case-insensitive) is {@code kill}, {@code pause} or {@code stop}; its target is
+ *       the event's node. Other faults (e.g. {@code kill-connections}) count in {@code faults}
+ *       only.
+ *   <li><b>failoverMs</b>: for each disruptive fault whose target was leader at that moment (the
+ *       last {@code LEADER} event before the fault names it), the time from the fault to the next
+ *       {@code LEADER} event naming a different node, or the same node at a higher epoch than it
+ *       led at when faulted. p50 (nearest rank) and max over those faults, in milliseconds; null if
+ *       there is no such time. A leader fault never followed by a new leader counts in {@code
+ *       unfailedOver} (a failover of "never"), contributes no time, and is listed in the examples.
+ *   <li><b>convergenceMs</b>: for each disruptive fault, the agents its target owned at that moment
+ *       (the latest accepted write of the agent before the fault is the target's); for each, the
+ *       time until the agent's first accepted write by another node. The fault's convergence is the
+ *       max over those of its agents that moved; p50 (nearest rank) and max over faults with at
+ *       least one agent that moved, in milliseconds; null if none. An agent that never moves is
+ *       listed under the note {@code agentsNotMovedAfterFault}; it counts in {@code
+ *       unconvergedAgents} only if the final state says so, never twice.
+ * </ul>
+ */
+public final class Checker {
+  /** Examples key: handled messages still pending or in flight at the end (not a violation). */
+  static final String HANDLED_OUTCOME_NOT_WRITTEN = "handledOutcomeNotWritten";
+
+  /** Examples key: agents a fault's target owned that no other node wrote to afterwards. */
+  static final String NOT_MOVED_AFTER_FAULT = "agentsNotMovedAfterFault";
+
+  /** The history's one order: the database clock, ties by insertion order. */
+  static final Comparator<HistoryEvent> ORDER =
+      Comparator.comparing(HistoryEvent::at).thenComparingLong(HistoryEvent::id);
+
+  private static final Set<String> DISRUPTIVE = Set.of("kill", "pause", "stop");
+
+  private Checker() {}
+
+  /**
+   * Checks a run; see the class comment for every definition.
+   *
+   * @param history the run's events, in any order
+   * @param end the tables as read after the quiet period
+   * @return the report; {@link ChaosReport#safe()} says whether every safety invariant held
+   * @throws IllegalArgumentException if an event lacks what its kind needs (a message event without
+   *     a queue or message id, an agent event without an agent), naming the event
+   * @throws NullPointerException if {@code history}, an event or {@code end} is null
+   */
+  public static ChaosReport check(List<HistoryEvent> history, FinalState end) {
+    List<HistoryEvent> events = history.stream().sorted(ORDER).toList();
+    events.forEach(Checker::validate);
+    CheckExamples examples = new CheckExamples();
+    CheckMessages.Counts messages = CheckMessages.check(events, end, examples);
+    CheckAgents.Counts agents = CheckAgents.check(events, end, examples);
+    CheckFaults.Times times = CheckFaults.check(events, examples);
+    return new ChaosReport(
+        messages.enqueued(),
+        messages.handled(),
+        messages.dead(),
+        times.faults(),
+        messages.lost(),
+        messages.stranded(),
+        messages.duplicateDeliveries(),
+        agents.overlaps(),
+        agents.staleEpochWrites(),
+        messages.fifoOrderViolations(),
+        agents.unconverged(),
+        times.unfailedOver(),
+        ChaosReport.Millis.of(times.failovers()),
+        ChaosReport.Millis.of(times.convergences()),
+        examples.toMap());
+  }
+
+  /** Whether a fault stops its target from working: see "Disruptive faults" above. */
+  static boolean disruptive(HistoryEvent fault) {
+    String detail = fault.detail();
+    if (detail == null || detail.isBlank()) {
+      return false;
+    }
+    String word = detail.strip().split("\\s+", 2)[0];
+    return DISRUPTIVE.contains(word.toLowerCase(Locale.ROOT));
+  }
+
+  private static void validate(HistoryEvent event) {
+    switch (event.kind()) {
+      case ENQUEUED, HANDLED -> {
+        if (event.queue() == null || event.message() == 0) {
+          throw new IllegalArgumentException(
+              "history event "
+                  + event.id()
+                  + " ("
+                  + event.kind()
+                  + ") needs a queue and a message id: "
+                  + event);
+        }
+      }
+      case AGENT_STARTED, AGENT_STOPPED, FENCED_WRITE_ACCEPTED, FENCED_WRITE_REJECTED -> {
+        if (event.agent() == null) {
+          throw new IllegalArgumentException(
+              "history event " + event.id() + " (" + event.kind() + ") needs an agent: " + event);
+        }
+      }
+      case LEADER, FAULT, FAULT_END -> {}
+    }
+  }
+}

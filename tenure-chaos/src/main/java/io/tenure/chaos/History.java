@@ -1,0 +1,299 @@
+package io.tenure.chaos;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A chaos run's history: one table beside Tenure's ({@code <prefix>chaos_history}), written by every
+ * process of the run with the database clock, and a fenced register ({@code <prefix>chaos_register})
+ * that agents write with their ownership epoch. Plain JDBC on purpose: the harness must observe
+ * Tenure, not go through it.
+ */
+public final class History implements AutoCloseable {
+  private final String jdbcUrl;
+  private final Flavor flavor;
+  private final String table;
+  private final String register;
+  private Connection connection;
+
+  /** The three databases' differences, here only. */
+  enum Flavor {
+    SQLITE("strftime('%Y-%m-%dT%H:%M:%fZ','now')", "INTEGER PRIMARY KEY AUTOINCREMENT", "TEXT"),
+    POSTGRESQL("clock_timestamp()", "BIGSERIAL PRIMARY KEY", "TIMESTAMPTZ(6)"),
+    MARIADB("UTC_TIMESTAMP(6)", "BIGINT AUTO_INCREMENT PRIMARY KEY", "DATETIME(6)");
+
+    final String now;
+    final String idColumn;
+    final String timeType;
+
+    Flavor(String now, String idColumn, String timeType) {
+      this.now = now;
+      this.idColumn = idColumn;
+      this.timeType = timeType;
+    }
+  }
+
+  /**
+   * @param storeUrl a Tenure store URL: {@code sqlite:PATH}, {@code jdbc:postgresql:...},
+   *     {@code jdbc:mariadb:...} or {@code jdbc:mysql:...}
+   * @param prefix Tenure's table prefix; the history tables take it too
+   */
+  public History(String storeUrl, String prefix) {
+    if (storeUrl.startsWith("sqlite:")) {
+      this.jdbcUrl = "jdbc:" + storeUrl;
+      this.flavor = Flavor.SQLITE;
+    } else if (storeUrl.startsWith("jdbc:postgresql:")) {
+      this.jdbcUrl = storeUrl;
+      this.flavor = Flavor.POSTGRESQL;
+    } else if (storeUrl.startsWith("jdbc:mariadb:") || storeUrl.startsWith("jdbc:mysql:")) {
+      this.jdbcUrl = storeUrl;
+      this.flavor = Flavor.MARIADB;
+    } else {
+      throw new IllegalArgumentException("the chaos harness runs on sqlite:, jdbc:postgresql: or jdbc:mariadb: stores, not "
+          + storeUrl);
+    }
+    if (!prefix.matches("[a-z][a-z0-9_]{0,29}")) {
+      throw new IllegalArgumentException("bad table prefix " + prefix);
+    }
+    this.table = prefix + "chaos_history";
+    this.register = prefix + "chaos_register";
+  }
+
+  /** Creates the tables if missing. */
+  public synchronized void create() {
+    run(c -> {
+      try (Statement statement = c.createStatement()) {
+        statement.execute("CREATE TABLE IF NOT EXISTS " + table + " (id " + flavor.idColumn + ", at "
+            + flavor.timeType + " NOT NULL, kind VARCHAR(32) NOT NULL, node VARCHAR(64) NOT NULL,"
+            + " queue VARCHAR(128), msg_key VARCHAR(255), message BIGINT NOT NULL, agent VARCHAR(255),"
+            + " epoch BIGINT NOT NULL, token VARCHAR(64), detail VARCHAR(1000))");
+        statement.execute("CREATE TABLE IF NOT EXISTS " + register + " (agent VARCHAR(255) NOT NULL PRIMARY KEY,"
+            + " epoch BIGINT NOT NULL, node VARCHAR(64) NOT NULL)");
+      }
+      return null;
+    });
+  }
+
+  /** Appends one event, stamped with the database clock. */
+  public synchronized void record(HistoryEvent.Kind kind, String node, @Nullable String queue, @Nullable String key,
+      long message, @Nullable String agent, long epoch, @Nullable String token, @Nullable String detail) {
+    run(c -> {
+      insert(c, kind, node, queue, key, message, agent, epoch, token, detail);
+      return null;
+    });
+  }
+
+  /**
+   * Writes {@code node} at {@code epoch} into the agent's fenced register if it holds no higher
+   * epoch, and records the outcome, in one transaction.
+   *
+   * @return whether the write was accepted
+   */
+  public synchronized boolean fencedWrite(String agent, String node, long epoch, boolean guarded) {
+    return run(c -> {
+      c.setAutoCommit(false);
+      try {
+        try (PreparedStatement seed = c.prepareStatement(insertIfAbsent())) {
+          seed.setString(1, agent);
+          seed.executeUpdate();
+        }
+        // The guard is the fencing token: a write with an older epoch than the register's is refused.
+        String sql = "UPDATE " + register + " SET epoch = ?, node = ? WHERE agent = ?" + (guarded ? " AND epoch <= ?" : "");
+        boolean accepted;
+        try (PreparedStatement write = c.prepareStatement(sql)) {
+          write.setLong(1, epoch);
+          write.setString(2, node);
+          write.setString(3, agent);
+          if (guarded) {
+            write.setLong(4, epoch);
+          }
+          accepted = write.executeUpdate() == 1;
+        }
+        insert(c, accepted ? HistoryEvent.Kind.FENCED_WRITE_ACCEPTED : HistoryEvent.Kind.FENCED_WRITE_REJECTED,
+            node, null, null, 0, agent, epoch, null, null);
+        c.commit();
+        return accepted;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    });
+  }
+
+  /**
+   * Enqueues through the transactional outbox and records it, in one transaction: the history has
+   * an {@code ENQUEUED} line exactly for the messages that were committed.
+   *
+   * @return the message id
+   */
+  public synchronized long enqueueRecorded(io.tenure.Queue queue, io.tenure.OutgoingMessage message,
+      @Nullable String historyKey) {
+    return run(c -> {
+      c.setAutoCommit(false);
+      try {
+        long id = queue.enqueue(c, message);
+        insert(c, HistoryEvent.Kind.ENQUEUED, "supervisor", queue.name(), historyKey, id, null, 0, null, null);
+        c.commit();
+        return id;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    });
+  }
+
+  private String insertIfAbsent() {
+    return switch (flavor) {
+      case SQLITE -> "INSERT OR IGNORE INTO " + register + " (agent, epoch, node) VALUES (?, 0, '')";
+      case POSTGRESQL -> "INSERT INTO " + register + " (agent, epoch, node) VALUES (?, 0, '') ON CONFLICT (agent) DO NOTHING";
+      case MARIADB -> "INSERT INTO " + register + " (agent, epoch, node) VALUES (?, 0, '') ON DUPLICATE KEY UPDATE agent = agent";
+    };
+  }
+
+  private void insert(Connection c, HistoryEvent.Kind kind, String node, @Nullable String queue, @Nullable String key,
+      long message, @Nullable String agent, long epoch, @Nullable String token, @Nullable String detail)
+      throws SQLException {
+    try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + table
+        + " (at, kind, node, queue, msg_key, message, agent, epoch, token, detail) VALUES (" + flavor.now
+        + ", ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      insert.setString(1, kind.name());
+      insert.setString(2, node);
+      setNullable(insert, 3, queue);
+      setNullable(insert, 4, key);
+      insert.setLong(5, message);
+      setNullable(insert, 6, agent);
+      insert.setLong(7, epoch);
+      setNullable(insert, 8, token);
+      setNullable(insert, 9, detail == null || detail.length() <= 1000 ? detail : detail.substring(0, 1000));
+      insert.executeUpdate();
+    }
+  }
+
+  private static void setNullable(PreparedStatement statement, int index, @Nullable String value) throws SQLException {
+    if (value == null) {
+      statement.setNull(index, Types.VARCHAR);
+    } else {
+      statement.setString(index, value);
+    }
+  }
+
+  /** Every event, in insertion order. */
+  public synchronized List<HistoryEvent> readAll() {
+    return run(c -> {
+      List<HistoryEvent> events = new ArrayList<>();
+      try (Statement statement = c.createStatement();
+          ResultSet rows = statement.executeQuery("SELECT id, at, kind, node, queue, msg_key, message, agent, epoch, token,"
+              + " detail FROM " + table + " ORDER BY id")) {
+        while (rows.next()) {
+          events.add(new HistoryEvent(rows.getLong(1), instant(rows, 2), HistoryEvent.Kind.valueOf(rows.getString(3)),
+              rows.getString(4), rows.getString(5), rows.getString(6), rows.getLong(7), rows.getString(8),
+              rows.getLong(9), rows.getString(10), rows.getString(11)));
+        }
+      }
+      return events;
+    });
+  }
+
+  private Instant instant(ResultSet rows, int column) throws SQLException {
+    return switch (flavor) {
+      case SQLITE -> Instant.parse(rows.getString(column));
+      case POSTGRESQL -> rows.getObject(column, java.time.OffsetDateTime.class).toInstant();
+      case MARIADB -> rows.getObject(column, java.time.LocalDateTime.class).toInstant(java.time.ZoneOffset.UTC);
+    };
+  }
+
+  /**
+   * Drops every table of the run's prefix, Tenure's and the history's: a run on a shared server
+   * leaves nothing behind. (SQLite runs use a file of their own, deleted by the caller instead.)
+   */
+  public synchronized void dropEverything(String prefix) {
+    run(c -> {
+      List<String> tables = new ArrayList<>();
+      try (ResultSet rows = c.getMetaData().getTables(c.getCatalog(), null, null, new String[] {"TABLE"})) {
+        while (rows.next()) {
+          String name = rows.getString("TABLE_NAME");
+          if (name.toLowerCase(java.util.Locale.ROOT).startsWith(prefix)) {
+            tables.add(name);
+          }
+        }
+      }
+      try (Statement statement = c.createStatement()) {
+        for (String name : tables) {
+          statement.execute("DROP TABLE IF EXISTS " + name + (flavor == Flavor.POSTGRESQL ? " CASCADE" : ""));
+        }
+      }
+      return null;
+    });
+  }
+
+  /** Drops both tables (for tests and cleanup). */
+  public synchronized void drop() {
+    run(c -> {
+      try (Statement statement = c.createStatement()) {
+        statement.execute("DROP TABLE IF EXISTS " + table);
+        statement.execute("DROP TABLE IF EXISTS " + register);
+      }
+      return null;
+    });
+  }
+
+  @FunctionalInterface
+  private interface Work<T> {
+    T run(Connection connection) throws SQLException;
+  }
+
+  /** Runs on the one connection, reopening it once if it broke (a killed backend, a restart). */
+  private <T> T run(Work<T> work) {
+    SQLException last = null;
+    for (int attempt = 0; attempt < 2; attempt++) {
+      try {
+        return work.run(connection());
+      } catch (SQLException e) {
+        last = e;
+        closeQuietly();
+      }
+    }
+    throw new IllegalStateException("chaos history on " + flavor + ": " + last.getMessage(), last);
+  }
+
+  private Connection connection() throws SQLException {
+    if (connection == null || connection.isClosed()) {
+      connection = DriverManager.getConnection(jdbcUrl);
+      if (flavor == Flavor.SQLITE) {
+        try (Statement statement = connection.createStatement()) {
+          statement.execute("PRAGMA busy_timeout = 10000");
+        }
+      }
+    }
+    return connection;
+  }
+
+  private void closeQuietly() {
+    try {
+      if (connection != null) {
+        connection.close();
+      }
+    } catch (SQLException e) {
+      // already broken
+    }
+    connection = null;
+  }
+
+  @Override
+  public synchronized void close() {
+    closeQuietly();
+  }
+}

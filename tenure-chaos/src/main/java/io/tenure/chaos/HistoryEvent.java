@@ -1,0 +1,63 @@
+package io.tenure.chaos;
+
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One line of a chaos run's history, written by the process that saw it happen, stamped with the
+ * database clock when it was written (so events from different processes order by one clock).
+ *
+ * @param id the history row's id: increasing in insertion order (ties on {@code at} break by it)
+ * @param at the database clock when the row was written
+ * @param kind what happened
+ * @param node the node name that did it ({@code supervisor} for the harness itself)
+ * @param queue the queue, for message events
+ * @param key the message's ordering key; {@link #EXCLUSIVE} for a message of an exclusive queue
+ *     (strict order over the whole queue); null for an unordered message
+ * @param message the message id, for message events; 0 otherwise
+ * @param agent the agent URI, for agent events
+ * @param epoch the agent's ownership epoch (agent events) or the leader epoch ({@code LEADER}); 0 otherwise
+ * @param token the claim token of a handled message, or null
+ * @param detail free text: a fault's kind and target, an error
+ */
+public record HistoryEvent(
+    long id,
+    Instant at,
+    Kind kind,
+    String node,
+    @Nullable String queue,
+    @Nullable String key,
+    long message,
+    @Nullable String agent,
+    long epoch,
+    @Nullable String token,
+    @Nullable String detail) {
+
+  /** The key recorded for every message of an exclusive queue: the whole queue is one sequence. */
+  public static final String EXCLUSIVE = "*exclusive*";
+
+  /** What happened. */
+  public enum Kind {
+    /** The workload enqueued {@code message} to {@code queue} (with {@code key}); committed. */
+    ENQUEUED,
+    /** A handler on {@code node} finished {@code message} (claim {@code token}) without error. */
+    HANDLED,
+    /** {@code agent} started on {@code node} at {@code epoch}. */
+    AGENT_STARTED,
+    /** {@code agent} stopped on {@code node} (its start was at {@code epoch}). */
+    AGENT_STOPPED,
+    /**
+     * {@code agent} on {@code node}, at {@code epoch}, wrote to the fenced register and the write
+     * was accepted (the register held no higher epoch).
+     */
+    FENCED_WRITE_ACCEPTED,
+    /** As above, refused: the register already held a higher epoch. */
+    FENCED_WRITE_REJECTED,
+    /** {@code node} became leader at {@code epoch}. */
+    LEADER,
+    /** The harness injected a fault: {@code detail} is its kind ({@code kill}, {@code pause}, ...), {@code node} its target. */
+    FAULT,
+    /** The harness ended a fault (e.g. {@code resume} after a pause), {@code node} its target. */
+    FAULT_END
+  }
+}

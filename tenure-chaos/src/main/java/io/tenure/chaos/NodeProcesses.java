@@ -1,0 +1,188 @@
+package io.tenure.chaos;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Node processes of one cluster, each a {@code tenure node} of the launcher, with real process
+ * faults: SIGTERM (leave), SIGKILL (crash), SIGSTOP/SIGCONT (freeze), and start again as a new
+ * incarnation. Each node's output goes to {@code NAME.log} in a folder.
+ */
+public final class NodeProcesses {
+  private final List<String> launcher;
+  private final Path logs;
+  private final Map<String, Node> nodes = new LinkedHashMap<>();
+
+  /** What the harness last did to a node. */
+  public enum State { RUNNING, PAUSED, STOPPED, KILLED }
+
+  private static final class Node {
+    final List<String> arguments;
+    @Nullable Process process;
+    State state = State.STOPPED;
+
+    Node(List<String> arguments) {
+      this.arguments = arguments;
+    }
+  }
+
+  /**
+   * @param launcher the command that runs the launcher, e.g. {@code java -jar tenure.jar}
+   * @param logs where each node's output goes
+   */
+  public NodeProcesses(List<String> launcher, Path logs) {
+    this.launcher = List.copyOf(launcher);
+    this.logs = logs;
+  }
+
+  /** Adds a node running {@code tenure node ARGUMENTS} and starts it. */
+  public synchronized void add(String name, List<String> arguments) {
+    nodes.put(name, new Node(List.copyOf(arguments)));
+    start(name);
+  }
+
+  public synchronized List<String> names() {
+    return new ArrayList<>(nodes.keySet());
+  }
+
+  public synchronized State state(String name) {
+    return node(name).state;
+  }
+
+  public synchronized long pid(String name) {
+    Process process = node(name).process;
+    return process == null ? -1 : process.pid();
+  }
+
+  /** Starts a stopped or killed node again: a new incarnation under the same name. */
+  public synchronized void start(String name) {
+    Node node = node(name);
+    if (node.process != null && node.process.isAlive()) {
+      throw new IllegalStateException(name + " is still running");
+    }
+    List<String> command = new ArrayList<>(launcher);
+    command.add("node");
+    command.addAll(node.arguments);
+    Process process;
+    try {
+      process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot start node " + name + ": " + e.getMessage(), e);
+    }
+    node.process = process;
+    node.state = State.RUNNING;
+    Path log = logs.resolve(name + ".log");
+    Thread.ofPlatform().daemon().name("node-output-" + name).start(() -> copy(process, log));
+  }
+
+  private static void copy(Process process, Path log) {
+    try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        var writer = Files.newBufferedWriter(log, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+            StandardOpenOption.APPEND)) {
+      for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+        writer.write(line);
+        writer.newLine();
+        writer.flush();
+      }
+    } catch (IOException e) {
+      // the process is gone
+    }
+  }
+
+  /** SIGKILL: a crash; the others must detect it. */
+  public synchronized void kill(String name) {
+    Node node = node(name);
+    if (node.process != null) {
+      node.process.destroyForcibly();
+      waitFor(node.process, Duration.ofSeconds(10));
+    }
+    node.state = State.KILLED;
+  }
+
+  /** SIGTERM: the node leaves gracefully; waits up to {@code grace}, then kills. */
+  public synchronized void stop(String name, Duration grace) {
+    Node node = node(name);
+    if (node.process != null && node.process.isAlive()) {
+      if (node.state == State.PAUSED) {
+        signal(node.process, "CONT");
+      }
+      node.process.destroy();
+      if (!waitFor(node.process, grace)) {
+        node.process.destroyForcibly();
+        waitFor(node.process, Duration.ofSeconds(10));
+      }
+    }
+    node.state = State.STOPPED;
+  }
+
+  /** SIGSTOP: frozen; its heartbeats and leases lapse while it cannot notice. */
+  public synchronized void pause(String name) {
+    Node node = node(name);
+    signal(running(node, name), "STOP");
+    node.state = State.PAUSED;
+  }
+
+  /** SIGCONT. */
+  public synchronized void resume(String name) {
+    Node node = node(name);
+    signal(running(node, name), "CONT");
+    node.state = State.RUNNING;
+  }
+
+  /** Resumes paused nodes and stops every node, each within {@code grace}. */
+  public void stopAll(Duration grace) {
+    for (String name : names()) {
+      stop(name, grace);
+    }
+  }
+
+  private Node node(String name) {
+    Node node = nodes.get(name);
+    if (node == null) {
+      throw new IllegalArgumentException("no node " + name);
+    }
+    return node;
+  }
+
+  private static Process running(Node node, String name) {
+    if (node.process == null || !node.process.isAlive()) {
+      throw new IllegalStateException(name + " is not running");
+    }
+    return node.process;
+  }
+
+  private static boolean waitFor(Process process, Duration timeout) {
+    try {
+      return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static void signal(Process process, String signal) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
+      if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot send SIG" + signal + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while sending SIG" + signal, e);
+    }
+  }
+}

@@ -1,0 +1,751 @@
+package io.tenure.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tenure.chaos.HistoryEvent.Kind;
+import io.tenure.server.Json;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The checker's definitions, one rule per test: a clean run, each invariant violated exactly once
+ * beside the near miss that must not count, and the times on a hand-computed run.
+ */
+class CheckerTest {
+  private static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
+  private static final String ORDERS = "orders";
+  private static final String KEY = "customer-3";
+  private static final String A = "projection://a";
+  private static final String B = "projection://b";
+  private static final String C = "projection://c";
+
+  // ---- a clean run
+
+  @Test
+  void a_clean_run_is_safe_with_every_count_zero() {
+    Timeline h =
+        new Timeline()
+            .leader("n1", 1)
+            .enqueued(1, ORDERS, KEY)
+            .enqueued(2, ORDERS, KEY)
+            .enqueued(3, ORDERS, null)
+            .handled(3, ORDERS, null, "n2")
+            .handled(1, ORDERS, KEY, "n1")
+            .handled(2, ORDERS, KEY, "n2")
+            .wrote(A, "n1", 1)
+            .wrote(A, "n1", 1);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n1")));
+
+    assertThat(report)
+        .isEqualTo(new ChaosReport(3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null, Map.of()));
+    assertThat(report.safe()).isTrue();
+  }
+
+  // ---- lost, stranded, dead
+
+  @Test
+  void a_message_never_handled_and_deleted_is_lost() {
+    Timeline h = new Timeline().enqueued(7, ORDERS, KEY);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.lost()).isEqualTo(1);
+    assertThat(report.stranded()).isZero();
+    assertThat(report.safe()).isFalse();
+    assertThat(report.examples())
+        .containsEntry(
+            "lost",
+            List.of("message 7 (orders, key customer-3) never handled, final status deleted"));
+  }
+
+  @Test
+  void a_message_never_handled_but_done_is_lost() {
+    Timeline h = new Timeline().enqueued(7, ORDERS, null);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(7L, "DONE"), Map.of()));
+
+    assertThat(report.lost()).isEqualTo(1);
+    assertThat(report.examples().get("lost"))
+        .containsExactly("message 7 (orders, no key) never handled, final status DONE");
+  }
+
+  @Test
+  void a_dead_message_is_dead_not_lost() {
+    Timeline h = new Timeline().enqueued(7, ORDERS, KEY);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(7L, "DEAD"), Map.of()));
+
+    assertThat(report.dead()).isEqualTo(1);
+    assertThat(report.lost()).isZero();
+    assertThat(report.safe()).isTrue();
+  }
+
+  @Test
+  void a_message_never_handled_and_still_pending_is_stranded() {
+    Timeline h =
+        new Timeline()
+            .enqueued(7, ORDERS, KEY)
+            .enqueued(8, ORDERS, null)
+            .handled(8, ORDERS, null, "n1");
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(7L, "PENDING"), Map.of()));
+
+    assertThat(report.stranded()).isEqualTo(1);
+    assertThat(report.lost()).isZero();
+    assertThat(report.safe()).isFalse();
+    assertThat(report.examples().get("stranded"))
+        .containsExactly("message 7 (orders, key customer-3) never handled, still PENDING");
+  }
+
+  @Test
+  void a_handled_message_whose_outcome_was_not_written_is_neither_lost_nor_stranded() {
+    Timeline h = new Timeline().enqueued(7, ORDERS, KEY).handled(7, ORDERS, KEY, "n1");
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(7L, "INFLIGHT"), Map.of()));
+
+    assertThat(report.lost()).isZero();
+    assertThat(report.stranded()).isZero();
+    assertThat(report.safe()).isTrue();
+    assertThat(report.examples()).containsOnlyKeys("handledOutcomeNotWritten");
+    assertThat(report.examples().get("handledOutcomeNotWritten"))
+        .containsExactly(
+            "message 7 (orders, key customer-3) handled, outcome not written (still INFLIGHT)");
+  }
+
+  // ---- duplicates
+
+  @Test
+  void a_duplicate_delivery_is_counted_but_the_run_stays_safe() {
+    Timeline h =
+        new Timeline()
+            .enqueued(7, ORDERS, KEY)
+            .handled(7, ORDERS, KEY, "n1")
+            .handled(7, ORDERS, KEY, "n2");
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.duplicateDeliveries()).isEqualTo(1);
+    assertThat(report.handled()).isEqualTo(1);
+    assertThat(report.safe()).isTrue();
+    assertThat(report.examples().get("duplicateDeliveries"))
+        .containsExactly("message 7 (orders, key customer-3) handled 2 times, by n1, n2");
+  }
+
+  @Test
+  void duplicate_deliveries_sum_the_handlings_beyond_the_first() {
+    Timeline h =
+        new Timeline()
+            .enqueued(1, ORDERS, null)
+            .enqueued(2, ORDERS, null)
+            .handled(1, ORDERS, null, "n1")
+            .handled(1, ORDERS, null, "n1")
+            .handled(2, ORDERS, null, "n1")
+            .handled(2, ORDERS, null, "n2")
+            .handled(2, ORDERS, null, "n3");
+
+    assertThat(Checker.check(h.events(), end(Map.of(), Map.of())).duplicateDeliveries())
+        .isEqualTo(3);
+  }
+
+  // ---- FIFO per key
+
+  @Test
+  void a_message_handled_before_an_older_one_of_its_key_is_an_order_violation() {
+    Timeline h =
+        new Timeline()
+            .enqueued(41, ORDERS, KEY)
+            .enqueued(42, ORDERS, KEY)
+            .handled(42, ORDERS, KEY, "n1")
+            .handled(41, ORDERS, KEY, "n2");
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.fifoOrderViolations()).isEqualTo(1);
+    assertThat(report.safe()).isFalse();
+    assertThat(report.examples().get("fifoOrderViolations"))
+        .containsExactly("message 42 (orders, key customer-3) handled before 41");
+  }
+
+  @Test
+  void a_message_handled_ahead_of_several_older_ones_counts_once() {
+    Timeline h =
+        new Timeline()
+            .enqueued(1, ORDERS, KEY)
+            .enqueued(2, ORDERS, KEY)
+            .enqueued(3, ORDERS, KEY)
+            .handled(3, ORDERS, KEY, "n1")
+            .handled(1, ORDERS, KEY, "n1")
+            .handled(2, ORDERS, KEY, "n1");
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.fifoOrderViolations()).isEqualTo(1);
+    assertThat(report.examples().get("fifoOrderViolations"))
+        .containsExactly("message 3 (orders, key customer-3) handled before 1");
+  }
+
+  @Test
+  void a_dead_head_never_handled_does_not_block_its_key() {
+    Timeline h =
+        new Timeline()
+            .enqueued(41, ORDERS, KEY)
+            .enqueued(42, ORDERS, KEY)
+            .handled(42, ORDERS, KEY, "n1");
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(41L, "DEAD"), Map.of()));
+
+    assertThat(report.fifoOrderViolations()).isZero();
+    assertThat(report.safe()).isTrue();
+  }
+
+  @Test
+  void a_stranded_head_is_stranded_not_an_order_violation() {
+    Timeline h =
+        new Timeline()
+            .enqueued(41, ORDERS, KEY)
+            .enqueued(42, ORDERS, KEY)
+            .handled(42, ORDERS, KEY, "n1");
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(41L, "INFLIGHT"), Map.of()));
+
+    assertThat(report.fifoOrderViolations()).isZero();
+    assertThat(report.stranded()).isEqualTo(1);
+  }
+
+  @Test
+  void redelivering_an_older_message_after_a_younger_one_is_not_an_order_violation() {
+    Timeline h =
+        new Timeline()
+            .enqueued(41, ORDERS, KEY)
+            .enqueued(42, ORDERS, KEY)
+            .handled(41, ORDERS, KEY, "n1")
+            .handled(42, ORDERS, KEY, "n2")
+            .handled(41, ORDERS, KEY, "n1");
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.fifoOrderViolations()).isZero();
+    assertThat(report.duplicateDeliveries()).isEqualTo(1);
+  }
+
+  @Test
+  void different_keys_and_unordered_messages_may_be_handled_in_any_order() {
+    Timeline h =
+        new Timeline()
+            .enqueued(1, ORDERS, "k1")
+            .enqueued(2, ORDERS, "k2")
+            .enqueued(3, ORDERS, null)
+            .enqueued(4, ORDERS, null)
+            .enqueued(5, "invoices", "k1")
+            .handled(5, "invoices", "k1", "n1")
+            .handled(4, ORDERS, null, "n1")
+            .handled(3, ORDERS, null, "n1")
+            .handled(2, ORDERS, "k2", "n1")
+            .handled(1, ORDERS, "k1", "n1");
+
+    assertThat(Checker.check(h.events(), end(Map.of(), Map.of())).fifoOrderViolations()).isZero();
+  }
+
+  @Test
+  void an_exclusive_queue_is_one_sequence() {
+    String ledger = "ledger";
+    String all = HistoryEvent.EXCLUSIVE;
+    Timeline h =
+        new Timeline()
+            .enqueued(1, ledger, all)
+            .enqueued(2, ledger, all)
+            .enqueued(3, ledger, all)
+            .handled(1, ledger, all, "n1")
+            .handled(3, ledger, all, "n1")
+            .handled(2, ledger, all, "n2");
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.fifoOrderViolations()).isEqualTo(1);
+    assertThat(report.examples().get("fifoOrderViolations"))
+        .containsExactly("message 3 (ledger, exclusive) handled before 2");
+  }
+
+  // ---- fenced writes: stale epochs and overlaps
+
+  @Test
+  void a_write_accepted_below_an_accepted_epoch_is_a_stale_epoch_write() {
+    Timeline h = new Timeline().wrote(A, "n1", 4).wrote(A, "n1", 3);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.staleEpochWritesAccepted()).isEqualTo(1);
+    assertThat(report.agentOverlaps()).isZero();
+    assertThat(report.safe()).isFalse();
+    assertThat(report.examples().get("staleEpochWritesAccepted"))
+        .containsExactly("agent projection://a: n1 wrote at epoch 3 after epoch 4 was accepted");
+  }
+
+  @Test
+  void a_rejected_write_below_an_accepted_epoch_is_not_counted() {
+    Timeline h = new Timeline().wrote(A, "n1", 4).rejected(A, "n1", 3);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.staleEpochWritesAccepted()).isZero();
+    assertThat(report.safe()).isTrue();
+  }
+
+  @Test
+  void two_nodes_writing_at_one_epoch_overlap_once_per_pair() {
+    Timeline h =
+        new Timeline().wrote(A, "n1", 4).wrote(A, "n2", 4).wrote(A, "n1", 4).wrote(A, "n2", 4);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.agentOverlaps()).isEqualTo(1);
+    assertThat(report.staleEpochWritesAccepted()).isZero();
+    assertThat(report.safe()).isFalse();
+    assertThat(report.examples().get("agentOverlaps"))
+        .containsExactly("agent projection://a: n1 and n2 both wrote at epoch 4");
+  }
+
+  @Test
+  void a_superseded_owner_whose_write_is_accepted_overlaps_and_writes_a_stale_epoch() {
+    Timeline h = new Timeline().wrote(A, "n1", 3).wrote(A, "n2", 4).wrote(A, "n1", 3);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.agentOverlaps()).isEqualTo(1);
+    assertThat(report.staleEpochWritesAccepted()).isEqualTo(1);
+    assertThat(report.examples().get("agentOverlaps"))
+        .containsExactly("agent projection://a: n1 (epoch 3) wrote after n2 (epoch 4) had written");
+  }
+
+  @Test
+  void a_resumed_paused_owner_whose_writes_are_rejected_is_not_an_overlap() {
+    Timeline h =
+        new Timeline()
+            .wrote(A, "n1", 3)
+            .fault("pause", "n1")
+            .wrote(A, "n2", 4)
+            .faultEnd("resume", "n1")
+            .rejected(A, "n1", 3)
+            .rejected(A, "n1", 3)
+            .wrote(A, "n2", 4);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n2")));
+
+    assertThat(report.agentOverlaps()).isZero();
+    assertThat(report.staleEpochWritesAccepted()).isZero();
+    assertThat(report.safe()).isTrue();
+  }
+
+  @Test
+  void a_node_reacquiring_an_agent_at_a_higher_epoch_is_not_an_overlap() {
+    Timeline h =
+        new Timeline()
+            .wrote(A, "n1", 3)
+            .wrote(A, "n1", 4)
+            .wrote(B, "n1", 1)
+            .wrote(B, "n2", 2)
+            .wrote(B, "n1", 3)
+            .wrote(B, "n2", 4);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.agentOverlaps()).isZero();
+    assertThat(report.safe()).isTrue();
+  }
+
+  // ---- convergence of the final assignment
+
+  @Test
+  void an_agent_owned_by_a_node_that_is_not_live_is_unconverged() {
+    ChaosReport report = Checker.check(List.of(), end(Map.of(), Map.of(A, "n1", B, "n3")));
+
+    assertThat(report.unconvergedAgents()).isEqualTo(1);
+    assertThat(report.safe()).isFalse();
+    assertThat(report.examples().get("unconvergedAgents"))
+        .containsExactly("agent projection://b is owned by n3, which is not live");
+  }
+
+  @Test
+  void an_expected_agent_without_an_owner_is_unconverged() {
+    Map<String, @Nullable String> owners = new HashMap<>();
+    owners.put(A, "n1");
+    owners.put(B, null);
+    FinalState end = new FinalState(Map.of(), Set.of(A, B, C), owners, Set.of("n1", "n2"));
+
+    ChaosReport report = Checker.check(List.of(), end);
+
+    assertThat(report.unconvergedAgents()).isEqualTo(2);
+    assertThat(report.examples().get("unconvergedAgents"))
+        .containsExactly("agent projection://b has no owner", "agent projection://c has no owner");
+  }
+
+  // ---- fail-over and convergence times
+
+  /**
+   * Hand-computed. Fail-over: kill -9 n1 (leader, epoch 1) at 1000, n2 leads at 1800: 800; pause n2
+   * (leader) at 5000, n2 leads again at epoch 3 at 5300: 300; kill n3 (not leader): none; stop n2
+   * (leader) at 13000, n1 leads at 15000: 2000. p50 of [300, 800, 2000] = 800, max 2000.
+   * Convergence: kill n1 owning a, b: moved at 1500, 2100: 1100; pause n2 owning a, c: moved at
+   * 5600, 5400: 600; kill n3 owning a, b, c: 9200, 9400, 10200: 1200; stop n2 owning a, b, c:
+   * 14000, 14500, 15500: 2500. p50 of [600, 1100, 1200, 2500] = 1100 (2nd of 4), max 2500.
+   * kill-connections is a fault but not a disruptive one.
+   */
+  @Test
+  void failover_and_convergence_times_follow_the_hand_computed_run() {
+    Timeline h =
+        new Timeline()
+            .at(0)
+            .leader("n1", 1)
+            .at(10)
+            .wrote(A, "n1", 1)
+            .at(20)
+            .wrote(B, "n1", 1)
+            .at(30)
+            .wrote(C, "n2", 1)
+            .at(1000)
+            .fault("kill -9", "n1")
+            .at(1500)
+            .wrote(A, "n2", 2)
+            .at(1800)
+            .leader("n2", 2)
+            .at(2100)
+            .wrote(B, "n3", 2)
+            .at(5000)
+            .fault("pause", "n2")
+            .at(5300)
+            .leader("n2", 3)
+            .at(5400)
+            .wrote(C, "n3", 2)
+            .at(5600)
+            .wrote(A, "n3", 3)
+            .at(6000)
+            .faultEnd("resume", "n2")
+            .at(6100)
+            .rejected(A, "n2", 2)
+            .at(9000)
+            .fault("kill", "n3")
+            .at(9200)
+            .wrote(A, "n2", 4)
+            .at(9400)
+            .wrote(B, "n2", 3)
+            .at(10200)
+            .wrote(C, "n2", 3)
+            .at(12000)
+            .fault("kill-connections", "n2")
+            .at(13000)
+            .fault("stop", "n2")
+            .at(14000)
+            .wrote(A, "n1", 5)
+            .at(14500)
+            .wrote(B, "n1", 4)
+            .at(15000)
+            .leader("n1", 4)
+            .at(15500)
+            .wrote(C, "n1", 4);
+
+    ChaosReport report =
+        Checker.check(h.events(), end(Map.of(), Map.of(A, "n1", B, "n1", C, "n1")));
+
+    assertThat(report.faults()).isEqualTo(5);
+    assertThat(report.failoverMs()).isEqualTo(new ChaosReport.Millis(800, 2000));
+    assertThat(report.convergenceMs()).isEqualTo(new ChaosReport.Millis(1100, 2500));
+    assertThat(report.unfailedOver()).isZero();
+    assertThat(report.examples()).isEmpty();
+    assertThat(report.safe()).isTrue();
+  }
+
+  @Test
+  void a_leader_fault_never_followed_by_a_new_leader_is_unfailed_over_but_not_unsafe() {
+    Timeline h =
+        new Timeline()
+            .at(0)
+            .leader("n1", 1)
+            .at(10)
+            .wrote(A, "n1", 1)
+            .at(1000)
+            .fault("pause", "n1")
+            .at(1200)
+            .faultEnd("resume", "n1")
+            .at(1500)
+            .leader("n1", 1)
+            .at(1600)
+            .wrote(A, "n1", 1);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n1")));
+
+    assertThat(report.unfailedOver()).isEqualTo(1);
+    assertThat(report.failoverMs()).isNull();
+    assertThat(report.convergenceMs()).isNull();
+    assertThat(report.unconvergedAgents()).isZero();
+    assertThat(report.safe()).isTrue();
+    assertThat(report.examples().get("unfailedOver"))
+        .containsExactly(
+            "leader n1 (epoch 1) faulted at fault 3 'pause' (2025-01-01T00:00:01Z); no new leader"
+                + " followed");
+    assertThat(report.examples().get("agentsNotMovedAfterFault"))
+        .containsExactly(
+            "agent projection://a, owned by n1 at fault 3 'pause' (2025-01-01T00:00:01Z), never"
+                + " written by another node");
+  }
+
+  @Test
+  void a_fault_of_a_node_that_is_not_leader_has_no_failover_time() {
+    Timeline h =
+        new Timeline().at(0).leader("n1", 1).at(1000).fault("kill", "n2").at(2000).leader("n3", 2);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.failoverMs()).isNull();
+    assertThat(report.unfailedOver()).isZero();
+    assertThat(report.faults()).isEqualTo(1);
+  }
+
+  @Test
+  void a_convergence_counts_only_the_agents_that_moved_and_lists_the_rest() {
+    Timeline h =
+        new Timeline()
+            .at(0)
+            .wrote(A, "n3", 1)
+            .wrote(B, "n3", 1)
+            .at(1000)
+            .fault("kill", "n3")
+            .at(1700)
+            .wrote(A, "n2", 2);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n2", B, "n3")));
+
+    assertThat(report.convergenceMs()).isEqualTo(new ChaosReport.Millis(700, 700));
+    assertThat(report.unconvergedAgents())
+        .isEqualTo(1); // the final state, not the history, decides
+    assertThat(report.examples().get("agentsNotMovedAfterFault")).hasSize(1);
+    assertThat(report.examples().get("unconvergedAgents")).hasSize(1);
+  }
+
+  @Test
+  void nearest_rank_median_is_the_ceil_half_th_smallest() {
+    assertThat(ChaosReport.Millis.of(List.of())).isNull();
+    assertThat(ChaosReport.Millis.of(List.of(5L))).isEqualTo(new ChaosReport.Millis(5, 5));
+    assertThat(ChaosReport.Millis.of(List.of(4L, 1L, 3L, 2L)))
+        .isEqualTo(new ChaosReport.Millis(2, 4));
+    assertThat(ChaosReport.Millis.of(List.of(9L, 1L, 5L))).isEqualTo(new ChaosReport.Millis(5, 9));
+  }
+
+  // ---- order, determinism, input checks
+
+  @Test
+  void events_at_one_instant_are_ordered_by_id() {
+    Timeline h =
+        new Timeline()
+            .enqueued(41, ORDERS, KEY)
+            .enqueued(42, ORDERS, KEY)
+            .at(500)
+            .handled(41, ORDERS, KEY, "n1")
+            .at(500)
+            .handled(42, ORDERS, KEY, "n1");
+    List<HistoryEvent> reversed = new ArrayList<>(h.events());
+    Collections.reverse(reversed);
+
+    assertThat(Checker.check(reversed, end(Map.of(), Map.of())).fifoOrderViolations()).isZero();
+  }
+
+  @Test
+  void the_report_does_not_depend_on_the_order_the_history_arrives_in() {
+    Timeline h =
+        new Timeline()
+            .enqueued(1, ORDERS, KEY)
+            .enqueued(2, ORDERS, KEY)
+            .enqueued(3, ORDERS, KEY)
+            .handled(2, ORDERS, KEY, "n1")
+            .handled(1, ORDERS, KEY, "n1")
+            .handled(1, ORDERS, KEY, "n2")
+            .leader("n1", 1)
+            .wrote(A, "n1", 1)
+            .fault("kill", "n1")
+            .wrote(A, "n2", 2)
+            .wrote(A, "n1", 1)
+            .leader("n2", 2);
+    FinalState end = end(Map.of(3L, "PENDING"), Map.of(A, "n2"));
+    List<HistoryEvent> shuffled = new ArrayList<>(h.events());
+    Collections.shuffle(shuffled, new Random(7));
+
+    assertThat(Checker.check(shuffled, end)).isEqualTo(Checker.check(h.events(), end));
+  }
+
+  @Test
+  void a_message_event_without_a_queue_is_refused() {
+    HistoryEvent bad =
+        new HistoryEvent(9, T0, Kind.HANDLED, "n1", null, null, 4, null, 0, "t", null);
+
+    assertThatThrownBy(() -> Checker.check(List.of(bad), end(Map.of(), Map.of())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("history event 9");
+  }
+
+  @Test
+  void a_final_state_with_an_unknown_status_is_refused() {
+    assertThatThrownBy(() -> new FinalState(Map.of(4L, "GONE"), Set.of(), Map.of(), Set.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("message 4 has status GONE");
+  }
+
+  // ---- JSON
+
+  @Test
+  void the_json_report_names_every_field_and_reads_back() {
+    Timeline h =
+        new Timeline()
+            .at(0)
+            .leader("n1", 1)
+            .enqueued(41, ORDERS, KEY)
+            .enqueued(42, ORDERS, KEY)
+            .at(100)
+            .handled(42, ORDERS, KEY, "n1")
+            .at(200)
+            .handled(41, ORDERS, KEY, "n1")
+            .at(1000)
+            .fault("kill", "n1")
+            .at(1250)
+            .leader("n2", 2);
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    Map<String, Object> json = Json.parseObject(report.toJson());
+
+    assertThat(json.keySet())
+        .containsExactly(
+            "enqueued",
+            "handled",
+            "dead",
+            "faults",
+            "lost",
+            "stranded",
+            "duplicateDeliveries",
+            "agentOverlaps",
+            "staleEpochWritesAccepted",
+            "fifoOrderViolations",
+            "unconvergedAgents",
+            "unfailedOver",
+            "failoverMs",
+            "convergenceMs",
+            "safe",
+            "examples");
+    assertThat(json)
+        .containsEntry("enqueued", 2L)
+        .containsEntry("handled", 2L)
+        .containsEntry("dead", 0L)
+        .containsEntry("faults", 1L)
+        .containsEntry("lost", 0L)
+        .containsEntry("fifoOrderViolations", 1L)
+        .containsEntry("unfailedOver", 0L)
+        .containsEntry("failoverMs", Map.of("p50", 250L, "max", 250L))
+        .containsEntry("convergenceMs", null)
+        .containsEntry("safe", false)
+        .containsEntry(
+            "examples",
+            Map.of(
+                "fifoOrderViolations",
+                List.of("message 42 (orders, key customer-3) handled before 41")));
+  }
+
+  @Test
+  void a_clean_json_report_has_empty_examples_and_null_times() {
+    Map<String, Object> json =
+        Json.parseObject(Checker.check(List.of(), end(Map.of(), Map.of())).toJson());
+
+    assertThat(json)
+        .containsEntry("safe", true)
+        .containsEntry("examples", Map.of())
+        .containsEntry("failoverMs", null)
+        .containsEntry("convergenceMs", null);
+  }
+
+  // ---- helpers
+
+  /** Expected agents are the owners' keys; live nodes n1 and n2. */
+  private static FinalState end(Map<Long, String> statuses, Map<String, String> owners) {
+    return new FinalState(statuses, owners.keySet(), owners, Set.of("n1", "n2"));
+  }
+
+  /**
+   * Builds a history, as a timeline: ids in call order, each event 1 ms after the last unless
+   * {@link #at} says.
+   */
+  private static final class Timeline {
+    private final List<HistoryEvent> events = new ArrayList<>();
+    private long clock;
+
+    Timeline at(long millis) {
+      clock = millis;
+      return this;
+    }
+
+    Timeline enqueued(long message, String queue, @Nullable String key) {
+      return add(Kind.ENQUEUED, "workload", queue, key, message, null, 0, null);
+    }
+
+    Timeline handled(long message, String queue, @Nullable String key, String node) {
+      return add(Kind.HANDLED, node, queue, key, message, null, 0, null);
+    }
+
+    Timeline wrote(String agent, String node, long epoch) {
+      return add(Kind.FENCED_WRITE_ACCEPTED, node, null, null, 0, agent, epoch, null);
+    }
+
+    Timeline rejected(String agent, String node, long epoch) {
+      return add(Kind.FENCED_WRITE_REJECTED, node, null, null, 0, agent, epoch, null);
+    }
+
+    Timeline leader(String node, long epoch) {
+      return add(Kind.LEADER, node, null, null, 0, null, epoch, null);
+    }
+
+    Timeline fault(String detail, String node) {
+      return add(Kind.FAULT, node, null, null, 0, null, 0, detail);
+    }
+
+    Timeline faultEnd(String detail, String node) {
+      return add(Kind.FAULT_END, node, null, null, 0, null, 0, detail);
+    }
+
+    List<HistoryEvent> events() {
+      return List.copyOf(events);
+    }
+
+    private Timeline add(
+        Kind kind,
+        String node,
+        @Nullable String queue,
+        @Nullable String key,
+        long message,
+        @Nullable String agent,
+        long epoch,
+        @Nullable String detail) {
+      long id = events.size() + 1;
+      String token = kind == Kind.HANDLED ? "claim-" + id : null;
+      events.add(
+          new HistoryEvent(
+              id,
+              T0.plusMillis(clock),
+              kind,
+              node,
+              queue,
+              key,
+              message,
+              agent,
+              epoch,
+              token,
+              detail));
+      clock++;
+      return this;
+    }
+  }
+}

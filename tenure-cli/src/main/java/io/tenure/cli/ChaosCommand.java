@@ -1,0 +1,152 @@
+package io.tenure.cli;
+
+import io.tenure.chaos.ChaosReport;
+import io.tenure.chaos.ChaosRun;
+import io.tenure.chaos.ChaosSettings;
+import io.tenure.chaos.History;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code tenure chaos}: the fault harness (SPEC §9.4). Real node processes, a recorded workload,
+ * faults on a seeded schedule, a quiet period, then a check of the history and the tables.
+ */
+@Command(
+    name = "chaos",
+    description = {
+      "Run the fault harness: N node processes, a workload on FIFO, unordered and exclusive queues,",
+      "agents writing a fenced register, and faults (SIGKILL the leader or any node, SIGSTOP past",
+      "the lease, SIGTERM) on a seeded schedule; then a quiet period and a check of the history.",
+      "Prints the JSON report on stdout (also DIR/report.json); exit 0 only if every safety",
+      "invariant held (lost, stranded, agent overlaps, stale-epoch writes, FIFO order, convergence)."
+    })
+final class ChaosCommand implements Callable<Integer> {
+  static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+  static final String MARIADB = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
+
+  @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "ci",
+      description = "ci: 3 nodes, 60 s of faults, 25 s quiet (about 2 minutes); soak: 5 nodes, 30 min of faults. Default: ${DEFAULT-VALUE}")
+  String profile = "ci";
+
+  @Option(names = "--store", paramLabel = "STORE", defaultValue = "sqlite",
+      description = "sqlite (a fresh file in --dir), postgres, mariadb (the local test databases), or a store URL. Default: ${DEFAULT-VALUE}")
+  String store = "sqlite";
+
+  @Option(names = "--seed", paramLabel = "N", description = "The fault schedule's seed (default: random, printed).")
+  @Nullable Long seed;
+
+  @Option(names = "--nodes", paramLabel = "N", description = "Node processes, 2 to 9 (default: the profile's).")
+  @Nullable Integer nodes;
+
+  @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "How long faults are injected (default: the profile's).")
+  @Nullable Duration duration;
+
+  @Option(names = "--quiet", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "Settling time after the last fault (default: the profile's).")
+  @Nullable Duration quiet;
+
+  @Option(names = "--dir", paramLabel = "DIR", description = "Node logs and report.json. Default: chaos-runs/<store>-<time>")
+  @Nullable Path dir;
+
+  @Option(names = "--keep-tables", description = "Keep the run's tables on a shared server (default: dropped after the check).")
+  boolean keepTables;
+
+  @Option(names = "--unguarded", hidden = true,
+      description = "Negative control: agents' register writes ignore the epoch, so the checker must report them.")
+  boolean unguarded;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter out = spec.commandLine().getOut();
+    Profile chosen = switch (profile) {
+      case "ci" -> Profile.CI;
+      case "soak" -> Profile.SOAK;
+      default -> throw new ParameterException(spec.commandLine(), "unknown profile '" + profile + "'; use ci or soak");
+    };
+    String stamp = Long.toString(System.currentTimeMillis() / 1000, 36);
+    String kind = switch (store) {
+      case "sqlite", "postgres", "mariadb" -> store;
+      default -> "url";
+    };
+    Path folder = dir != null ? dir : Path.of("chaos-runs", kind + "-" + stamp);
+    Files.createDirectories(folder);
+    String url = switch (store) {
+      case "sqlite" -> "sqlite:" + folder.toAbsolutePath().resolve("chaos.db");
+      case "postgres" -> POSTGRES;
+      case "mariadb" -> MARIADB;
+      default -> store;
+    };
+    String prefix = url.startsWith("sqlite:") ? "tenure_" : "chaos_" + stamp + "_";
+    long chosenSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong(1, 1_000_000);
+    ChaosSettings settings;
+    try {
+      settings = new ChaosSettings(url, prefix, nodes != null ? nodes : chosen.nodes,
+          duration != null ? duration : chosen.faultPhase, chosen.faultEvery, Duration.ofSeconds(3),
+          Duration.ofSeconds(9), quiet != null ? quiet : chosen.quiet, chosen.rate, chosenSeed, folder,
+          DemoCommand.launcher(), !unguarded);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    ChaosReport report;
+    try {
+      report = new ChaosRun(settings, err).run();
+    } finally {
+      if (!url.startsWith("sqlite:") && !keepTables) {
+        try (History cleanup = new History(url, prefix)) {
+          cleanup.dropEverything(prefix);
+        } catch (RuntimeException e) {
+          err.println("chaos: could not drop the run's tables (prefix " + prefix + "): " + e.getMessage());
+        }
+      }
+    }
+    String json = report.toJson();
+    Files.writeString(ChaosRun.reportPath(settings), json + "\n", StandardCharsets.UTF_8);
+    out.println(json);
+    out.flush();
+    err.println("chaos: " + (report.safe() ? "every safety invariant held" : "SAFETY INVARIANT BROKEN")
+        + "; report in " + ChaosRun.reportPath(settings).toAbsolutePath() + " (seed " + chosenSeed + ")");
+    err.flush();
+    return report.safe() ? ExitCodes.OK : DemoCommand.INVARIANT_BROKEN;
+  }
+
+  /** The documented profiles. */
+  private enum Profile {
+    CI(3, Duration.ofSeconds(60), Duration.ofSeconds(6), Duration.ofSeconds(25), 30),
+    SOAK(5, Duration.ofMinutes(30), Duration.ofSeconds(10), Duration.ofSeconds(60), 50);
+
+    final int nodes;
+    final Duration faultPhase;
+    final Duration faultEvery;
+    final Duration quiet;
+    final int rate;
+
+    Profile(int nodes, Duration faultPhase, Duration faultEvery, Duration quiet, int rate) {
+      this.nodes = nodes;
+      this.faultPhase = faultPhase;
+      this.faultEvery = faultEvery;
+      this.quiet = quiet;
+      this.rate = rate;
+    }
+
+    @Override
+    public String toString() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+}
