@@ -118,8 +118,12 @@ public final class ChaosRun {
     long end = System.nanoTime() + settings.faultPhase().toNanos();
     // Let the cluster form and the workload start before the first fault.
     Thread.sleep(settings.faultEvery().toMillis() / 2);
+    List<Fault> faults = new ArrayList<>(List.of(Fault.values()));
+    if (settings.storeUrl().startsWith("sqlite:")) {
+      faults.remove(Fault.KILL_CONNECTIONS); // an embedded file has no sessions to kill
+    }
     while (System.nanoTime() < end) {
-      Fault fault = Fault.values()[random.nextInt(Fault.values().length)];
+      Fault fault = faults.get(random.nextInt(faults.size()));
       String target = fault == Fault.KILL_LEADER ? leader(store).orElse(null) : null;
       if (target == null) {
         List<String> names = nodes.names();
@@ -150,6 +154,12 @@ public final class ChaosRun {
         nodes.start(target);
         history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null, "restart");
       }
+      case KILL_CONNECTIONS -> {
+        int killed = history.killSessions(nodes.clientPorts(target, serverPort()));
+        say("  killed %d database sessions of %s", killed, target);
+        history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null,
+            "killed " + killed + " sessions");
+      }
       case PAUSE -> {
         nodes.pause(target);
         Thread.sleep(settings.pauseFor().toMillis());
@@ -164,13 +174,23 @@ public final class ChaosRun {
     KILL_LEADER("kill leader"),
     KILL("kill"),
     PAUSE("pause"),
-    STOP("stop");
+    STOP("stop"),
+    KILL_CONNECTIONS("kill-connections");
 
     final String label;
 
     Fault(String label) {
       this.label = label;
     }
+  }
+
+  /** The database server's port, from the store URL (the driver's default if none). */
+  private int serverPort() {
+    java.util.regex.Matcher port = java.util.regex.Pattern.compile("//[^/:]+:(\\d+)").matcher(settings.storeUrl());
+    if (port.find()) {
+      return Integer.parseInt(port.group(1));
+    }
+    return settings.storeUrl().startsWith("jdbc:postgresql:") ? 5432 : 3306;
   }
 
   private static Optional<String> leader(Store store) {

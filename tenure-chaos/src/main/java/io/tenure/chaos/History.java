@@ -239,6 +239,55 @@ public final class History implements AutoCloseable {
     });
   }
 
+  /**
+   * Kills the database sessions whose client ports are {@code ports} (PostgreSQL {@code
+   * pg_terminate_backend}, MariaDB {@code KILL}): a node's connections, found by its sockets.
+   *
+   * @return how many sessions were killed
+   */
+  public synchronized int killSessions(java.util.Collection<Integer> ports) {
+    if (ports.isEmpty() || flavor == Flavor.SQLITE) {
+      return 0;
+    }
+    return run(c -> {
+      int killed = 0;
+      if (flavor == Flavor.POSTGRESQL) {
+        try (PreparedStatement kill = c.prepareStatement(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE client_port = ANY(?)"
+                + " AND pid <> pg_backend_pid()")) {
+          kill.setArray(1, c.createArrayOf("integer", ports.toArray()));
+          try (ResultSet rows = kill.executeQuery()) {
+            rows.next();
+            killed = rows.getInt(1);
+          }
+        }
+        return killed;
+      }
+      List<Long> ids = new ArrayList<>();
+      try (Statement statement = c.createStatement();
+          ResultSet rows = statement.executeQuery("SELECT ID, HOST FROM information_schema.PROCESSLIST")) {
+        while (rows.next()) {
+          String host = rows.getString(2);
+          int colon = host == null ? -1 : host.lastIndexOf(':');
+          if (colon > 0 && ports.contains(Integer.parseInt(host.substring(colon + 1)))) {
+            ids.add(rows.getLong(1));
+          }
+        }
+      }
+      try (Statement statement = c.createStatement()) {
+        for (long id : ids) {
+          try {
+            statement.execute("KILL " + id);
+            killed++;
+          } catch (SQLException gone) {
+            // ended meanwhile
+          }
+        }
+      }
+      return killed;
+    });
+  }
+
   /** Drops both tables (for tests and cleanup). */
   public synchronized void drop() {
     run(c -> {

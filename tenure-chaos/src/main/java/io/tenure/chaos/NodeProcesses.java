@@ -101,6 +101,35 @@ public final class NodeProcesses {
     }
   }
 
+  /**
+   * The local ports of a node's TCP connections to {@code serverPort} (its database sessions),
+   * from {@code ss}: the harness kills those sessions on the server side.
+   */
+  public List<Integer> clientPorts(String name, int serverPort) {
+    long pid = pid(name);
+    List<Integer> ports = new ArrayList<>();
+    try {
+      Process ss = new ProcessBuilder("ss", "-tnpH", "dport = :" + serverPort).redirectErrorStream(true).start();
+      String output = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      ss.waitFor(5, TimeUnit.SECONDS);
+      for (String line : output.split("\\R")) {
+        if (!line.contains("pid=" + pid + ",")) {
+          continue;
+        }
+        String[] columns = line.trim().split("\\s+");
+        if (columns.length >= 4) {
+          String local = columns[3];
+          ports.add(Integer.parseInt(local.substring(local.lastIndexOf(':') + 1)));
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      throw new IllegalStateException("cannot list the sockets of " + name + " with ss: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return ports;
+  }
+
   /** SIGKILL: a crash; the others must detect it. */
   public synchronized void kill(String name) {
     Node node = node(name);

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The fault harness as CI runs it (issue 7): `./tenure chaos --profile ci` on SQLite and on
+# PostgreSQL, each about 90 s with a fresh random seed (printed; rerun one with --seed N). Each must
+# exit 0: no message lost or stranded, no agent overlap, no stale-epoch write, FIFO order kept,
+# every agent running once at the end. Reports stay in target/chaos/<store>/report.json.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+OUT="$ROOT/target/chaos"
+rm -rf "$OUT" && mkdir -p "$OUT"
+status=0
+for store in sqlite postgres; do
+  echo "chaos-tests: ./tenure chaos --profile ci --store $store" >&2
+  if "$ROOT/tenure" chaos --profile ci --store "$store" --dir "$OUT/$store" >"$OUT/$store.json" 2>"$OUT/$store.err"; then
+    echo "chaos-tests: $store OK: $(head -c 400 "$OUT/$store.json")" >&2
+  else
+    echo "chaos-tests: $store FAILED: $(tail -n 3 "$OUT/$store.err"); report: $(cat "$OUT/$store.json")" >&2
+    status=1
+  fi
+done
+exit "$status"
