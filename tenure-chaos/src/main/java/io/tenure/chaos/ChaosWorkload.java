@@ -156,8 +156,10 @@ public final class ChaosWorkload {
           public void stop(AgentContext context) throws InterruptedException {
             Thread loop = running.remove(uri);
             if (loop != null) {
+              // Joined to the end: once stop returns, this node never writes the register for
+              // this start again, which is what the checker's refused-write rule relies on.
               loop.interrupt();
-              loop.join(1_000);
+              loop.join(10_000);
             }
             history.record(HistoryEvent.Kind.AGENT_STOPPED, node, null, null, 0, uri.toString(),
                 context.ownershipEpoch(), null, null);

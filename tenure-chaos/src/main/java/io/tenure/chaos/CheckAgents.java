@@ -23,18 +23,38 @@ final class CheckAgents {
    */
   static Counts check(List<HistoryEvent> events, FinalState end, CheckExamples examples) {
     Map<String, Writes> byAgent = new HashMap<>();
+    Map<String, java.time.Instant> lastFaulted = new HashMap<>();
     long overlaps = 0;
     long stale = 0;
     for (HistoryEvent event : events) {
-      if (event.kind() == HistoryEvent.Kind.FENCED_WRITE_ACCEPTED) {
-        Writes writes = byAgent.computeIfAbsent(event.agent(), Writes::new);
-        stale += writes.stale(event, examples);
-        overlaps += writes.overlaps(event, examples);
-        writes.record(event);
+      switch (event.kind()) {
+        case FENCED_WRITE_ACCEPTED -> {
+          Writes writes = byAgent.computeIfAbsent(event.agent(), Writes::new);
+          stale += writes.stale(event, examples);
+          overlaps += writes.overlaps(event, examples);
+          writes.record(event);
+        }
+        case FENCED_WRITE_REJECTED -> {
+          java.time.Instant faulted = lastFaulted.get(event.node());
+          if (faulted == null || faulted.plus(GRACE).isBefore(event.at())) {
+            overlaps++;
+            examples.add("agentOverlaps", "agent " + event.agent() + ": " + event.node() + " (epoch " + event.epoch()
+                + ") still ran it after another node had taken it (its write was refused), unfaulted");
+          }
+        }
+        // A pause or killed sessions cut a node off: for a while after, being superseded is expected.
+        case FAULT, FAULT_END -> lastFaulted.put(event.node(), event.at());
+        default -> { }
       }
     }
     return new Counts(overlaps, stale, unconverged(end, examples));
   }
+
+  /**
+   * How long after a fault on a node (its start or its end) a refused write from it is expected:
+   * more than its self-fence time (3 s) plus an agent sweep and stop (3 s).
+   */
+  static final java.time.Duration GRACE = java.time.Duration.ofSeconds(10);
 
   private static long unconverged(FinalState end, CheckExamples examples) {
     long unconverged = 0;

@@ -47,7 +47,15 @@ import java.util.Set;
  *             is also a stale-epoch write.) A node that re-acquires the agent at a higher epoch is
  *             the owner again, not superseded; rejected writes are not effects and never count;
  *         <li>plus, once per pair of nodes per epoch, two different nodes with accepted writes at
- *             the same epoch: two owners of one epoch.
+ *             the same epoch: two owners of one epoch;
+ *         <li>plus each write <em>refused</em> (a higher epoch was in the register) from a node that
+ *             was not faulted (paused, or its sessions killed) in the {@link
+ *             CheckAgents#GRACE} before: a healthy node still ran an agent someone else had
+ *             taken. The two-phase hand-off (SPEC §5.3) stops the owner before the target starts,
+ *             and a dead node's agents move only after its self-fence deadline, so a healthy owner
+ *             is never superseded while it runs; only a frozen or cut-off one can be, and it stops
+ *             within its self-fence time once it can notice. This is what catches a broken hand-off
+ *             or fence while the register still refuses the stale writes.
  *       </ol>
  *   <li><b>unconvergedAgents</b>: expected agents whose final owner is absent or null, or names a
  *       node that is not among the live nodes.

@@ -292,13 +292,41 @@ class CheckerTest {
   }
 
   @Test
-  void a_rejected_write_below_an_accepted_epoch_is_not_counted() {
-    Timeline h = new Timeline().wrote(A, "n1", 4).rejected(A, "n1", 3);
+  void a_rejected_write_below_an_accepted_epoch_is_not_a_stale_write() {
+    Timeline h = new Timeline().fault("pause", "n1").wrote(A, "n2", 4).faultEnd("resume", "n1").rejected(A, "n1", 3);
 
     ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
 
     assertThat(report.staleEpochWritesAccepted()).isZero();
+    assertThat(report.agentOverlaps()).isZero();
     assertThat(report.safe()).isTrue();
+  }
+
+  @Test
+  void a_healthy_node_whose_write_is_refused_was_still_running_a_taken_agent() {
+    // n1 was never faulted: two-phase hand-off should have stopped it before n2 started.
+    Timeline h = new Timeline().wrote(A, "n1", 3).wrote(A, "n2", 4).rejected(A, "n1", 3);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n2")));
+
+    assertThat(report.agentOverlaps()).isEqualTo(1);
+    assertThat(report.staleEpochWritesAccepted()).isZero();
+    assertThat(report.safe()).isFalse();
+    assertThat(report.examples().get("agentOverlaps")).containsExactly(
+        "agent projection://a: n1 (epoch 3) still ran it after another node had taken it (its write was refused), unfaulted");
+  }
+
+  @Test
+  void refused_writes_are_expected_only_within_the_grace_after_a_fault_on_that_node() {
+    Timeline h = new Timeline()
+        .at(0).fault("kill-connections", "n1").faultEnd("killed 4 sessions", "n1")
+        .at(1_000).wrote(A, "n2", 4)
+        .at(9_000).rejected(A, "n1", 3)
+        .at(10_500).rejected(A, "n1", 3);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n2")));
+
+    assertThat(report.agentOverlaps()).isEqualTo(1);
   }
 
   @Test
