@@ -23,7 +23,17 @@ import org.jspecify.annotations.Nullable;
 public final class NodeProcesses {
   private final List<String> launcher;
   private final Path logs;
+  private final Output output;
   private final Map<String, Node> nodes = new LinkedHashMap<>();
+
+  /** Hears each node's output, line by line, and the end of each of its processes. */
+  public interface Output {
+    /** One line the process {@code pid} of node {@code name} printed (already in its log). */
+    void line(String name, long pid, String line);
+
+    /** The process {@code pid} of node {@code name} ended, however. */
+    default void exited(String name, long pid) {}
+  }
 
   /** What the harness last did to a node. */
   public enum State { RUNNING, PAUSED, STOPPED, KILLED }
@@ -43,8 +53,16 @@ public final class NodeProcesses {
    * @param logs where each node's output goes
    */
   public NodeProcesses(List<String> launcher, Path logs) {
+    this(launcher, logs, (name, pid, line) -> { });
+  }
+
+  /**
+   * @param output told every line each node prints, and when each process ends
+   */
+  public NodeProcesses(List<String> launcher, Path logs, Output output) {
     this.launcher = List.copyOf(launcher);
     this.logs = logs;
+    this.output = output;
   }
 
   /** Adds a node running {@code tenure node ARGUMENTS} and starts it. */
@@ -84,10 +102,19 @@ public final class NodeProcesses {
     node.process = process;
     node.state = State.RUNNING;
     Path log = logs.resolve(name + ".log");
-    Thread.ofPlatform().daemon().name("node-output-" + name).start(() -> copy(process, log));
+    Thread.ofPlatform().daemon().name("node-output-" + name).start(() -> {
+      copy(name, process, log);
+      output.exited(name, process.pid());
+    });
   }
 
-  private static void copy(Process process, Path log) {
+  /** Whether the node's current process is alive. */
+  public synchronized boolean isAlive(String name) {
+    Process process = node(name).process;
+    return process != null && process.isAlive();
+  }
+
+  private void copy(String name, Process process, Path log) {
     try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         var writer = Files.newBufferedWriter(log, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
             StandardOpenOption.APPEND)) {
@@ -95,6 +122,7 @@ public final class NodeProcesses {
         writer.write(line);
         writer.newLine();
         writer.flush();
+        output.line(name, process.pid(), line);
       }
     } catch (IOException e) {
       // the process is gone
@@ -152,6 +180,18 @@ public final class NodeProcesses {
         node.process.destroyForcibly();
         waitFor(node.process, Duration.ofSeconds(10));
       }
+    }
+    node.state = State.STOPPED;
+  }
+
+  /** SIGTERM without waiting: the node leaves gracefully on its own time (resumed first if paused). */
+  public synchronized void terminate(String name) {
+    Node node = node(name);
+    if (node.process != null && node.process.isAlive()) {
+      if (node.state == State.PAUSED) {
+        signal(node.process, "CONT");
+      }
+      node.process.destroy();
     }
     node.state = State.STOPPED;
   }

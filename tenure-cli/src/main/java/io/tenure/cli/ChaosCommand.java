@@ -68,6 +68,11 @@ final class ChaosCommand implements Callable<Integer> {
       description = "Negative control: agents' register writes ignore the epoch, so the checker must report them.")
   boolean unguarded;
 
+  @Option(names = "--unsafe", hidden = true, paramLabel = "GUARD",
+      description = "Negative control: switch off a guard inside Tenure on every node (handoff: a move frees the row"
+          + " at once instead of the two-phase hand-off).")
+  @Nullable String unsafe;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -99,7 +104,7 @@ final class ChaosCommand implements Callable<Integer> {
       settings = new ChaosSettings(url, prefix, nodes != null ? nodes : chosen.nodes,
           duration != null ? duration : chosen.faultPhase, chosen.faultEvery, Duration.ofSeconds(3),
           Duration.ofSeconds(9), quiet != null ? quiet : chosen.quiet, chosen.rate, chosenSeed, folder,
-          DemoCommand.launcher(), !unguarded);
+          launcher(), !unguarded);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -123,6 +128,19 @@ final class ChaosCommand implements Callable<Integer> {
         + "; report in " + ChaosRun.reportPath(settings).toAbsolutePath() + " (seed " + chosenSeed + ")");
     err.flush();
     return report.safe() ? ExitCodes.OK : DemoCommand.INVARIANT_BROKEN;
+  }
+
+  /** This launcher, with the test-only system property of {@code --unsafe} for the node processes. */
+  private java.util.List<String> launcher() {
+    java.util.List<String> command = new java.util.ArrayList<>(DemoCommand.launcher());
+    if (unsafe != null) {
+      String property = switch (unsafe) {
+        case "handoff" -> "tenure.unsafe.skipHandoff";
+        default -> throw new ParameterException(spec.commandLine(), "unknown --unsafe guard '" + unsafe + "'; use handoff");
+      };
+      command.add(1, "-D" + property + "=true");
+    }
+    return command;
   }
 
   /** The documented profiles. */

@@ -38,6 +38,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class AgentRuntime {
   private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
+  /**
+   * TEST ONLY, for the fault harness's negative control ({@code tenure chaos --unsafe handoff}):
+   * a move frees the row from its owner at once instead of waiting for the owner to stop it, so
+   * the target starts while the owner still runs. Never set this in production.
+   */
+  static final boolean UNSAFE_SKIP_HANDOFF = Boolean.getBoolean("tenure.unsafe.skipHandoff");
 
   private final AgentStore store;
   private final NodeSettings settings;
@@ -115,6 +121,9 @@ public final class AgentRuntime {
         case PlanAction.Place place -> {
           if (place.move()) {
             record(ClusterEvent.Kind.AGENT_MOVED, place.uri(), fence.epoch(), "to " + place.target());
+            if (UNSAFE_SKIP_HANDOFF) {
+              skipHandoff(place);
+            }
           }
           yield AssignmentWrite.APPLIED;
         }
@@ -127,6 +136,12 @@ public final class AgentRuntime {
         return;
       }
     }
+  }
+
+  /** The broken hand-off of {@link #UNSAFE_SKIP_HANDOFF}: the owner is dropped from the row at once. */
+  private void skipHandoff(PlanAction.Place place) {
+    store.read(place.uri()).ifPresent(row -> store.upsert(
+        new AgentAssignment(row.uri(), null, place.target(), row.epoch(), row.paused(), row.pinnedTo())));
   }
 
   private static Set<AgentUri> wantedOf(AgentFamily family) {
