@@ -122,6 +122,12 @@ public final class ChaosRun {
     if (settings.storeUrl().startsWith("sqlite:")) {
       faults.remove(Fault.KILL_CONNECTIONS); // an embedded file has no sessions to kill
     }
+    if (!settings.faults().isEmpty()) {
+      faults.removeIf(fault -> !settings.faults().contains(fault.label));
+    }
+    if (faults.isEmpty()) {
+      throw new IllegalArgumentException("none of the faults " + settings.faults() + " applies to " + settings.storeUrl());
+    }
     while (System.nanoTime() < end) {
       Fault fault = faults.get(random.nextInt(faults.size()));
       String target = fault == Fault.KILL_LEADER ? leader(store).orElse(null) : null;
@@ -129,7 +135,10 @@ public final class ChaosRun {
         List<String> names = nodes.names();
         target = names.get(random.nextInt(names.size()));
       }
-      inject(fault, target, history, nodes);
+      if (fault == Fault.SLOW_DATABASE) {
+        target = HistoryEvent.EVERY_NODE;
+      }
+      inject(fault, target, history, nodes, random);
       long left = end - System.nanoTime();
       if (left <= 0) {
         break;
@@ -138,7 +147,8 @@ public final class ChaosRun {
     }
   }
 
-  private void inject(Fault fault, String target, History history, NodeProcesses nodes) throws InterruptedException {
+  private void inject(Fault fault, String target, History history, NodeProcesses nodes, Random random)
+      throws InterruptedException {
     say("fault: %s %s", fault.label, target);
     history.record(HistoryEvent.Kind.FAULT, target, null, null, 0, null, 0, null, fault.label);
     switch (fault) {
@@ -160,6 +170,13 @@ public final class ChaosRun {
         history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null,
             "killed " + killed + " sessions");
       }
+      case SLOW_DATABASE -> {
+        Duration hold = Duration.ofMillis(1_000 + random.nextInt(3_000));
+        say("  slowing the database: its lease and membership locks (SQLite: its write lock) held for %d ms", hold.toMillis());
+        history.holdLocks(settings.prefix(), hold);
+        history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null,
+            "released after " + hold.toMillis() + " ms");
+      }
       case PAUSE -> {
         nodes.pause(target);
         Thread.sleep(settings.pauseFor().toMillis());
@@ -175,7 +192,8 @@ public final class ChaosRun {
     KILL("kill"),
     PAUSE("pause"),
     STOP("stop"),
-    KILL_CONNECTIONS("kill-connections");
+    KILL_CONNECTIONS("kill-connections"),
+    SLOW_DATABASE("slow-db");
 
     final String label;
 

@@ -20,6 +20,7 @@ import java.util.List;
  * @param dir where node logs and the report go
  * @param launcher the command that runs the launcher ({@code java -jar tenure.jar})
  * @param guarded false for the negative control: agents' register writes ignore the epoch
+ * @param faults the faults to draw from, by label ({@link #FAULTS}); empty for all that apply to the store
  */
 public record ChaosSettings(
     String storeUrl,
@@ -34,7 +35,13 @@ public record ChaosSettings(
     long seed,
     Path dir,
     List<String> launcher,
-    boolean guarded) {
+    boolean guarded,
+    java.util.Set<String> faults) {
+
+  /** Every fault label, in the order a seed draws from. */
+  public static final List<String> FAULTS =
+      List.of("kill leader", "kill", "pause", "stop", "kill-connections", "slow-db");
+
 
   /** Checks the settings: every problem is named. */
   public ChaosSettings {
@@ -50,5 +57,11 @@ public record ChaosSettings(
       }
     }
     launcher = List.copyOf(launcher);
+    faults = java.util.Set.copyOf(faults);
+    for (String fault : faults) {
+      if (!FAULTS.contains(fault)) {
+        throw new IllegalArgumentException("unknown fault '" + fault + "'; choose from " + String.join(", ", FAULTS));
+      }
+    }
   }
 }

@@ -35,7 +35,7 @@ final class CheckAgents {
           writes.record(event);
         }
         case FENCED_WRITE_REJECTED -> {
-          java.time.Instant faulted = lastFaulted.get(event.node());
+          java.time.Instant faulted = latest(lastFaulted.get(event.node()), lastFaulted.get(HistoryEvent.EVERY_NODE));
           if (faulted == null || faulted.plus(GRACE).isBefore(event.at())) {
             overlaps++;
             examples.add("agentOverlaps", "agent " + event.agent() + ": " + event.node() + " (epoch " + event.epoch()
@@ -48,6 +48,10 @@ final class CheckAgents {
       }
     }
     return new Counts(overlaps, stale, unconverged(end, examples));
+  }
+
+  private static java.time.@Nullable Instant latest(java.time.@Nullable Instant a, java.time.@Nullable Instant b) {
+    return a == null ? b : b == null || a.isAfter(b) ? a : b;
   }
 
   /**

@@ -288,6 +288,41 @@ public final class History implements AutoCloseable {
     });
   }
 
+  /**
+   * Slows the database: holds locks on Tenure's lease and membership tables for {@code hold}, on a
+   * connection of its own (PostgreSQL {@code LOCK TABLE} + {@code pg_sleep}, MariaDB {@code LOCK
+   * TABLES} + {@code SLEEP}, SQLite the write lock for the whole file). Heartbeats and renewals
+   * wait or time out meanwhile, as with a database stalled by a long lock holder.
+   */
+  public void holdLocks(String prefix, java.time.Duration hold) {
+    double seconds = hold.toMillis() / 1000.0;
+    try (Connection c = DriverManager.getConnection(jdbcUrl); Statement statement = c.createStatement()) {
+      switch (flavor) {
+        case POSTGRESQL -> {
+          c.setAutoCommit(false);
+          statement.execute("LOCK TABLE " + prefix + "leases, " + prefix + "nodes IN ACCESS EXCLUSIVE MODE");
+          statement.execute("SELECT pg_sleep(" + seconds + ")");
+          c.commit();
+        }
+        case MARIADB -> {
+          statement.execute("LOCK TABLES " + prefix + "leases WRITE, " + prefix + "nodes WRITE");
+          statement.execute("DO SLEEP(" + seconds + ")");
+          statement.execute("UNLOCK TABLES");
+        }
+        case SQLITE -> {
+          statement.execute("PRAGMA busy_timeout = 10000");
+          statement.execute("BEGIN IMMEDIATE");
+          Thread.sleep(hold.toMillis());
+          statement.execute("COMMIT");
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not hold the locks: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Drops both tables (for tests and cleanup). */
   public synchronized void drop() {
     run(c -> {

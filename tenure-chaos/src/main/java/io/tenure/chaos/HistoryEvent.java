@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
  * @param id the history row's id: increasing in insertion order (ties on {@code at} break by it)
  * @param at the database clock when the row was written
  * @param kind what happened
- * @param node the node name that did it ({@code supervisor} for the harness itself)
+ * @param node the node name that did it ({@code supervisor} for the harness itself; a fault's
+ *     target, {@link #EVERY_NODE} for one that hits every node)
  * @param queue the queue, for message events
  * @param key the message's ordering key; {@link #EXCLUSIVE} for a message of an exclusive queue
  *     (strict order over the whole queue); null for an unordered message
@@ -32,6 +33,9 @@ public record HistoryEvent(
     long epoch,
     @Nullable String token,
     @Nullable String detail) {
+
+  /** The node of a fault that hits every node at once (e.g. a slowed database). */
+  public static final String EVERY_NODE = "*";
 
   /** The key recorded for every message of an exclusive queue: the whole queue is one sequence. */
   public static final String EXCLUSIVE = "*exclusive*";

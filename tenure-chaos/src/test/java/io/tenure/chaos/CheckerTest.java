@@ -317,6 +317,20 @@ class CheckerTest {
   }
 
   @Test
+  void a_fault_on_every_node_excuses_refused_writes_from_any_node_for_the_grace() {
+    Timeline h = new Timeline()
+        .at(0).fault("slow-db", HistoryEvent.EVERY_NODE).faultEnd("released after 3000 ms", HistoryEvent.EVERY_NODE)
+        .at(1_000).wrote(A, "n2", 4)
+        .at(5_000).rejected(A, "n1", 3)
+        .at(20_000).rejected(A, "n3", 2);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n2")));
+
+    assertThat(report.agentOverlaps()).isEqualTo(1);
+    assertThat(report.examples().get("agentOverlaps")).singleElement().asString().contains("n3");
+  }
+
+  @Test
   void refused_writes_are_expected_only_within_the_grace_after_a_fault_on_that_node() {
     Timeline h = new Timeline()
         .at(0).fault("kill-connections", "n1").faultEnd("killed 4 sessions", "n1")

@@ -61,6 +61,10 @@ final class ChaosCommand implements Callable<Integer> {
   @Option(names = "--dir", paramLabel = "DIR", description = "Node logs and report.json. Default: chaos-runs/<store>-<time>")
   @Nullable Path dir;
 
+  @Option(names = "--faults", paramLabel = "FAULT", split = ",",
+      description = "Only these faults: kill leader, kill, pause, stop, kill-connections, slow-db (comma-separated; default all that apply)")
+  java.util.List<String> faults = new java.util.ArrayList<>();
+
   @Option(names = "--keep-tables", description = "Keep the run's tables on a shared server (default: dropped after the check).")
   boolean keepTables;
 
@@ -84,7 +88,7 @@ final class ChaosCommand implements Callable<Integer> {
       case "soak" -> Profile.SOAK;
       default -> throw new ParameterException(spec.commandLine(), "unknown profile '" + profile + "'; use ci or soak");
     };
-    String stamp = Long.toString(System.currentTimeMillis() / 1000, 36);
+    String stamp = Long.toString(System.currentTimeMillis(), 36);
     String kind = switch (store) {
       case "sqlite", "postgres", "mariadb" -> store;
       default -> "url";
@@ -104,7 +108,7 @@ final class ChaosCommand implements Callable<Integer> {
       settings = new ChaosSettings(url, prefix, nodes != null ? nodes : chosen.nodes,
           duration != null ? duration : chosen.faultPhase, chosen.faultEvery, Duration.ofSeconds(3),
           Duration.ofSeconds(9), quiet != null ? quiet : chosen.quiet, chosen.rate, chosenSeed, folder,
-          launcher(), !unguarded);
+          launcher(), !unguarded, new java.util.HashSet<>(faults));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
