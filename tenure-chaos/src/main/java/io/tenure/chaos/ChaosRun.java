@@ -124,6 +124,13 @@ public final class ChaosRun {
     }
     if (!settings.faults().isEmpty()) {
       faults.removeIf(fault -> !settings.faults().contains(fault.label));
+    } else {
+      // Restarting the server takes every node's sessions and the harness's own at once; it runs
+      // only when asked for by name (the soak profile does).
+      faults.remove(Fault.RESTART_DATABASE);
+    }
+    if (settings.storeUrl().startsWith("sqlite:")) {
+      faults.remove(Fault.RESTART_DATABASE); // no server
     }
     if (faults.isEmpty()) {
       throw new IllegalArgumentException("none of the faults " + settings.faults() + " applies to " + settings.storeUrl());
@@ -135,7 +142,7 @@ public final class ChaosRun {
         List<String> names = nodes.names();
         target = names.get(random.nextInt(names.size()));
       }
-      if (fault == Fault.SLOW_DATABASE) {
+      if (fault == Fault.SLOW_DATABASE || fault == Fault.RESTART_DATABASE) {
         target = HistoryEvent.EVERY_NODE;
       }
       inject(fault, target, history, nodes, random);
@@ -170,6 +177,12 @@ public final class ChaosRun {
         history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null,
             "killed " + killed + " sessions");
       }
+      case RESTART_DATABASE -> {
+        long took = DatabaseServer.restart(settings.storeUrl());
+        say("  database server restarted in %d ms", took);
+        history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null,
+            "restarted in " + took + " ms");
+      }
       case SLOW_DATABASE -> {
         Duration hold = Duration.ofMillis(1_000 + random.nextInt(3_000));
         say("  slowing the database: its lease and membership locks (SQLite: its write lock) held for %d ms", hold.toMillis());
@@ -193,7 +206,8 @@ public final class ChaosRun {
     PAUSE("pause"),
     STOP("stop"),
     KILL_CONNECTIONS("kill-connections"),
-    SLOW_DATABASE("slow-db");
+    SLOW_DATABASE("slow-db"),
+    RESTART_DATABASE("restart-db");
 
     final String label;
 

@@ -40,7 +40,7 @@ public record ChaosSettings(
 
   /** Every fault label, in the order a seed draws from. */
   public static final List<String> FAULTS =
-      List.of("kill leader", "kill", "pause", "stop", "kill-connections", "slow-db");
+      List.of("kill leader", "kill", "pause", "stop", "kill-connections", "slow-db", "restart-db");
 
 
   /** Checks the settings: every problem is named. */

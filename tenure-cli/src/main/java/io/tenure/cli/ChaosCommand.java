@@ -62,7 +62,8 @@ final class ChaosCommand implements Callable<Integer> {
   @Nullable Path dir;
 
   @Option(names = "--faults", paramLabel = "FAULT", split = ",",
-      description = "Only these faults: kill leader, kill, pause, stop, kill-connections, slow-db (comma-separated; default all that apply)")
+      description = "Only these faults: kill leader, kill, pause, stop, kill-connections, slow-db, restart-db (comma-separated;"
+          + " default: all that apply but restart-db; soak: all)")
   java.util.List<String> faults = new java.util.ArrayList<>();
 
   @Option(names = "--keep-tables", description = "Keep the run's tables on a shared server (default: dropped after the check).")
@@ -108,7 +109,8 @@ final class ChaosCommand implements Callable<Integer> {
       settings = new ChaosSettings(url, prefix, nodes != null ? nodes : chosen.nodes,
           duration != null ? duration : chosen.faultPhase, chosen.faultEvery, Duration.ofSeconds(3),
           Duration.ofSeconds(9), quiet != null ? quiet : chosen.quiet, chosen.rate, chosenSeed, folder,
-          launcher(), !unguarded, new java.util.HashSet<>(faults));
+          launcher(), !unguarded, faults.isEmpty() && chosen == Profile.SOAK
+              ? new java.util.HashSet<>(ChaosSettings.FAULTS) : new java.util.HashSet<>(faults));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
