@@ -49,7 +49,7 @@ final class DlqListCommand extends StoreCommand {
     if (output.json()) {
       Map<String, Object> fields = new LinkedHashMap<>();
       fields.put("queue", queue);
-      fields.put("messages", messages.stream().map(MessageView::listed).toList());
+      fields.put("messages", messages.stream().map(io.tenure.server.MessageJson::listed).toList());
       output.object(fields);
     } else {
       print(messages, output);

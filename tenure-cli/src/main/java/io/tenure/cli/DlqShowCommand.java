@@ -33,7 +33,7 @@ final class DlqShowCommand extends StoreCommand {
             .orElseThrow(
                 () -> new CommandFailure(ExitCodes.NOT_FOUND, "no message " + id + " in this store"));
     if (output.json()) {
-      output.object(MessageView.shown(message));
+      output.object(io.tenure.server.MessageJson.shown(message));
     } else {
       MessageView.print(output, message);
     }

@@ -14,14 +14,9 @@ import io.tenure.spi.MembershipView;
 import io.tenure.spi.MessageQuery;
 import io.tenure.spi.Store;
 import io.tenure.spi.StoreDescription;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -35,8 +30,6 @@ import org.jspecify.annotations.Nullable;
 
 /** The standard admin API paths (docs/ADMIN-API.md), read from the store and, if any, the node. */
 final class AdminApi {
-  /** Payload previews are cut here: a console row, not a download. */
-  static final int PAYLOAD_PREVIEW_BYTES = 4096;
   private static final Pattern DEAD = Pattern.compile("/api/queues/([^/]+)/dead");
   private static final Pattern DEAD_ONE = Pattern.compile("/api/queues/([^/]+)/dead/(\\d+)/replay");
   private static final Pattern DEAD_ALL = Pattern.compile("/api/queues/([^/]+)/dead/(replay|purge)");
@@ -88,8 +81,8 @@ final class AdminApi {
       Matcher message = MESSAGE.matcher(path);
       if (message.matches()) {
         long id = Long.parseLong(message.group(1));
-        return Optional.of(message(store.queues().find(id)
-            .orElseThrow(() -> AdminException.notFound("no message " + id)), true));
+        return Optional.of(MessageJson.shown(store.queues().find(id)
+            .orElseThrow(() -> AdminException.notFound("no message " + id))));
       }
       return Optional.empty();
     }
@@ -269,7 +262,7 @@ final class AdminApi {
   private Map<String, Object> deadLetters(String queue, int limit) {
     List<Map<String, Object>> messages = new ArrayList<>();
     for (QueueMessage message : store.queues().list(MessageQuery.dead(queue, limit))) {
-      messages.add(message(message, false));
+      messages.add(MessageJson.listed(message));
     }
     return Map.of("queue", queue, "messages", messages);
   }
@@ -369,52 +362,5 @@ final class AdminApi {
       view.nodes().forEach(n -> knownNames.put(n.nodeId(), n.name()));
     }
     return knownNames;
-  }
-
-  static Map<String, Object> message(QueueMessage message, boolean full) {
-    Map<String, Object> fields = new LinkedHashMap<>();
-    fields.put("id", message.id());
-    if (full) {
-      fields.put("queue", message.queue());
-      fields.put("status", message.status());
-      fields.put("priority", message.priority());
-      fields.put("availableAt", message.availableAt());
-      fields.put("owner", message.ownerNode());
-      fields.put("leaseUntil", message.leaseUntil());
-      fields.put("headers", new java.util.TreeMap<>(message.headers()));
-    }
-    fields.put("key", message.key());
-    fields.put("attempts", message.attempts());
-    fields.put("maxAttempts", message.maxAttempts());
-    fields.put("error", message.lastError());
-    fields.put("createdAt", message.createdAt());
-    fields.put("finishedAt", message.finishedAt());
-    fields.put("contentType", message.contentType());
-    boolean cut = message.payload().length > PAYLOAD_PREVIEW_BYTES;
-    byte[] shown = cut ? Arrays.copyOf(message.payload(), PAYLOAD_PREVIEW_BYTES) : message.payload();
-    String text = utf8(shown, cut);
-    fields.put("payload", text != null ? text : Base64.getEncoder().encodeToString(shown));
-    fields.put("payloadEncoding", text != null ? "utf-8" : "base64");
-    fields.put("payloadBytes", message.payload().length);
-    return fields;
-  }
-
-  /**
-   * The bytes as text if they are UTF-8, else null. A preview {@code cut} from a longer payload
-   * may end inside a character: up to 3 trailing bytes are then dropped.
-   */
-  private static @Nullable String utf8(byte[] bytes, boolean cut) {
-    for (int drop = 0; drop <= (cut ? 3 : 0) && drop <= bytes.length; drop++) {
-      try {
-        return StandardCharsets.UTF_8.newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT)
-            .decode(ByteBuffer.wrap(bytes, 0, bytes.length - drop))
-            .toString();
-      } catch (CharacterCodingException e) {
-        // try one byte shorter, if cut
-      }
-    }
-    return null;
   }
 }
