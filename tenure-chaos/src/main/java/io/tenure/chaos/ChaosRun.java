@@ -57,13 +57,20 @@ public final class ChaosRun {
             settings.quiet().toSeconds());
         AtomicBoolean producing = new AtomicBoolean(true);
         Thread producer = Thread.ofPlatform().name("chaos-producer").start(() -> produce(store, history, producing));
-        injectFaults(store, history, nodes);
-        producing.set(false);
-        producer.join();
+        try {
+          injectFaults(store, history, nodes);
+        } finally {
+          // Also when a fault failed: the producer must not outlive the run's store and tables.
+          producing.set(false);
+          producer.interrupt();
+          producer.join();
+        }
         say("faults over; quiet for %d s", settings.quiet().toSeconds());
         Thread.sleep(settings.quiet().toMillis());
+        // The tables first, then the history: a message handled in between then shows in the
+        // history as handled (with its outcome not yet written), never as lost.
+        FinalState end = finalState(store, history.readAll());
         List<HistoryEvent> events = history.readAll();
-        FinalState end = finalState(store, events);
         ChaosReport report = Checker.check(events, end);
         return report;
       } finally {
@@ -242,17 +249,19 @@ public final class ChaosRun {
             .ifPresent(status -> statuses.put(event.message(), status.name()));
       }
     }
-    Map<String, String> names = new HashMap<>();
+    // By incarnation id: a node restarted under its name leaves a DEAD row of the same name, and an
+    // agent still owned by that dead incarnation runs nowhere.
+    Map<String, String> activeNames = new HashMap<>();
     Set<String> live = new HashSet<>();
     for (NodeInfo node : store.membership().read().nodes()) {
-      names.put(node.nodeId(), node.name());
       if (node.status() == NodeStatus.ACTIVE) {
+        activeNames.put(node.nodeId(), node.name());
         live.add(node.name());
       }
     }
     Map<String, String> owners = new HashMap<>();
     for (AgentAssignment assignment : store.agents().readAll()) {
-      @Nullable String owner = assignment.owner() == null ? null : names.get(assignment.owner());
+      @Nullable String owner = assignment.owner() == null ? null : activeNames.get(assignment.owner());
       if (owner != null) {
         owners.put(assignment.uri().toString(), owner);
       }

@@ -96,7 +96,23 @@ public final class ChaosWorkload {
         .listener(new NodeListener() {
           @Override
           public void onPromoted(long epoch) {
-            history.record(HistoryEvent.Kind.LEADER, node, null, null, 0, null, epoch, null, null);
+            // Listeners must not block the elector: the line is written on a thread of its own,
+            // retried while the database is away (a restart, killed sessions).
+            Thread.ofVirtual().name("chaos-leader-" + epoch).start(() -> {
+              for (int attempt = 1; attempt <= 30; attempt++) {
+                try {
+                  history.record(HistoryEvent.Kind.LEADER, node, null, null, 0, null, epoch, null, null);
+                  return;
+                } catch (RuntimeException e) {
+                  LOG.warn("could not record leadership at epoch {} (attempt {}): {}", epoch, attempt, e.toString());
+                  try {
+                    Thread.sleep(500);
+                  } catch (InterruptedException stop) {
+                    return;
+                  }
+                }
+              }
+            });
           }
 
           @Override
@@ -159,7 +175,7 @@ public final class ChaosWorkload {
               // Joined to the end: once stop returns, this node never writes the register for
               // this start again, which is what the checker's refused-write rule relies on.
               loop.interrupt();
-              loop.join(10_000);
+              loop.join();
             }
             history.record(HistoryEvent.Kind.AGENT_STOPPED, node, null, null, 0, uri.toString(),
                 context.ownershipEpoch(), null, null);

@@ -24,6 +24,7 @@ final class CheckAgents {
   static Counts check(List<HistoryEvent> events, FinalState end, CheckExamples examples) {
     Map<String, Writes> byAgent = new HashMap<>();
     Map<String, java.time.Instant> lastFaulted = new HashMap<>();
+    Set<String> cutOff = new java.util.HashSet<>();
     long overlaps = 0;
     long stale = 0;
     for (HistoryEvent event : events) {
@@ -42,12 +43,32 @@ final class CheckAgents {
                 + ") still ran it after another node had taken it (its write was refused), unfaulted");
           }
         }
-        // A pause or killed sessions cut a node off: for a while after, being superseded is expected.
-        case FAULT, FAULT_END -> lastFaulted.put(event.node(), event.at());
+        // A pause, killed sessions or a slowed or restarted database cut a node off: for a while
+        // after (from the fault and from its end), being superseded is expected. A kill or stop
+        // ends the process: its restarted incarnation is healthy and gets no grace.
+        case FAULT -> {
+          if (cutsOff(event.detail())) {
+            cutOff.add(event.node());
+            lastFaulted.put(event.node(), event.at());
+          } else {
+            cutOff.remove(event.node());
+          }
+        }
+        case FAULT_END -> {
+          if (cutOff.remove(event.node())) {
+            lastFaulted.put(event.node(), event.at());
+          }
+        }
         default -> { }
       }
     }
     return new Counts(overlaps, stale, unconverged(end, examples));
+  }
+
+  /** The faults after which a node may find itself superseded: it was frozen or cut off, not ended. */
+  static boolean cutsOff(@Nullable String detail) {
+    String kind = detail == null ? "" : detail.strip().toLowerCase(java.util.Locale.ROOT);
+    return kind.equals("pause") || kind.equals("kill-connections") || kind.equals("slow-db") || kind.equals("restart-db");
   }
 
   private static java.time.@Nullable Instant latest(java.time.@Nullable Instant a, java.time.@Nullable Instant b) {

@@ -49,8 +49,9 @@ import java.util.Set;
  *         <li>plus, once per pair of nodes per epoch, two different nodes with accepted writes at
  *             the same epoch: two owners of one epoch;
  *         <li>plus each write <em>refused</em> (a higher epoch was in the register) from a node that
- *             was not faulted (paused, its sessions killed, or the whole database slowed: a fault on
- *             {@link HistoryEvent#EVERY_NODE}) in the {@link CheckAgents#GRACE} before: a healthy node still ran an agent someone else had
+ *             was not cut off (paused, its sessions killed, or the whole database slowed or restarted:
+ *             a fault on {@link HistoryEvent#EVERY_NODE}) in the {@link CheckAgents#GRACE} before
+ *             the fault began or ended (a kill or stop ends the process; its restart is healthy): a healthy node still ran an agent someone else had
  *             taken. The two-phase hand-off (SPEC §5.3) stops the owner before the target starts,
  *             and a dead node's agents move only after its self-fence deadline, so a healthy owner
  *             is never superseded while it runs; only a frozen or cut-off one can be, and it stops

@@ -19,11 +19,16 @@ final class DatabaseServer {
    * @throws IllegalStateException if a step failed or the server did not come back within 60 s
    */
   static long restart(String storeUrl) throws InterruptedException {
-    if (!storeUrl.contains("//127.0.0.1") && !storeUrl.contains("//localhost")) {
-      throw new IllegalStateException("restart-db restarts local servers only, not " + storeUrl);
+    boolean postgres = storeUrl.startsWith("jdbc:postgresql:");
+    String defaultPort = postgres ? "5432" : "3306";
+    java.util.regex.Matcher host = java.util.regex.Pattern.compile("//(127\\.0\\.0\\.1|localhost)(:(\\d+))?/")
+        .matcher(storeUrl);
+    if (!host.find() || (host.group(3) != null && !host.group(3).equals(defaultPort))) {
+      throw new IllegalStateException("restart-db restarts this machine's server on its default port ("
+          + defaultPort + ") only, not " + storeUrl);
     }
     long start = System.nanoTime();
-    if (storeUrl.startsWith("jdbc:postgresql:")) {
+    if (postgres) {
       String version = run(List.of("sh", "-c", "ls /etc/postgresql | sort -V | tail -1")).strip();
       run(List.of("pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "restart"));
       waitFor(List.of("pg_isready", "-h", "127.0.0.1", "-p", "5432", "-q"));

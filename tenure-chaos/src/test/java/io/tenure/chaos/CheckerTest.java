@@ -331,6 +331,18 @@ class CheckerTest {
   }
 
   @Test
+  void a_kill_or_stop_gives_no_grace_its_restarted_incarnation_is_healthy() {
+    Timeline h = new Timeline()
+        .at(0).fault("kill", "n1").faultEnd("restart", "n1")
+        .at(1_000).wrote(A, "n2", 4)
+        .at(2_000).rejected(A, "n1", 3);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n2")));
+
+    assertThat(report.agentOverlaps()).isEqualTo(1);
+  }
+
+  @Test
   void refused_writes_are_expected_only_within_the_grace_after_a_fault_on_that_node() {
     Timeline h = new Timeline()
         .at(0).fault("kill-connections", "n1").faultEnd("killed 4 sessions", "n1")

@@ -102,7 +102,13 @@ final class ChaosCommand implements Callable<Integer> {
       case "mariadb" -> MARIADB;
       default -> store;
     };
-    String prefix = url.startsWith("sqlite:") ? "tenure_" : "chaos_" + stamp + "_";
+    // A run's own tables on every store: never the default prefix of a real cluster in the same file.
+    String prefix = "chaos_" + stamp + "_";
+    if (store.equals("sqlite")) {
+      for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+        Files.deleteIfExists(folder.toAbsolutePath().resolve("chaos.db" + suffix));
+      }
+    }
     long chosenSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong(1, 1_000_000);
     ChaosSettings settings;
     try {
@@ -118,7 +124,7 @@ final class ChaosCommand implements Callable<Integer> {
     try {
       report = new ChaosRun(settings, err).run();
     } finally {
-      if (!url.startsWith("sqlite:") && !keepTables) {
+      if (!store.equals("sqlite") && !keepTables) {
         try (History cleanup = new History(url, prefix)) {
           cleanup.dropEverything(prefix);
         } catch (RuntimeException e) {

@@ -97,13 +97,23 @@ final class AdminApi {
     if (all.matches()) {
       String queue = knownQueue(all.group(1));
       MessageQuery filter = deadFilter(queue, request);
-      return Optional.of(all.group(2).equals("replay")
-          ? Map.of("replayed", store.queues().replay(filter))
-          : Map.of("purged", store.queues().purge(filter)));
+      boolean replay = all.group(2).equals("replay");
+      // One call changes at most the query's limit: go on until a call changes fewer. A replay is
+      // bounded by the dead letters there were at the start, so a message that dies again meanwhile
+      // cannot keep it going.
+      long before = store.queues().stats().stream().filter(st -> st.queue().equals(queue))
+          .mapToLong(st -> st.dead()).sum();
+      long total = 0;
+      int changed;
+      do {
+        changed = replay ? store.queues().replay(filter) : store.queues().purge(filter);
+        total += changed;
+      } while (changed == filter.limit() && total < before);
+      return Optional.of(Map.of(replay ? "replayed" : "purged", total));
     }
     if (path.startsWith("/api/agents/") && (node == null || path.equals("/api/agents/rebalance") && !node.isLeader())) {
       // Agent actions need a node, and a rebalance the leader: a server that is neither asks the leader.
-      return Optional.of(peers.forwardToLeader(request));
+      return Optional.of(peers.forwardToLeader(request, node == null ? null : node.nodeId()));
     }
     return switch (path) {
       case "/api/agents/pause" -> Optional.of(pause(request, true));

@@ -11,9 +11,10 @@ import org.jspecify.annotations.Nullable;
  * @param query the query parameters (the last value of a repeated one)
  * @param body the request body as text, empty if none
  * @param authorization the Authorization header, passed on when the call is forwarded to the leader
+ * @param forwarded whether another server forwarded this call (it is never forwarded again)
  */
 public record AdminRequest(String method, String path, Map<String, String> query, String body,
-    @Nullable String authorization) {
+    @Nullable String authorization, boolean forwarded) {
   /** Copies the query. */
   public AdminRequest {
     query = Map.copyOf(query);

@@ -219,10 +219,12 @@ public final class AdminServer implements AutoCloseable {
     String body = "";
     if (method.equals("POST")) {
       authorize(exchange);
+      refuseCrossSite(exchange);
       body = readBody(exchange);
     }
     AdminRequest request = new AdminRequest(method, path, query(exchange), body,
-        exchange.getRequestHeaders().getFirst("Authorization"));
+        exchange.getRequestHeaders().getFirst("Authorization"),
+        exchange.getRequestHeaders().getFirst(Peers.FORWARDED) != null);
     Optional<Object> standard = api.handle(request);
     if (standard.isPresent()) {
       send(exchange, 200, "application/json", Json.write(standard.get()));
@@ -252,6 +254,24 @@ public final class AdminServer implements AutoCloseable {
       throw new AdminException(401, header == null
           ? "this call changes the cluster and needs 'Authorization: Bearer TOKEN' (the node's --http-token)"
           : "wrong bearer token; use the node's --http-token");
+    }
+  }
+
+  /**
+   * A page the operator has open elsewhere can send a "simple" cross-site POST to a loopback
+   * server without a preflight, or read it after DNS rebinding. So a change must declare JSON (a
+   * cross-site page cannot without a preflight the server never answers) and, when the browser
+   * names an origin, come from this server's own.
+   */
+  private void refuseCrossSite(HttpExchange exchange) {
+    String type = exchange.getRequestHeaders().getFirst("Content-Type");
+    if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+      throw new AdminException(415, "send changes with 'Content-Type: application/json'");
+    }
+    String origin = exchange.getRequestHeaders().getFirst("Origin");
+    String host = exchange.getRequestHeaders().getFirst("Host");
+    if (origin != null && (host == null || !origin.equalsIgnoreCase("http://" + host))) {
+      throw new AdminException(403, "cross-site request refused: origin " + origin + " is not this server");
     }
   }
 

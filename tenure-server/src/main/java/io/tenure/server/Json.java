@@ -173,7 +173,7 @@ public final class Json {
   }
 
   private String string() {
-    if (text.charAt(at) != '"') {
+    if (at >= text.length() || text.charAt(at) != '"') {
       throw error("expected a string");
     }
     at++;

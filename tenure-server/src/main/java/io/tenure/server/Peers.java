@@ -29,6 +29,9 @@ final class Peers {
   private static final Duration ACTION_TIMEOUT = Duration.ofSeconds(30);
   private static final Logger LOG = LoggerFactory.getLogger(Peers.class);
 
+  /** Marks a call one server forwarded to another: it is never forwarded again. */
+  static final String FORWARDED = "X-Tenure-Forwarded";
+
   private final Store store;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
@@ -37,10 +40,16 @@ final class Peers {
   }
 
   /** Sends {@code request} to the leader's admin endpoint and returns its answer. */
-  Object forwardToLeader(AdminRequest request) {
+  Object forwardToLeader(AdminRequest request, @org.jspecify.annotations.Nullable String selfId) {
+    if (request.forwarded()) {
+      throw new AdminException(503, "leadership is changing (a forwarded call reached a node that does not lead); try again");
+    }
     Lease lease = store.leases().read();
     if (lease.holder() == null || !lease.expiresAt().isAfter(lease.readAt())) {
       throw new AdminException(503, "no leader right now; try again in a few seconds");
+    }
+    if (lease.holder().equals(selfId)) {
+      throw new AdminException(503, "this node's lease is still in the table but it no longer leads; try again in a few seconds");
     }
     NodeInfo leader = store.membership().read().nodes().stream()
         .filter(n -> n.nodeId().equals(lease.holder())).findFirst()
@@ -51,6 +60,7 @@ final class Peers {
     HttpRequest.Builder forward = HttpRequest.newBuilder(resolve(leader.address(), request.path()))
         .timeout(ACTION_TIMEOUT)
         .header("Content-Type", "application/json")
+        .header(FORWARDED, "1")
         .POST(HttpRequest.BodyPublishers.ofString(request.body()));
     if (request.authorization() != null) {
       forward.header("Authorization", request.authorization());
@@ -64,7 +74,13 @@ final class Peers {
       Thread.currentThread().interrupt();
       throw new AdminException(503, "interrupted while asking the leader");
     }
-    Map<String, Object> body = Json.parseObject(response.body());
+    Map<String, Object> body;
+    try {
+      body = Json.parseObject(response.body());
+    } catch (IllegalArgumentException e) {
+      throw new AdminException(502, "the leader " + leader.name() + " answered " + response.statusCode()
+          + " without JSON; is " + leader.address() + " a Tenure node?");
+    }
     if (response.statusCode() != 200) {
       throw new AdminException(response.statusCode(), String.valueOf(body.get("error")));
     }

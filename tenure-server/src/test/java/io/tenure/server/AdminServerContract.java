@@ -197,6 +197,24 @@ abstract class AdminServerContract {
   }
 
   @Test
+  void a_cross_site_change_is_refused_and_changes_nothing() throws Exception {
+    long dead = deadLetter("poison");
+    String replay = "/api/queues/orders/dead/" + dead + "/replay";
+
+    // What a page elsewhere can send without a preflight: a text/plain POST.
+    assertError(send(HttpRequest.newBuilder(uri(replay)).header("Content-Type", "text/plain")
+        .POST(HttpRequest.BodyPublishers.ofString(""))), 415, "Content-Type: application/json");
+    assertError(send(HttpRequest.newBuilder(uri(replay)).POST(HttpRequest.BodyPublishers.ofString(""))), 415, "");
+    assertError(send(HttpRequest.newBuilder(uri(replay)).header("Content-Type", "application/json")
+        .header("Origin", "http://evil.example").POST(HttpRequest.BodyPublishers.ofString(""))), 403, "evil.example");
+    assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.DEAD);
+
+    assertThat(send(HttpRequest.newBuilder(uri(replay)).header("Content-Type", "application/json")
+        .header("Origin", "http://127.0.0.1:" + server.port()).POST(HttpRequest.BodyPublishers.ofString("")))
+        .status()).isEqualTo(200);
+  }
+
+  @Test
   void beyond_loopback_a_token_is_required_and_checked_on_every_change() throws Exception {
     assertThatThrownBy(() -> AdminServer.builder(store).bind("0.0.0.0", 0).build())
         .isInstanceOf(IllegalArgumentException.class)
@@ -353,6 +371,7 @@ abstract class AdminServerContract {
   private Response post(String base, String path, String body, @Nullable String authorization)
       throws IOException, InterruptedException {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+        .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body));
     if (authorization != null) {
       request.header("Authorization", authorization);

@@ -77,7 +77,7 @@ class JsonTest {
 
   @Test
   void malformed_json_is_refused_with_the_position() {
-    for (String bad : new String[] {"", "[1]", "{\"a\":1} x", "{\"a\":}", "{\"a\":1,\"a\":2}", "{\"a\":\"x", "{a:1}"}) {
+    for (String bad : new String[] {"", "[1]", "{\"a\":1} x", "{\"a\":}", "{\"a\":1,\"a\":2}", "{\"a\":\"x", "{a:1}", "{\"uri\":\"x\",", "{\"a\":1, "}) {
       assertThatThrownBy(() -> Json.parseObject(bad))
           .as(bad)
           .isInstanceOf(IllegalArgumentException.class)
