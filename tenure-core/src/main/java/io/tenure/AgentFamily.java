@@ -1,6 +1,7 @@
 package io.tenure;
 
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The agents of one scheme, e.g. every {@code projection://...}. Register the family on each node
@@ -24,4 +25,31 @@ public interface AgentFamily {
    * @return a new agent for {@code uri}, not started
    */
   Agent build(AgentUri uri);
+
+  /**
+   * A family of a fixed set of agents.
+   *
+   * @param scheme the family's scheme
+   * @param wanted the agents that should run, each of this scheme (copied)
+   * @param build makes a new, not yet started agent for a URI
+   */
+  static AgentFamily of(String scheme, Set<AgentUri> wanted, Function<AgentUri, Agent> build) {
+    Set<AgentUri> agents = Set.copyOf(wanted);
+    return new AgentFamily() {
+      @Override
+      public String scheme() {
+        return scheme;
+      }
+
+      @Override
+      public Set<AgentUri> wantedAgents() {
+        return agents;
+      }
+
+      @Override
+      public Agent build(AgentUri uri) {
+        return build.apply(uri);
+      }
+    };
+  }
 }

@@ -136,52 +136,39 @@ public final class ChaosWorkload {
       wanted.add(new AgentUri(scheme, count == 1 ? scheme : scheme + "-" + i));
     }
     Map<AgentUri, Thread> running = new ConcurrentHashMap<>();
-    return new AgentFamily() {
-      @Override
-      public String scheme() {
-        return scheme;
-      }
-
-      @Override
-      public Set<AgentUri> wantedAgents() {
-        return wanted;
-      }
-
-      @Override
-      public Agent build(AgentUri uri) {
-        return new Agent() {
-          @Override
-          public void start(AgentContext context) {
-            long epoch = context.ownershipEpoch();
-            history.record(HistoryEvent.Kind.AGENT_STARTED, node, null, null, 0, uri.toString(), epoch, null, null);
-            running.put(uri, Thread.ofVirtual().name("chaos-" + uri).start(() -> {
-              while (!Thread.currentThread().isInterrupted()) {
-                try {
-                  history.fencedWrite(uri.toString(), node, epoch, guarded);
-                  Thread.sleep(TICK);
-                } catch (InterruptedException e) {
-                  return;
-                } catch (RuntimeException e) {
-                  LOG.warn("agent {}: register write failed: {}", uri, e.toString());
-                }
+    return AgentFamily.of(scheme, wanted, uri -> {
+      return new Agent() {
+        @Override
+        public void start(AgentContext context) {
+          long epoch = context.ownershipEpoch();
+          history.record(HistoryEvent.Kind.AGENT_STARTED, node, null, null, 0, uri.toString(), epoch, null, null);
+          running.put(uri, Thread.ofVirtual().name("chaos-" + uri).start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+              try {
+                history.fencedWrite(uri.toString(), node, epoch, guarded);
+                Thread.sleep(TICK);
+              } catch (InterruptedException e) {
+                return;
+              } catch (RuntimeException e) {
+                LOG.warn("agent {}: register write failed: {}", uri, e.toString());
               }
-            }));
-          }
-
-          @Override
-          public void stop(AgentContext context) throws InterruptedException {
-            Thread loop = running.remove(uri);
-            if (loop != null) {
-              // Joined to the end: once stop returns, this node never writes the register for
-              // this start again, which is what the checker's refused-write rule relies on.
-              loop.interrupt();
-              loop.join();
             }
-            history.record(HistoryEvent.Kind.AGENT_STOPPED, node, null, null, 0, uri.toString(),
-                context.ownershipEpoch(), null, null);
+          }));
+        }
+
+        @Override
+        public void stop(AgentContext context) throws InterruptedException {
+          Thread loop = running.remove(uri);
+          if (loop != null) {
+            // Joined to the end: once stop returns, this node never writes the register for
+            // this start again, which is what the checker's refused-write rule relies on.
+            loop.interrupt();
+            loop.join();
           }
-        };
-      }
-    };
+          history.record(HistoryEvent.Kind.AGENT_STOPPED, node, null, null, 0, uri.toString(),
+              context.ownershipEpoch(), null, null);
+        }
+      };
+    });
   }
 }

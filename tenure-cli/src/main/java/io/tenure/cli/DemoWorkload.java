@@ -98,31 +98,18 @@ final class DemoWorkload {
     for (int i = 1; i <= count; i++) {
       wanted.add(AgentUri.parse(family + "://" + (count == 1 ? family : family + "-" + i)));
     }
-    return new AgentFamily() {
-      @Override
-      public String scheme() {
-        return family;
-      }
+    return AgentFamily.of(family, wanted, uri -> {
+      return new Agent() {
+        @Override
+        public void start(AgentContext context) {
+          LOG.info("agent {} started at epoch {}", uri, context.ownershipEpoch());
+        }
 
-      @Override
-      public Set<AgentUri> wantedAgents() {
-        return wanted;
-      }
-
-      @Override
-      public Agent build(AgentUri uri) {
-        return new Agent() {
-          @Override
-          public void start(AgentContext context) {
-            LOG.info("agent {} started at epoch {}", uri, context.ownershipEpoch());
-          }
-
-          @Override
-          public void stop(AgentContext context) {
-            LOG.info("agent {} stopped", uri);
-          }
-        };
-      }
-    };
+        @Override
+        public void stop(AgentContext context) {
+          LOG.info("agent {} stopped", uri);
+        }
+      };
+    });
   }
 }

@@ -298,28 +298,15 @@ abstract class AdminServerContract {
   private static AgentFamily family(String scheme, String... names) {
     Set<AgentUri> uris = java.util.Arrays.stream(names).map(n -> new AgentUri(scheme, n))
         .collect(java.util.stream.Collectors.toSet());
-    return new AgentFamily() {
-      @Override
-      public String scheme() {
-        return scheme;
-      }
+    return AgentFamily.of(scheme, uris, uri -> {
+      return new Agent() {
+        @Override
+        public void start(AgentContext context) {}
 
-      @Override
-      public Set<AgentUri> wantedAgents() {
-        return uris;
-      }
-
-      @Override
-      public Agent build(AgentUri uri) {
-        return new Agent() {
-          @Override
-          public void start(AgentContext context) {}
-
-          @Override
-          public void stop(AgentContext context) {}
-        };
-      }
-    };
+        @Override
+        public void stop(AgentContext context) {}
+      };
+    });
   }
 
   private static void await(String what, BooleanSupplier condition) {
