@@ -63,6 +63,8 @@ public final class QueueConsumer {
   private static final Duration LINGER = Duration.ofMillis(2);
   /** Outcomes not yet written, in fetch-aheads, before the claimer waits for the resolver. */
   private static final int RESOLVE_BACKLOG = 2;
+  /** The most closing waits past its deadline for threads that do not run handlers. */
+  private static final Duration SETTLE = Duration.ofSeconds(5);
   /** Claimers and resolvers per (non-exclusive) consumer. */
   private static final int LANES = 2;
   private static final Logger LOG = LoggerFactory.getLogger(QueueConsumer.class);
@@ -104,6 +106,10 @@ public final class QueueConsumer {
   private final List<Thread> resolvers = new ArrayList<>();
   /** Held while a claimer computes its room and reserves it, so two claimers never share room. */
   private final Object reserving = new Object();
+  /** Held while claimed messages enter the buffer, and while closing empties it for good. */
+  private final Object buffer = new Object();
+  /** Set once by {@link #close}: from then on a claimer releases what it claims. Guarded by {@link #buffer}. */
+  private boolean bufferClosed;
 
   /** A claimed message, waiting or at work: its claim and when its lease was last set (monotonic). */
   private record Running(MessageClaim claim, AtomicLong leaseSetAt) {}
@@ -143,7 +149,8 @@ public final class QueueConsumer {
   public void start() {
     claiming = true;
     resolving = true;
-    String suffix = queue.name() + "-" + nodeId.get().substring(0, 8);
+    String node = nodeId.get();
+    String suffix = queue.name() + "-" + node.substring(0, Math.min(8, node.length()));
     // Two claimers and two resolvers keep two claim and two resolve transactions in flight, so the
     // database works on the next batches while one round trip waits; an exclusive queue is one
     // sequence and has one of each.
@@ -197,10 +204,31 @@ public final class QueueConsumer {
         continue;
       }
       idle = MIN_POLL.toNanos();
-      // Tracked from the claim, not the dispatch: a message waiting in the buffer keeps its lease too.
-      long now = System.nanoTime();
-      got.forEach(m -> running.put(m.id(), new Running(m.claim(), new AtomicLong(now))));
-      claimed.addAll(got);
+      synchronized (buffer) {
+        if (!bufferClosed) {
+          // Tracked from the claim, not the dispatch: a message waiting in the buffer keeps its lease too.
+          long now = System.nanoTime();
+          got.forEach(m -> running.put(m.id(), new Running(m.claim(), new AtomicLong(now))));
+          claimed.addAll(got);
+          continue;
+        }
+      }
+      releaseLate(got);
+    }
+  }
+
+  /**
+   * Gives back a claim that returned after {@link #close} emptied the buffer (it outlived the
+   * drain deadline): written here, because the resolvers may have stopped, so that the messages
+   * do not wait for their leases to lapse.
+   */
+  private void releaseLate(List<QueueMessage> got) {
+    unreserve(got.size());
+    try {
+      store.resolve(got.stream().map(m -> new Resolution(m.claim(), new Resolution.Release())).toList(), guard);
+    } catch (RuntimeException e) {
+      LOG.warn("queue {}: could not release {} messages claimed while closing; their leases will lapse: {}",
+          queue.name(), got.size(), e.toString());
     }
   }
 
@@ -477,10 +505,16 @@ public final class QueueConsumer {
     claiming = false;
     wake();
     claimers.forEach(claimer -> join(claimer, end));
+    // The dispatcher answers an interrupt at once, putting back a message it held: wait for that
+    // even past the deadline, or the message would be neither released nor handled.
     dispatcher.interrupt();
-    join(dispatcher, end);
+    join(dispatcher, Math.max(end, System.nanoTime() + SETTLE.toNanos()));
     List<QueueMessage> unstarted = new ArrayList<>();
-    claimed.drainTo(unstarted);
+    synchronized (buffer) {
+      // A claimer still in a claim past the deadline releases what it gets by itself.
+      bufferClosed = true;
+      claimed.drainTo(unstarted);
+    }
     unstarted.forEach(m -> {
       running.remove(m.id());
       outcomes.add(new Resolution(m.claim(), new Resolution.Release()));
@@ -500,7 +534,7 @@ public final class QueueConsumer {
       running.clear();
     }
     resolving = false;
-    long resolversEnd = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    long resolversEnd = System.nanoTime() + SETTLE.toNanos();
     resolvers.forEach(resolver -> join(resolver, resolversEnd));
     handlers.shutdown();
   }
