@@ -70,13 +70,20 @@ final class InMemoryAgentStore implements AgentStore {
   }
 
   @Override
-  public AssignmentWrite placeAll(java.util.Map<AgentUri, @Nullable String> targets, LeaderFence fence) {
+  public AssignmentWrite placeAll(java.util.Map<AgentUri, @Nullable String> targets,
+      java.util.Set<AgentUri> onlyIfUnowned, LeaderFence fence) {
     ClusterTables t = store.clusterTables();
     synchronized (t) {
       if (!InMemoryLeaseStore.isCurrent(t, fence, store.now())) {
         return AssignmentWrite.FENCED;
       }
-      targets.forEach((uri, target) -> place(uri, target, fence));
+      targets.forEach((uri, target) -> {
+        AgentAssignment row = t.agents.get(uri.toString());
+        // Claimed since the leader's snapshot: moving it now would be an uncounted hand-off.
+        if (row == null || row.owner() == null || !onlyIfUnowned.contains(uri)) {
+          place(uri, target, fence);
+        }
+      });
       return AssignmentWrite.APPLIED;
     }
   }

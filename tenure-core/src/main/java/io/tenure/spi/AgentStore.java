@@ -51,10 +51,18 @@ public interface AgentStore {
    * Leader-only: {@link #place} for many agents in one transaction, the fence checked in it: all
    * or nothing. A null target clears an existing row's target and never inserts.
    *
+   * <p>The agents in {@code onlyIfUnowned} were unowned in the snapshot the leader planned from, so
+   * their re-targeting was planned as free (it stops nothing) and not counted as a move. For them
+   * an existing row's target MUST change only if no node owns the row at the time of the write: a
+   * row claimed since the snapshot is left as it is, or the pass would hand off more running
+   * agents than {@code maxMovesPerPass} allows (SPEC §5.2). Skipping such a row is not a failure.
+   *
    * @param targets the new target of each agent
+   * @param onlyIfUnowned agents of {@code targets} whose existing row changes only while unowned
    * @return {@code APPLIED}, or {@code FENCED} with nothing written
    */
-  AssignmentWrite placeAll(java.util.Map<AgentUri, @Nullable String> targets, LeaderFence fence);
+  AssignmentWrite placeAll(java.util.Map<AgentUri, @Nullable String> targets,
+      java.util.Set<AgentUri> onlyIfUnowned, LeaderFence fence);
 
   /**
    * Leader-only: deletes the row of an agent no family wants any more, only while no node owns it.

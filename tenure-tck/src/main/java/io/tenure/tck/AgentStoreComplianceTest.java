@@ -98,7 +98,7 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     targets.put(fresh, a);
     targets.put(absent, null);
 
-    assertThat(agents.placeAll(targets, fence)).isEqualTo(AssignmentWrite.APPLIED);
+    assertThat(agents.placeAll(targets, Set.of(), fence)).isEqualTo(AssignmentWrite.APPLIED);
 
     assertThat(row(ORDERS).target()).isEqualTo(b);
     assertThat(row(ORDERS).owner()).as("placing never moves the owner").isEqualTo(a);
@@ -109,12 +109,33 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
   }
 
   @Test
+  void a_free_re_target_leaves_a_row_alone_that_a_node_claimed_after_the_leaders_snapshot() {
+    AgentUri claimed = AgentUri.parse("projection://claimed");
+    AgentUri free = AgentUri.parse("projection://free");
+    AgentUri fresh = AgentUri.parse("projection://fresh");
+    agents.place(claimed, a, fence);
+    agents.place(free, a, fence);
+    // The leader read both rows unowned; then a claimed one before the leader's write.
+    long epoch = agents.claim(claimed, a).orElseThrow();
+
+    assertThat(agents.placeAll(java.util.Map.of(claimed, b, free, b, fresh, b), Set.of(claimed, free, fresh), fence))
+        .isEqualTo(AssignmentWrite.APPLIED);
+
+    assertThat(row(claimed).target()).as("no uncounted hand-off of a running agent").isEqualTo(a);
+    assertThat(row(claimed).owner()).isEqualTo(a);
+    assertThat(row(claimed).epoch()).isEqualTo(epoch);
+    assertThat(row(free).target()).isEqualTo(b);
+    assertThat(row(fresh).target()).isEqualTo(b);
+    assertThat(row(fresh).owner()).isNull();
+  }
+
+  @Test
   void place_all_with_a_stale_epoch_writes_nothing() {
     ownedBy(a, ORDERS);
     store.leases().release(leader, fence.epoch());
     store.leases().acquire(UUID.randomUUID().toString(), TTL).orElseThrow();
 
-    assertThat(agents.placeAll(java.util.Map.of(ORDERS, b, AgentUri.parse("projection://fresh"), b), fence))
+    assertThat(agents.placeAll(java.util.Map.of(ORDERS, b, AgentUri.parse("projection://fresh"), b), Set.of(), fence))
         .isEqualTo(AssignmentWrite.FENCED);
 
     assertThat(row(ORDERS).target()).isEqualTo(a);
@@ -203,7 +224,7 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     for (int i = 0; i < 1_200; i++) {
       targets.put(AgentUri.parse("projection://p" + i), a);
     }
-    assertThat(agents.placeAll(targets, fence)).isEqualTo(AssignmentWrite.APPLIED);
+    assertThat(agents.placeAll(targets, Set.of(), fence)).isEqualTo(AssignmentWrite.APPLIED);
 
     assertThat(agents.claimAll(targets.keySet(), a)).hasSize(1_200).containsOnlyKeys(targets.keySet());
     assertThat(agents.readAll()).allSatisfy(row -> assertThat(row.owner()).isEqualTo(a));
@@ -215,7 +236,7 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     for (int i = 0; i < 40; i++) {
       targets.put(AgentUri.parse("projection://p" + i), i % 2 == 0 ? a : b);
     }
-    agents.placeAll(targets, fence);
+    agents.placeAll(targets, Set.of(), fence);
     List<Callable<java.util.Map<AgentUri, Long>>> claims = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       claims.add(() -> agents.claimAll(targets.keySet(), a));

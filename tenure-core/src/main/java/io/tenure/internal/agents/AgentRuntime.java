@@ -105,14 +105,20 @@ public final class AgentRuntime {
   private void apply(List<PlanAction> plan, LeaderFence fence) {
     // Placements go in one fenced transaction: a cold start is one write, not one per agent.
     Map<AgentUri, @org.jspecify.annotations.Nullable String> targets = new java.util.LinkedHashMap<>();
+    Set<AgentUri> onlyIfUnowned = new HashSet<>();
     for (PlanAction action : plan) {
       if (action instanceof PlanAction.Place place) {
         targets.put(place.uri(), place.target());
+        if (place.unowned()) {
+          onlyIfUnowned.add(place.uri());
+        }
       } else if (action instanceof PlanAction.Unplace unplace) {
         targets.put(unplace.uri(), null);
       }
     }
-    if (store.placeAll(targets, fence) == AssignmentWrite.FENCED) {
+    // A row claimed between the snapshot and this write keeps its target: the plan counted its
+    // re-targeting as free, and a hand-off of a running agent would exceed maxMovesPerPass.
+    if (store.placeAll(targets, onlyIfUnowned, fence) == AssignmentWrite.FENCED) {
       LOG.warn("leader {} at epoch {} was fenced during its agent pass; it stops", fence.nodeId(), fence.epoch());
       return;
     }

@@ -131,7 +131,8 @@ public final class AssignmentPlanner {
     for (Map.Entry<AgentUri, String> entry : planned.entrySet()) {
       AgentAssignment row = rows.get(entry.getKey());
       if (row == null || !entry.getValue().equals(row.target())) {
-        actions.add(new PlanAction.Place(entry.getKey(), entry.getValue(), moved.contains(entry.getKey())));
+        actions.add(new PlanAction.Place(entry.getKey(), entry.getValue(), moved.contains(entry.getKey()),
+            row == null || row.owner() == null));
       }
     }
   }

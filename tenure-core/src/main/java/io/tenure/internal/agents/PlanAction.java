@@ -9,8 +9,12 @@ public sealed interface PlanAction {
    */
   AgentUri uri();
 
-  /** Set the agent's target (inserting its row if needed). {@code move} marks a rebalancing move. */
-  record Place(AgentUri uri, String target, boolean move) implements PlanAction {}
+  /**
+   * Set the agent's target (inserting its row if needed). {@code move} marks a rebalancing move;
+   * {@code unowned} marks an agent nobody owned in the snapshot: its re-targeting stops nothing, so
+   * it is not counted as a move, and it is written only while the row is still unowned.
+   */
+  record Place(AgentUri uri, String target, boolean move, boolean unowned) implements PlanAction {}
 
   /** The agent is no longer wanted but still owned: clear its target so the owner stops it. */
   record Unplace(AgentUri uri) implements PlanAction {}

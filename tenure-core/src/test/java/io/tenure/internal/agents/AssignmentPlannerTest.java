@@ -86,6 +86,8 @@ class AssignmentPlannerTest {
     for (PlanAction action : plan) {
       AgentAssignment row = state.get(action.uri());
       switch (action) {
+        // The store's contract: a free re-target skips a row that was claimed since the snapshot.
+        case PlanAction.Place p when p.unowned() && row != null && row.owner() != null -> { }
         case PlanAction.Place p -> state.put(p.uri(), row == null
             ? new AgentAssignment(p.uri(), null, p.target(), 0, false, null)
             : new AgentAssignment(p.uri(), row.owner(), p.target(), row.epoch(), row.paused(), row.pinnedTo()));
@@ -150,6 +152,38 @@ class AssignmentPlannerTest {
   void rebalancing_moves_never_exceed_the_cap(@ForAll("fleets") Fleet fleet, @ForAll @IntRange(min = 1, max = 5) int cap) {
     List<PlanAction> plan = AssignmentPlanner.plan(fleet.nodes(), fleet.wanted(), fleet.rows(), cap);
     assertThat(plan.stream().filter(a -> a instanceof PlanAction.Place p && p.move()).count()).isLessThanOrEqualTo(cap);
+  }
+
+  @Property
+  void only_re_targets_of_agents_nobody_owned_in_the_snapshot_are_free(@ForAll("fleets") Fleet fleet) {
+    Map<AgentUri, AgentAssignment> before = rowsByUri(fleet.rows());
+    for (PlanAction action : AssignmentPlanner.plan(fleet.nodes(), fleet.wanted(), fleet.rows(), 3)) {
+      if (action instanceof PlanAction.Place p) {
+        AgentAssignment row = before.get(p.uri());
+        assertThat(p.unowned()).as(p.toString()).isEqualTo(row == null || row.owner() == null);
+        assertThat(p.move() && p.unowned()).as("a counted move is of a running agent: " + p).isFalse();
+      }
+    }
+  }
+
+  @Property
+  void claims_between_the_snapshot_and_the_write_never_hand_off_more_running_agents_than_the_cap(
+      @ForAll("fleets") Fleet fleet, @ForAll @IntRange(min = 1, max = 5) int cap) {
+    List<PlanAction> plan = AssignmentPlanner.plan(fleet.nodes(), fleet.wanted(), fleet.rows(), cap);
+    // Meanwhile every target claims the unowned rows that name it (the race the store must lose).
+    List<AgentAssignment> atWrite = fleet.rows().stream()
+        .map(r -> r.owner() == null && r.target() != null && !r.paused()
+            ? new AgentAssignment(r.uri(), r.target(), r.target(), r.epoch() + 1, false, r.pinnedTo())
+            : r)
+        .toList();
+    Map<AgentUri, AgentAssignment> after = apply(atWrite, plan);
+    long handOffs = atWrite.stream()
+        .filter(r -> r.owner() != null && r.owner().equals(r.target()) && r.pinnedTo() == null)
+        .filter(r -> fleet.wanted().getOrDefault(r.uri().scheme(), Set.of()).contains(r.uri()))
+        .filter(r -> capable(fleet.nodes(), r.uri().scheme()).contains(r.owner()))
+        .filter(r -> !r.owner().equals(after.get(r.uri()).target()))
+        .count();
+    assertThat(handOffs).isLessThanOrEqualTo(cap);
   }
 
   @Property
@@ -275,7 +309,7 @@ class AssignmentPlannerTest {
     Map<AgentUri, AgentAssignment> after = apply(rows, plan);
 
     assertThat(after.get(pinned).target()).isEqualTo("node-2");
-    assertThat(plan).contains(new PlanAction.Place(pinned, "node-2", false));
+    assertThat(plan).contains(new PlanAction.Place(pinned, "node-2", false, true));
     assertThat(after.get(waiting).target()).isNull();
   }
 

@@ -141,27 +141,34 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   @Override
-  public AssignmentWrite placeAll(java.util.Map<AgentUri, @Nullable String> targets, LeaderFence leader) {
+  public AssignmentWrite placeAll(java.util.Map<AgentUri, @Nullable String> targets,
+      java.util.Set<AgentUri> onlyIfUnowned, LeaderFence leader) {
     if (targets.isEmpty()) {
       return AssignmentWrite.APPLIED;
     }
     String update = "UPDATE " + agents + " SET target_node = ? WHERE agent_uri = ? AND " + fence;
+    // A row claimed since the leader's snapshot keeps its target: its move was planned as free.
+    String updateUnowned = "UPDATE " + agents + " SET target_node = ? WHERE agent_uri = ? AND owner_node IS NULL AND "
+        + fence;
     String insert = dialect.insertIfAbsent(agents, COLUMNS, "?, NULL, ?, 0, ?, NULL", "agent_uri");
     return jdbc.write("place " + targets.size() + " agents", connection -> {
       if (!fenceHolds(connection, leader)) {
         return AssignmentWrite.FENCED;
       }
       java.util.Set<String> existing = existingUris(connection, targets.keySet());
-      try (PreparedStatement statement = connection.prepareStatement(update)) {
+      try (PreparedStatement statement = connection.prepareStatement(update);
+          PreparedStatement unowned = connection.prepareStatement(updateUnowned)) {
         for (java.util.Map.Entry<AgentUri, @Nullable String> entry : targets.entrySet()) {
           if (existing.contains(entry.getKey().toString())) {
-            statement.setString(1, entry.getValue());
-            statement.setString(2, entry.getKey().toString());
-            JdbcMembershipStore.bindFence(statement, 3, leader);
-            statement.addBatch();
+            PreparedStatement s = onlyIfUnowned.contains(entry.getKey()) ? unowned : statement;
+            s.setString(1, entry.getValue());
+            s.setString(2, entry.getKey().toString());
+            JdbcMembershipStore.bindFence(s, 3, leader);
+            s.addBatch();
           }
         }
         statement.executeBatch();
+        unowned.executeBatch();
       }
       List<java.util.Map.Entry<AgentUri, @Nullable String>> inserts = targets.entrySet().stream()
           .filter(entry -> entry.getValue() != null && !existing.contains(entry.getKey().toString()))
