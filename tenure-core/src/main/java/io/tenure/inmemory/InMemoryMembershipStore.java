@@ -86,6 +86,28 @@ final class InMemoryMembershipStore implements MembershipStore {
     }
   }
 
+  // The monitor is the lock: the version read inside it cannot change before the write.
+  @Override
+  public MembershipWrite joinQueued(NewNode node) {
+    synchronized (store.clusterTables()) {
+      return join(node, store.clusterTables().version);
+    }
+  }
+
+  @Override
+  public MembershipWrite changeStatusQueued(String nodeId, NodeStatus to) {
+    synchronized (store.clusterTables()) {
+      return changeStatus(nodeId, to, store.clusterTables().version);
+    }
+  }
+
+  @Override
+  public MembershipWrite removeQueued(String nodeId) {
+    synchronized (store.clusterTables()) {
+      return remove(nodeId, store.clusterTables().version);
+    }
+  }
+
   @Override
   public boolean heartbeat(String nodeId) {
     ClusterTables t = store.clusterTables();

@@ -58,6 +58,35 @@ public interface MembershipStore {
   MembershipWrite remove(String nodeId, long expectedVersion);
 
   /**
+   * {@link #join(NewNode, long)} at the version this transaction reads under a lock it holds until
+   * it ends ({@code SELECT ... FOR UPDATE} on servers; SQLite's write transaction already runs
+   * alone). The version bump MUST still be conditional on that read; what changes is that
+   * concurrent status changes queue on the lock instead of failing the compare-and-swap and
+   * retrying. MUST NOT read the version before the transaction that bumps it.
+   *
+   * @return {@code APPLIED} or {@code DUPLICATE_NODE}; {@code STALE_VERSION} only if the version
+   *     changed under the lock (a provider bug); MUST change nothing unless {@code APPLIED}
+   */
+  MembershipWrite joinQueued(NewNode node);
+
+  /**
+   * {@link #changeStatus(String, NodeStatus, long)} at the version read under a lock in the same
+   * transaction, as {@link #joinQueued}.
+   *
+   * @return {@code APPLIED} or {@code NOT_ELIGIBLE}
+   * @throws IllegalArgumentException if {@code to} is {@code JOINING} or {@code DEAD}
+   */
+  MembershipWrite changeStatusQueued(String nodeId, NodeStatus to);
+
+  /**
+   * {@link #remove(String, long)} at the version read under a lock in the same transaction, as
+   * {@link #joinQueued}.
+   *
+   * @return {@code APPLIED} or {@code NOT_ELIGIBLE}
+   */
+  MembershipWrite removeQueued(String nodeId);
+
+  /**
    * One unconditional write of {@code heartbeat_at = now()} to the node's own row, with no read
    * first. MUST NOT insert a missing row and MUST NOT touch a {@code DEAD} row. MUST NOT wait behind
    * other work for a connection: heartbeats use their own connection and statement timeout.

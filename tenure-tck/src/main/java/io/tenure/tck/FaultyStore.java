@@ -144,6 +144,21 @@ public final class FaultyStore implements Store {
     }
 
     @Override
+    public MembershipWrite joinQueued(NewNode node) {
+      return real.joinQueued(node);
+    }
+
+    @Override
+    public MembershipWrite changeStatusQueued(String nodeId, NodeStatus to) {
+      return real.changeStatusQueued(nodeId, to);
+    }
+
+    @Override
+    public MembershipWrite removeQueued(String nodeId) {
+      return real.removeQueued(nodeId);
+    }
+
+    @Override
     public List<NodeInfo> findStale(Duration staleAfter) {
       return real.findStale(staleAfter);
     }

@@ -157,6 +157,57 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
   }
 
   @Test
+  void twenty_concurrent_queued_joins_all_apply_each_bumping_the_version_once() {
+    int nodes = 20;
+    joined("first");
+    List<Callable<MembershipWrite>> joins = new ArrayList<>();
+    for (int i = 0; i < nodes; i++) {
+      NewNode node = node("n" + i);
+      joins.add(() -> membership.joinQueued(node));
+    }
+
+    assertThat(Race.run(joins)).as("each read its version under the lock: none is stale")
+        .containsOnly(MembershipWrite.APPLIED);
+
+    assertThat(membership.read().version()).isEqualTo(nodes + 1);
+    assertThat(membership.read().nodes()).hasSize(nodes + 1);
+  }
+
+  @Test
+  void concurrent_queued_activations_and_leaves_all_apply_and_a_queued_join_of_a_duplicate_changes_nothing() {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      ids.add(joined("n" + i));
+    }
+    List<Callable<MembershipWrite>> changes = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i++) {
+      String id = ids.get(i);
+      changes.add(i % 2 == 0
+          ? () -> membership.changeStatusQueued(id, NodeStatus.ACTIVE)
+          : () -> membership.changeStatusQueued(id, NodeStatus.LEAVING));
+    }
+
+    assertThat(Race.run(changes)).containsOnly(MembershipWrite.APPLIED);
+    assertThat(membership.read().version()).isEqualTo(20);
+    assertThat(row(ids.get(0)).status()).isEqualTo(NodeStatus.ACTIVE);
+    assertThat(row(ids.get(1)).status()).isEqualTo(NodeStatus.LEAVING);
+    assertThat(membership.changeStatusQueued(ids.get(1), NodeStatus.ACTIVE)).isEqualTo(MembershipWrite.NOT_ELIGIBLE);
+
+    List<Callable<MembershipWrite>> removals = new ArrayList<>();
+    ids.forEach(id -> removals.add(() -> membership.removeQueued(id)));
+    assertThat(Race.run(removals)).containsOnly(MembershipWrite.APPLIED);
+    assertThat(membership.removeQueued(ids.get(0))).isEqualTo(MembershipWrite.NOT_ELIGIBLE);
+    assertThat(membership.read().nodes()).isEmpty();
+    assertThat(membership.read().version()).isEqualTo(30);
+
+    NewNode node = node("dup");
+    assertThat(membership.joinQueued(node)).isEqualTo(MembershipWrite.APPLIED);
+    assertThat(membership.joinQueued(node)).isEqualTo(MembershipWrite.DUPLICATE_NODE);
+    assertThat(membership.read().version()).isEqualTo(31);
+    assertThat(membership.read().nodes()).hasSize(1);
+  }
+
+  @Test
   void a_node_moves_itself_joining_active_leaving_and_removes_its_row() {
     String a = joined("a");
 

@@ -14,13 +14,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * This node's membership row (SPEC §3): join, activation, heartbeats, self-fencing, ejection and
- * rejoin, graceful removal. Status changes retry on a stale version by re-reading; every other
- * outcome is final.
+ * rejoin, graceful removal. Status changes read the version under a lock in their own transaction
+ * ({@code MembershipStore.joinQueued} and friends): nodes joining together queue on that lock
+ * instead of failing their compare-and-swap and retrying, and every outcome is final.
  */
 final class MembershipKeeper {
   private static final Logger LOG = LoggerFactory.getLogger(MembershipKeeper.class);
-  /** Concurrent joins each bump the version once; a few hundred nodes settle well within this. */
-  private static final int MAX_VERSION_RETRIES = 1000;
   private static final long NEVER = Long.MIN_VALUE;
 
   private final MembershipStore membership;
@@ -63,7 +62,7 @@ final class MembershipKeeper {
     long start = ticker.read();
     NewNode node = new NewNode(nodeId, settings.name(), settings.address(), settings.capabilities(),
         mayRunFor(settings));
-    MembershipWrite joined = retryOnStaleVersion(version -> membership.join(node, version));
+    MembershipWrite joined = membership.joinQueued(node);
     if (joined != MembershipWrite.APPLIED) {
       throw new IllegalStateException("node " + nodeId + " could not join: " + joined);
     }
@@ -71,8 +70,7 @@ final class MembershipKeeper {
       heartbeatStartedAt = start;
     }
     history.record(ClusterEvent.Kind.JOINED, nodeId, null, "name " + settings.name());
-    MembershipWrite activated =
-        retryOnStaleVersion(version -> membership.changeStatus(nodeId, NodeStatus.ACTIVE, version));
+    MembershipWrite activated = membership.changeStatusQueued(nodeId, NodeStatus.ACTIVE);
     if (activated != MembershipWrite.APPLIED) {
       throw new IllegalStateException("node " + nodeId + " could not become ACTIVE: " + activated);
     }
@@ -144,8 +142,7 @@ final class MembershipKeeper {
 
   /** Marks this node LEAVING. */
   void markLeaving() {
-    MembershipWrite result =
-        retryOnStaleVersion(version -> membership.changeStatus(nodeId, NodeStatus.LEAVING, version));
+    MembershipWrite result = membership.changeStatusQueued(nodeId, NodeStatus.LEAVING);
     if (result != MembershipWrite.APPLIED) {
       LOG.warn("node {} could not mark itself LEAVING: {}", nodeId, result);
     }
@@ -153,24 +150,11 @@ final class MembershipKeeper {
 
   /** Deletes this node's row, the last step of a graceful leave. */
   void remove() {
-    MembershipWrite result = retryOnStaleVersion(version -> membership.remove(nodeId, version));
+    MembershipWrite result = membership.removeQueued(nodeId);
     if (result == MembershipWrite.APPLIED) {
       history.record(ClusterEvent.Kind.LEFT, nodeId, null, "name " + settings.name());
     } else {
       LOG.warn("node {} could not remove its row: {}", nodeId, result);
     }
-  }
-
-  private MembershipWrite retryOnStaleVersion(java.util.function.LongFunction<MembershipWrite> write) {
-    for (int attempt = 0; attempt < MAX_VERSION_RETRIES; attempt++) {
-      MembershipWrite result = write.apply(membership.version());
-      if (result != MembershipWrite.STALE_VERSION) {
-        return result;
-      }
-      // Many nodes joining at once: a short random pause spreads the retries out.
-      java.util.concurrent.locks.LockSupport.parkNanos(
-          java.util.concurrent.ThreadLocalRandom.current().nextLong(Math.min(attempt + 1, 10) * 1_000_000L));
-    }
-    return MembershipWrite.STALE_VERSION;
   }
 }

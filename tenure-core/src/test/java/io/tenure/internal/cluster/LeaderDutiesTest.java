@@ -141,6 +141,21 @@ class LeaderDutiesTest {
     }
 
     @Override
+    public MembershipWrite joinQueued(NewNode node) {
+      return delegate.joinQueued(node);
+    }
+
+    @Override
+    public MembershipWrite changeStatusQueued(String nodeId, NodeStatus to) {
+      return delegate.changeStatusQueued(nodeId, to);
+    }
+
+    @Override
+    public MembershipWrite removeQueued(String nodeId) {
+      return delegate.removeQueued(nodeId);
+    }
+
+    @Override
     public boolean heartbeat(String nodeId) {
       return delegate.heartbeat(nodeId);
     }

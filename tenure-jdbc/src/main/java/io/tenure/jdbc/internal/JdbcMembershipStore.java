@@ -88,12 +88,27 @@ public final class JdbcMembershipStore implements MembershipStore {
     });
   }
 
+  /** Where a status change gets the version its compare-and-swap is conditional on. */
+  @FunctionalInterface
+  private interface VersionRead {
+    long in(Connection connection) throws SQLException;
+  }
+
   @Override
   public MembershipWrite join(NewNode node, long expectedVersion) {
+    return join(node, connection -> expectedVersion);
+  }
+
+  @Override
+  public MembershipWrite joinQueued(NewNode node) {
+    return join(node, this::lockedVersion);
+  }
+
+  private MembershipWrite join(NewNode node, VersionRead version) {
     String insert = dialect.insertIfAbsent(nodes, Rows.NODE_COLUMNS,
         "?, ?, ?, ?, 'JOINING', " + dialect.now() + ", " + dialect.now() + ", ?, 1", "node_id");
     return jdbc.write("join node " + node.nodeId(), connection -> {
-      if (!casVersion(connection, expectedVersion)) {
+      if (!casVersion(connection, version.in(connection))) {
         return MembershipWrite.STALE_VERSION;
       }
       if (!insertNode(connection, insert, node)) {
@@ -121,11 +136,20 @@ public final class JdbcMembershipStore implements MembershipStore {
 
   @Override
   public MembershipWrite changeStatus(String nodeId, NodeStatus to, long expectedVersion) {
+    return changeStatus(nodeId, to, connection -> expectedVersion);
+  }
+
+  @Override
+  public MembershipWrite changeStatusQueued(String nodeId, NodeStatus to) {
+    return changeStatus(nodeId, to, this::lockedVersion);
+  }
+
+  private MembershipWrite changeStatus(String nodeId, NodeStatus to, VersionRead version) {
     Set<NodeStatus> from = MembershipStore.selfChangeSources(to);
     String update = "UPDATE " + nodes + " SET status = ?, row_version = row_version + 1 WHERE node_id = ? AND status IN ("
         + from.stream().map(s -> "'" + s.name() + "'").collect(Collectors.joining(", ")) + ")";
     return jdbc.write("change status of node " + nodeId + " to " + to, connection -> {
-      if (!casVersion(connection, expectedVersion)) {
+      if (!casVersion(connection, version.in(connection))) {
         return MembershipWrite.STALE_VERSION;
       }
       try (PreparedStatement statement = connection.prepareStatement(update)) {
@@ -140,8 +164,17 @@ public final class JdbcMembershipStore implements MembershipStore {
 
   @Override
   public MembershipWrite remove(String nodeId, long expectedVersion) {
+    return remove(nodeId, connection -> expectedVersion);
+  }
+
+  @Override
+  public MembershipWrite removeQueued(String nodeId) {
+    return remove(nodeId, this::lockedVersion);
+  }
+
+  private MembershipWrite remove(String nodeId, VersionRead version) {
     return jdbc.write("remove node " + nodeId, connection -> {
-      if (!casVersion(connection, expectedVersion)) {
+      if (!casVersion(connection, version.in(connection))) {
         return MembershipWrite.STALE_VERSION;
       }
       try (PreparedStatement statement = connection.prepareStatement("DELETE FROM " + nodes + " WHERE node_id = ?")) {
@@ -241,6 +274,19 @@ public final class JdbcMembershipStore implements MembershipStore {
         return Collections.unmodifiableList(found);
       }
     });
+  }
+
+  /**
+   * The version, read in the caller's transaction under a row lock held until it ends (SQLite's
+   * write transaction is already exclusive): concurrent joiners queue here instead of failing
+   * their compare-and-swap and retrying with back-off.
+   */
+  private long lockedVersion(Connection connection) throws SQLException {
+    String sql = "SELECT version FROM " + membership + " WHERE id = 1" + dialect.forUpdate();
+    try (PreparedStatement statement = connection.prepareStatement(sql);
+        ResultSet rows = statement.executeQuery()) {
+      return rows.next() ? rows.getLong(1) : 0L;
+    }
   }
 
   private boolean casVersion(Connection connection, long expectedVersion) throws SQLException {
