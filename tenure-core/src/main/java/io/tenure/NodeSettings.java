@@ -28,6 +28,9 @@ import java.util.Set;
  * @param maxReconciliationsPerTick actions per node sweep (0 or less: no cap)
  * @param agentStartTimeout how long an agent's start may take before it is abandoned
  * @param agentStopTimeout how long an agent's stop may take before it is abandoned
+ * @param initialPlacementQuiet how long membership must have been still before the leader places
+ *     agents that have no row yet (zero: at once)
+ * @param initialPlacementMaxDelay the longest the leader holds such agents back
  */
 public record NodeSettings(
     String name,
@@ -51,7 +54,9 @@ public record NodeSettings(
     int maxMovesPerPass,
     int maxReconciliationsPerTick,
     Duration agentStartTimeout,
-    Duration agentStopTimeout) {
+    Duration agentStopTimeout,
+    Duration initialPlacementQuiet,
+    Duration initialPlacementMaxDelay) {
   /** Copies the capabilities. */
   public NodeSettings {
     capabilities = Set.copyOf(capabilities);

@@ -161,6 +161,10 @@ public interface TenureNode extends AutoCloseable {
      * self-fence and a sweep) after a node's last heartbeat before it hands the node's agents on.
      */
     public static final Duration DEFAULT_AGENT_STOP_TIMEOUT = Duration.ofSeconds(2);
+    /** How long membership must have been still before agents without a row are placed. */
+    public static final Duration DEFAULT_INITIAL_PLACEMENT_QUIET = Duration.ofMillis(500);
+    /** The longest agents without a row are held back for a quiet membership. */
+    public static final Duration DEFAULT_INITIAL_PLACEMENT_MAX_DELAY = Duration.ofSeconds(5);
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
     private static final Pattern CAPABILITY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}");
@@ -187,6 +191,8 @@ public interface TenureNode extends AutoCloseable {
     private int maxReconciliationsPerTick = DEFAULT_MAX_RECONCILIATIONS_PER_TICK;
     private Duration agentStartTimeout = DEFAULT_AGENT_START_TIMEOUT;
     private Duration agentStopTimeout = DEFAULT_AGENT_STOP_TIMEOUT;
+    private Duration initialPlacementQuiet = DEFAULT_INITIAL_PLACEMENT_QUIET;
+    private Duration initialPlacementMaxDelay = DEFAULT_INITIAL_PLACEMENT_MAX_DELAY;
     private final java.util.Map<String, AgentFamily> families = new java.util.LinkedHashMap<>();
     private final java.util.Map<String, io.tenure.internal.queue.ConsumerSpec> consumers =
         new java.util.LinkedHashMap<>();
@@ -394,6 +400,34 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
+     * How the leader places agents that have no row yet, as at a cold start (like Kafka's {@code
+     * group.initial.rebalance.delay.ms}): it waits until no node is joining and the newest node
+     * joined at least {@code quiet} ago by the database clock, but never longer than {@code max}
+     * from the first pass that held them back. Nodes starting together then get their agents
+     * evenly at once, instead of the first nodes up claiming them all and handing them on at
+     * {@code maxMovesPerPass} a pass. Agents whose rows exist (a dead node's, a hand-off's) are
+     * never held back. Default 500 ms and 5 s.
+     *
+     * @param quiet how long membership must have been still; zero places at once
+     * @param max the longest agents are held back; at least {@code quiet}
+     * @throws IllegalArgumentException naming the setting if either is null or negative, or {@code
+     *     max < quiet}
+     */
+    public Builder initialPlacementDelay(Duration quiet, Duration max) {
+      if (quiet == null || quiet.isNegative() || max == null || max.isNegative()) {
+        throw new IllegalArgumentException(
+            "initialPlacementDelay quiet and max must be zero or positive, got " + quiet + " and " + max);
+      }
+      if (max.compareTo(quiet) < 0) {
+        throw new IllegalArgumentException(
+            "initialPlacementDelay max must be at least its quiet period, got quiet " + quiet + " and max " + max);
+      }
+      this.initialPlacementQuiet = quiet;
+      this.initialPlacementMaxDelay = max;
+      return this;
+    }
+
+    /**
      * @param ticker the monotonic clock for local deadlines; tests pass a settable one
      * @throws IllegalArgumentException if null
      */
@@ -545,7 +579,7 @@ public interface TenureNode extends AutoCloseable {
               staleAfter, leaseTtl, renewInterval, fenceAfter, statementTimeout, promotable,
               acquireDelay, defunctAfter, cleanupBatchSize, maxCleanupPerTick, eventsToKeep,
               eventMaxAge, agentSweepInterval, maxMovesPerPass, maxReconciliationsPerTick,
-              agentStartTimeout, agentStopTimeout);
+              agentStartTimeout, agentStopTimeout, initialPlacementQuiet, initialPlacementMaxDelay);
       return new DefaultTenureNode(store, settings, ticker, listeners, allFamilies,
           new io.tenure.internal.queue.QueueSettings(List.copyOf(consumers.values()), reclaimInterval, reclaimPerTick,
               drainDeadline));

@@ -40,6 +40,24 @@ class TenureNodeBuilderTest {
   }
 
   @Test
+  void the_initial_placement_delay_defaults_to_500_ms_quiet_within_5_s_and_bad_values_are_refused_naming_it() {
+    NodeSettings settings = builder().build().settings();
+    assertThat(settings.initialPlacementQuiet()).isEqualTo(Duration.ofMillis(500));
+    assertThat(settings.initialPlacementMaxDelay()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(builder().initialPlacementDelay(Duration.ZERO, Duration.ZERO).build().settings()
+        .initialPlacementQuiet()).isZero();
+
+    assertThatThrownBy(() -> builder().initialPlacementDelay(Duration.ofMillis(-1), Duration.ofSeconds(5)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("initialPlacementDelay quiet and max must be zero or positive, got PT-0.001S and PT5S");
+    assertThatThrownBy(() -> builder().initialPlacementDelay(Duration.ofSeconds(1), null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("initialPlacementDelay");
+    assertThatThrownBy(() -> builder().initialPlacementDelay(Duration.ofSeconds(2), Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("initialPlacementDelay max must be at least its quiet period, got quiet PT2S and max PT1S");
+  }
+
+  @Test
   void heartbeat_self_fence_and_staleness_must_increase_and_the_message_names_both_values() {
     assertThatThrownBy(() -> builder().heartbeatInterval(Duration.ofSeconds(3)).build())
         .isInstanceOf(IllegalArgumentException.class)

@@ -34,12 +34,15 @@ import java.util.stream.IntStream;
  * start until every agent runs exactly once), the leader's writes once converged (should be 0:
  * passes are O(changes)), and the time to run every agent once again after one node crashes.
  *
- * <p>Usage: {@code ConvergenceBench --store URL [--nodes 100] [--agents 10000] [--bound 120]}
+ * <p>Usage: {@code ConvergenceBench --store URL [--nodes 100] [--agents 10000] [--bound 120]
+ * [--moves 20] [--placement-quiet 500]}
  */
 public final class ConvergenceBench {
   private final Map<AgentUri, Set<String>> runners = new ConcurrentHashMap<>();
   /** Rebalancing moves per leader pass; the node default unless --moves is given. */
   private static final int[] MOVES = {TenureNode.Builder.DEFAULT_MAX_MOVES_PER_PASS};
+  /** The initial placement quiet period; the node default unless --placement-quiet MS is given. */
+  private static final Duration[] QUIET = {TenureNode.Builder.DEFAULT_INITIAL_PLACEMENT_QUIET};
   private final AtomicInteger duplicates = new AtomicInteger();
 
   public static void main(String[] args) throws Exception {
@@ -50,6 +53,7 @@ public final class ConvergenceBench {
     for (int i = 0; i < args.length; i += 2) {
       switch (args[i]) {
         case "--moves" -> MOVES[0] = Integer.parseInt(args[i + 1]);
+        case "--placement-quiet" -> QUIET[0] = Duration.ofMillis(Long.parseLong(args[i + 1]));
         case "--store" -> url = args[i + 1];
         case "--nodes" -> nodes = Integer.parseInt(args[i + 1]);
         case "--agents" -> agents = Integer.parseInt(args[i + 1]);
@@ -110,6 +114,8 @@ public final class ConvergenceBench {
       // all nodes share one pool (real processes each have their own).
       built.add(TenureNode.builder(store).name("n" + i).promotable(i < 3)
           .agentCaps(MOVES[0], TenureNode.Builder.DEFAULT_MAX_RECONCILIATIONS_PER_TICK)
+          .initialPlacementDelay(QUIET[0], QUIET[0].compareTo(TenureNode.Builder.DEFAULT_INITIAL_PLACEMENT_MAX_DELAY) > 0
+              ? QUIET[0] : TenureNode.Builder.DEFAULT_INITIAL_PLACEMENT_MAX_DELAY)
           .agentFamily(family(wanted)).build());
     }
     long start = System.nanoTime();
@@ -140,8 +146,9 @@ public final class ConvergenceBench {
         ? ms(cold - start) + " from the first node's start, " + ms(cold - started) + " from the last one's"
         : "not within " + bound;
     System.out.printf(Locale.ROOT,
-        "cold: %d nodes, %d agents, %d moves per pass: all nodes started after %s, every agent once after %s%n",
-        nodeCount, agentCount, MOVES[0], ms(started - start), coldFigure);
+        "cold: %d nodes, %d agents, %d moves per pass, placement quiet %d ms: all nodes started after %s,"
+            + " every agent once after %s%n",
+        nodeCount, agentCount, MOVES[0], QUIET[0].toMillis(), ms(started - start), coldFigure);
     if (!converged) {
       return;
     }

@@ -6,12 +6,12 @@ import io.tenure.AgentContext;
 import io.tenure.AgentFamily;
 import io.tenure.AgentUri;
 import io.tenure.ClusterEvent;
-import io.tenure.NodeInfo;
 import io.tenure.NodeSettings;
 import io.tenure.spi.AgentStore;
 import io.tenure.spi.AssignmentWrite;
 import io.tenure.spi.EventStore;
 import io.tenure.spi.LeaderFence;
+import io.tenure.spi.MembershipView;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -52,6 +52,7 @@ public final class AgentRuntime {
   private final EventStore events;
   private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
   private final ReconciliationSweep sweep = new ReconciliationSweep();
+  private final PlacementQuiet quiet;
 
   // Guarded by this.
   private final Map<AgentUri, Running> running = new HashMap<>();
@@ -63,7 +64,8 @@ public final class AgentRuntime {
   private record Running(Agent agent, Context context) {}
 
   public AgentRuntime(AgentStore store, NodeSettings settings, Map<String, AgentFamily> families,
-      Supplier<String> nodeId, EventStore events) {
+      Supplier<String> nodeId, EventStore events, io.tenure.Ticker ticker) {
+    this.quiet = new PlacementQuiet(settings.initialPlacementQuiet(), settings.initialPlacementMaxDelay(), ticker);
     this.store = store;
     this.settings = settings;
     this.families = Map.copyOf(families);
@@ -71,18 +73,30 @@ public final class AgentRuntime {
     this.events = events;
   }
 
-  /** The leader's pass: plan from a snapshot, then apply each write under the fence. */
-  public void leaderPass(LeaderFence fence, List<NodeInfo> nodes) {
+  /**
+   * The leader's pass: plan from a snapshot, then apply each write under the fence.
+   *
+   * @return 0, or how many nanoseconds until agents that have no row yet may be placed: they are
+   *     held back while membership is not yet quiet ({@code initialPlacementDelay}); the caller may
+   *     run the next pass then
+   */
+  public long leaderPass(LeaderFence fence, MembershipView membership) {
     if (families.isEmpty()) {
-      return;
+      return 0;
     }
     long began = System.nanoTime();
     Map<String, Set<AgentUri>> wanted = new TreeMap<>();
     families.forEach((scheme, family) -> wanted.put(scheme, wantedOf(family)));
     List<AgentAssignment> rows = store.readAll();
     long read = System.nanoTime();
-    List<PlanAction> plan = AssignmentPlanner.plan(nodes, wanted, rows, settings.maxMovesPerPass());
+    long hold = quiet.holdFor(membership, hasNewAgents(wanted, rows));
+    List<PlanAction> plan = AssignmentPlanner.plan(membership.nodes(), wanted, rows, settings.maxMovesPerPass(),
+        hold == 0);
     long planned = System.nanoTime();
+    if (hold > 0) {
+      LOG.debug("leader {}: agents without a row wait up to {} ms more for membership to be quiet",
+          fence.nodeId(), hold / 1_000_000);
+    }
     try {
       apply(plan, fence);
     } finally {
@@ -100,6 +114,13 @@ public final class AgentRuntime {
         }
       }
     }
+    return hold;
+  }
+
+  private static boolean hasNewAgents(Map<String, Set<AgentUri>> wanted, List<AgentAssignment> rows) {
+    Set<AgentUri> withRows = new HashSet<>();
+    rows.forEach(row -> withRows.add(row.uri()));
+    return wanted.values().stream().flatMap(Set::stream).anyMatch(uri -> !withRows.contains(uri));
   }
 
   private void apply(List<PlanAction> plan, LeaderFence fence) {

@@ -32,7 +32,9 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * Placing an agent that has no valid target is never capped: after a crash or a cold start every
- * agent must find a node in one pass. The plan is deterministic: ties break by node id and URI.
+ * agent must find a node in one pass. Only agents that have no row at all may be held back (by
+ * {@code placeNew}, while a cold start's membership settles); an agent whose row names a node
+ * that is gone is always placed. The plan is deterministic: ties break by node id and URI.
  */
 public final class AssignmentPlanner {
   private AssignmentPlanner() {}
@@ -46,6 +48,16 @@ public final class AssignmentPlanner {
    */
   public static List<PlanAction> plan(
       List<NodeInfo> nodes, Map<String, Set<AgentUri>> wanted, List<AgentAssignment> rows, int maxMoves) {
+    return plan(nodes, wanted, rows, maxMoves, true);
+  }
+
+  /**
+   * @param placeNew false to leave agents that have no row unplaced in this pass (every other
+   *     agent is planned as usual)
+   * @return the writes to apply, in order
+   */
+  public static List<PlanAction> plan(List<NodeInfo> nodes, Map<String, Set<AgentUri>> wanted,
+      List<AgentAssignment> rows, int maxMoves, boolean placeNew) {
     Map<String, NodeInfo> active = nodes.stream()
         .filter(n -> n.status() == NodeStatus.ACTIVE)
         .collect(Collectors.toMap(NodeInfo::nodeId, n -> n, (a, b) -> a, TreeMap::new));
@@ -56,7 +68,7 @@ public final class AssignmentPlanner {
     retireUnwanted(rows, wanted, actions);
     int[] movesLeft = {maxMoves <= 0 ? Integer.MAX_VALUE : maxMoves};
     for (Map.Entry<String, Set<AgentUri>> family : new TreeMap<>(wanted).entrySet()) {
-      planFamily(family.getKey(), family.getValue(), active, byUri, movesLeft, actions);
+      planFamily(family.getKey(), family.getValue(), active, byUri, movesLeft, placeNew, actions);
     }
     return actions;
   }
@@ -91,6 +103,7 @@ public final class AssignmentPlanner {
       Map<String, NodeInfo> active,
       Map<AgentUri, AgentAssignment> rows,
       int[] movesLeft,
+      boolean placeNew,
       List<PlanAction> actions) {
     List<NodeInfo> capable = active.values().stream()
         .filter(n -> n.capabilities().contains(scheme))
@@ -112,6 +125,9 @@ public final class AssignmentPlanner {
       if (current == null) {
         if (row != null && row.pinnedTo() != null) {
           continue; // pinned to a node that cannot run it now: it waits for that node
+        }
+        if (row == null && !placeNew) {
+          continue; // a cold start's agent, held back until membership settles
         }
         unplaced.add(uri);
       } else {

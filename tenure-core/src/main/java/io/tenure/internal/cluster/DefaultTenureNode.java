@@ -57,6 +57,8 @@ public final class DefaultTenureNode implements TenureNode {
   private volatile Optional<AutoCloseable> listening = Optional.empty();
   private final Object lifecycle = new Object();
   private final java.util.Map<String, ScheduledExecutorService> threads = new java.util.LinkedHashMap<>();
+  private volatile @org.jspecify.annotations.Nullable ScheduledExecutorService leaderThread;
+  private final java.util.concurrent.atomic.AtomicBoolean earlyPass = new java.util.concurrent.atomic.AtomicBoolean();
   private boolean started;
   private boolean closed;
 
@@ -70,7 +72,7 @@ public final class DefaultTenureNode implements TenureNode {
     this.keeper = new MembershipKeeper(store.membership(), settings, ticker, fired, history);
     this.elector = new LeaderElector(store.leases(), settings, ticker, keeper::nodeId, fired, history);
     this.duties = new LeaderDuties(store.membership(), store.events(), settings, history);
-    this.agents = new AgentRuntime(store.agents(), settings, families, keeper::nodeId, store.events());
+    this.agents = new AgentRuntime(store.agents(), settings, families, keeper::nodeId, store.events(), ticker);
     this.queueSettings = queueSettings;
     this.consumers = queueSettings.consumers().stream()
         .map(spec -> new QueueConsumer(store.queues(), spec, keeper::nodeId, () -> !keeper.isSelfFenced()))
@@ -108,7 +110,7 @@ public final class DefaultTenureNode implements TenureNode {
     }
     schedule("heartbeat", settings.heartbeatInterval(), this::heartbeatTick);
     schedule("elector", settings.renewInterval(), elector::tick);
-    schedule("leader", settings.renewInterval(), this::leaderTick);
+    leaderThread = schedule("leader", settings.renewInterval(), this::leaderTick);
     schedule("agents", settings.agentSweepInterval(), this::agentTick);
     schedule("reclaim", queueSettings.reclaimInterval(), this::reclaimTick);
     consumers.forEach(QueueConsumer::start);
@@ -127,7 +129,7 @@ public final class DefaultTenureNode implements TenureNode {
     schedule("watchdog", watch.compareTo(Duration.ofMillis(5)) < 0 ? Duration.ofMillis(5) : watch, this::watchdogTick);
   }
 
-  private void schedule(String role, Duration period, Runnable tick) {
+  private ScheduledExecutorService schedule(String role, Duration period, Runnable tick) {
     ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
       Thread t = new Thread(runnable, "tenure-" + role + "-" + settings.name());
       t.setDaemon(true);
@@ -135,6 +137,7 @@ public final class DefaultTenureNode implements TenureNode {
     });
     threads.put(role, thread);
     thread.scheduleWithFixedDelay(() -> guarded(role, tick), 0, period.toNanos(), TimeUnit.NANOSECONDS);
+    return thread;
   }
 
   private void guarded(String role, Runnable tick) {
@@ -162,8 +165,27 @@ public final class DefaultTenureNode implements TenureNode {
   private void leaderTick() {
     elector.fence().ifPresent(fence -> {
       duties.tick(fence);
-      agents.leaderPass(fence, store.membership().read().nodes());
+      agentPass(fence);
     });
+  }
+
+  /**
+   * One agent pass. When it held a cold start's agents back for a quiet membership, the next pass
+   * runs as soon as they may be placed, not up to a whole {@code renewInterval} later.
+   */
+  private void agentPass(LeaderFence fence) {
+    long hold = agents.leaderPass(fence, store.membership().read());
+    ScheduledExecutorService thread = leaderThread;
+    if (hold > 0 && hold < settings.renewInterval().toNanos() && thread != null && earlyPass.compareAndSet(false, true)) {
+      try {
+        thread.schedule(() -> {
+          earlyPass.set(false);
+          guarded("leader", () -> elector.fence().ifPresent(this::agentPass));
+        }, hold, TimeUnit.NANOSECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        earlyPass.set(false); // the node is stopping
+      }
+    }
   }
 
   /** Every node sweeps: the sweep is one indexed statement, and no queue waits for a leader. */
@@ -249,7 +271,7 @@ public final class DefaultTenureNode implements TenureNode {
   @Override
   public boolean rebalance() {
     Optional<LeaderFence> fence = elector.fence();
-    fence.ifPresent(f -> agents.leaderPass(f, store.membership().read().nodes()));
+    fence.ifPresent(f -> agents.leaderPass(f, store.membership().read()));
     return fence.isPresent();
   }
 

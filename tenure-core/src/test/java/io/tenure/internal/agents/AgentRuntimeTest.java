@@ -30,7 +30,7 @@ class AgentRuntimeTest {
     NodeSettings settings = new NodeSettings("n", "", Set.of("p"), Duration.ofMillis(500), Duration.ofSeconds(2),
         Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofSeconds(4), Duration.ZERO,
         true, Duration.ZERO, Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50,
-        Duration.ofSeconds(5), Duration.ofSeconds(5));
+        Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO);
     AgentFamily family = new AgentFamily() {
       @Override
       public String scheme() {
@@ -57,7 +57,7 @@ class AgentRuntimeTest {
         };
       }
     };
-    return new AgentRuntime(store.agents(), settings, Map.of("p", family), () -> nodeId, store.events());
+    return new AgentRuntime(store.agents(), settings, Map.of("p", family), () -> nodeId, store.events(), System::nanoTime);
   }
 
   private List<ClusterEvent.Kind> events() {
@@ -117,8 +117,8 @@ class AgentRuntimeTest {
     NodeSettings settings = new NodeSettings("n", "", Set.of("q"), Duration.ofMillis(500), Duration.ofSeconds(2),
         Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofSeconds(4), Duration.ZERO,
         true, Duration.ZERO, Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50,
-        Duration.ofSeconds(10), Duration.ofSeconds(10));
-    AgentRuntime runtime = new AgentRuntime(store.agents(), settings, Map.of("q", family), () -> "n1", store.events());
+        Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO);
+    AgentRuntime runtime = new AgentRuntime(store.agents(), settings, Map.of("q", family), () -> "n1", store.events(), System::nanoTime);
     five.forEach(uri -> store.agents().place(uri, "n1", fence));
     runtime.sweepTick();
     assertThat(runtime.running()).hasSize(count);

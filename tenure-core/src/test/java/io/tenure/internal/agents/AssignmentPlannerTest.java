@@ -187,6 +187,37 @@ class AssignmentPlannerTest {
   }
 
   @Property
+  void holding_back_new_agents_places_none_of_them_and_still_places_every_agent_that_has_a_row(
+      @ForAll("fleets") Fleet fleet) {
+    Map<AgentUri, AgentAssignment> before = rowsByUri(fleet.rows());
+    List<PlanAction> plan = AssignmentPlanner.plan(fleet.nodes(), fleet.wanted(), fleet.rows(), 3, false);
+    assertThat(plan).noneMatch(a -> a instanceof PlanAction.Place && !before.containsKey(a.uri()));
+    Map<AgentUri, AgentAssignment> after = apply(fleet.rows(), plan);
+    fleet.wanted().forEach((scheme, agents) -> {
+      Set<String> capable = capable(fleet.nodes(), scheme);
+      for (AgentUri uri : agents) {
+        AgentAssignment old = before.get(uri);
+        if (capable.isEmpty() || old == null || old.paused() || old.pinnedTo() != null) {
+          continue;
+        }
+        assertThat(after.get(uri).target()).as("a dead or gone target's agent is never held back: " + uri)
+            .isIn(capable);
+      }
+    });
+  }
+
+  @Test
+  void a_held_back_cold_start_is_placed_evenly_once_instead_of_on_the_first_nodes_up() {
+    List<NodeInfo> first = activeNodes(1);
+    assertThat(AssignmentPlanner.plan(first, TWELVE, List.of(), 2, false)).isEmpty();
+
+    List<NodeInfo> four = activeNodes(4);
+    List<AgentAssignment> rows = List.copyOf(apply(List.of(), AssignmentPlanner.plan(four, TWELVE, List.of(), 2, true)).values());
+    assertThat(spread(four, rows)).containsExactly(3, 3, 3, 3);
+    assertThat(AssignmentPlanner.plan(four, TWELVE, rows, 2, false)).isEmpty();
+  }
+
+  @Property
   void a_converged_fleet_plans_nothing_more(@ForAll("fleets") Fleet fleet) {
     List<PlanAction> first = AssignmentPlanner.plan(fleet.nodes(), fleet.wanted(), fleet.rows(), 0);
     List<AgentAssignment> applied = List.copyOf(apply(fleet.rows(), first).values());

@@ -50,7 +50,7 @@ class LeaderDutiesTest {
   private LeaderDuties duties(int batchSize, int maxPerTick) {
     NodeSettings settings = new NodeSettings("n", "", Set.of(), Duration.ofMillis(500), Duration.ofSeconds(2),
         Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofSeconds(4), Duration.ZERO,
-        true, Duration.ZERO, DEFUNCT_AFTER, batchSize, maxPerTick, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50, Duration.ofSeconds(10), Duration.ofSeconds(10));
+        true, Duration.ZERO, DEFUNCT_AFTER, batchSize, maxPerTick, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50, Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO);
     return new LeaderDuties(new FailingMembership(store.membership()), store.events(), settings,
         new History(store.events()));
   }

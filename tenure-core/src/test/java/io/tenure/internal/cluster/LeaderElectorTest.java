@@ -27,7 +27,7 @@ class LeaderElectorTest {
   private LeaderElector elector(String nodeId, boolean promotable, Duration acquireDelay) {
     NodeSettings settings = new NodeSettings("n", "", Set.of(), Duration.ofMillis(500), Duration.ofSeconds(2),
         Duration.ofSeconds(5), TTL, RENEW, FENCE_AFTER, Duration.ZERO, promotable, acquireDelay,
-        Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50, Duration.ofSeconds(10), Duration.ofSeconds(10));
+        Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50, Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO);
     NodeListener recorder = new NodeListener() {
       @Override
       public void onPromoted(long epoch) {
@@ -97,7 +97,7 @@ class LeaderElectorTest {
   private static NodeSettings settingsOf(Duration acquireDelay) {
     return new NodeSettings("n", "", Set.of(), Duration.ofMillis(500), Duration.ofSeconds(2),
         Duration.ofSeconds(5), TTL, RENEW, FENCE_AFTER, Duration.ZERO, true, acquireDelay,
-        Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50, Duration.ofSeconds(10), Duration.ofSeconds(10));
+        Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50, Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO);
   }
 
   @Test
