@@ -2,7 +2,8 @@
 # Runs a Tenure benchmark after building the launcher and the benchmark jar, with the newest JDK.
 #   scripts/bench.sh [failover] --store URL [--store URL ...] [--runs 10]   leader fail-over (default)
 #   scripts/bench.sh convergence --store URL [--nodes 100] [--agents 10000] agent convergence
-#   scripts/bench.sh queue [--messages 20000] [--concurrency 8,16,32,64] [--threads 8,16,32,64]
+#   scripts/bench.sh queue [--messages 100000] [--scheduler-messages N] [--rounds 3]
+#                          [--concurrency 8,16,32,64] [--threads 8,16,32,64]
 #                          [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL]
 #                                                                           queue drain and pickup latency
 # e.g.

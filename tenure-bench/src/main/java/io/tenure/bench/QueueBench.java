@@ -14,7 +14,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Queue throughput and pickup latency (issue 5), side by side in one run on one PostgreSQL:
@@ -24,27 +27,37 @@ import java.util.Locale;
  *       concurrency 8 to 64);
  *   <li>db-scheduler 16.x: N one-time tasks with a no-op handler, lock-and-fetch polling (by default
  *       threads 8 to 64);
- *   <li>the raw SQL ceiling: Tenure's table claimed and deleted over plain JDBC (1 to 8 threads,
- *       batches of 50 to 500);
+ *   <li>the raw SQL ceiling: Tenure's table claimed and deleted over plain JDBC with the statements
+ *       Tenure's store runs (2 or 4 threads, batches of 250 to 1,000), and, for comparison, with the
+ *       minimal loop this benchmark first used (ids only, delete by id);
  *   <li>batched enqueue: {@code enqueueAll} against a raw JDBC batch insert of the same rows;
  *   <li>Tenure's best drain again on SQLite and MariaDB;
  *   <li>pickup latency on an idle queue, one message every 50 ms, on all three databases.
  * </ul>
  *
  * Every system first runs once with 2,000 messages to warm up the JVM; those runs are discarded.
+ * Then every drain setting of every system runs {@code --rounds} times (3), the rounds interleaved,
+ * and each setting reports its median run; a system's figure is its best setting's median.
  * Every run uses fresh tables and drops them (or deletes the SQLite file) afterwards. On PostgreSQL
  * each drain also reports the transactions the database committed meanwhile, which shows how many
  * messages each system moves per transaction.
  *
- * <p>Usage: {@code QueueBench [--messages 20000] [--concurrency 8,16,32,64] [--threads 8,16,32,64]
+ * <p>Usage: {@code QueueBench [--messages 100000] [--scheduler-messages N] [--rounds 3]
+ * [--concurrency 8,16,32,64] [--threads 8,16,32,64]
  * [--postgres URL] [--sqlite sqlite:/tmp/qb.db] [--mariadb URL]}; {@code --threads} are
  * db-scheduler's, each of which takes a connection (PostgreSQL allows 100 by default).
  */
 public final class QueueBench {
   /** Tenure consumer concurrencies and db-scheduler thread counts tried, unless given. */
   private static final List<Integer> CONCURRENCIES = List.of(8, 16, 32, 64);
-  private static final int[] RAW_THREADS = {1, 2, 4, 8};
-  private static final int[] RAW_BATCHES = {50, 100, 200, 500};
+  /**
+   * Raw drains: 1 or 8 threads and batches under 250 were never the best in earlier runs (2 threads
+   * with batches of 500 were, every time).
+   */
+  private static final int[] RAW_THREADS = {2, 4};
+  private static final int[] RAW_BATCHES = {250, 500, 1000};
+  /** Every drain setting of every system runs this often, interleaved; the median is reported. */
+  private static final int ROUNDS = 3;
   private static final int WARM_UP_MESSAGES = 2_000;
   private static final int ENQUEUE_ROUNDS = 3;
   private static final int PICKUP_MESSAGES = 200;
@@ -58,16 +71,20 @@ public final class QueueBench {
   private final String mariadb;
   private final List<Integer> concurrencies;
   private final List<Integer> threads;
+  private final int rounds;
+  private final int schedulerMessages;
   private final List<Rate> rates = new ArrayList<>();
   private final List<Latency> latencies = new ArrayList<>();
 
   private QueueBench(String postgres, String sqlite, String mariadb, List<Integer> concurrencies,
-      List<Integer> threads) {
+      List<Integer> threads, int rounds, int schedulerMessages) {
     this.postgres = postgres;
     this.sqlite = sqlite;
     this.mariadb = mariadb;
     this.concurrencies = concurrencies;
     this.threads = threads;
+    this.rounds = rounds;
+    this.schedulerMessages = schedulerMessages;
   }
 
   public static void main(String[] args) throws Exception {
@@ -75,7 +92,9 @@ public final class QueueBench {
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     }
-    int messages = 20_000;
+    int messages = 100_000;
+    int rounds = ROUNDS;
+    int schedulerMessages = -1;
     String postgres = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
     String sqlite = "sqlite:/tmp/qb.db";
     String mariadb = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
@@ -89,15 +108,24 @@ public final class QueueBench {
         case "--mariadb" -> mariadb = args[i + 1];
         case "--concurrency" -> concurrencies = list(args[i + 1]);
         case "--threads" -> threads = list(args[i + 1]);
+        case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
+        case "--scheduler-messages" -> schedulerMessages = Integer.parseInt(args[i + 1]);
         default -> throw new IllegalArgumentException("unknown option " + args[i] + "; use [--messages N]"
-            + " [--concurrency 8,16,32,64] [--threads 8,16,32,64] [--postgres URL] [--sqlite sqlite:PATH]"
-            + " [--mariadb URL]");
+            + " [--scheduler-messages N] [--rounds 3] [--concurrency 8,16,32,64] [--threads 8,16,32,64]"
+            + " [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL]");
       }
     }
     if (messages < 1) {
       throw new IllegalArgumentException("--messages must be at least 1, got " + messages);
     }
-    new QueueBench(postgres, sqlite, mariadb, concurrencies, threads).run(messages);
+    if (rounds < 1) {
+      throw new IllegalArgumentException("--rounds must be at least 1, got " + rounds);
+    }
+    schedulerMessages = schedulerMessages < 0 ? messages : schedulerMessages;
+    if (schedulerMessages < 1) {
+      throw new IllegalArgumentException("--scheduler-messages must be at least 1, got " + schedulerMessages);
+    }
+    new QueueBench(postgres, sqlite, mariadb, concurrencies, threads, rounds, schedulerMessages).run(messages);
   }
 
   private static List<Integer> list(String commaSeparated) {
@@ -108,18 +136,26 @@ public final class QueueBench {
     long start = System.nanoTime();
     printVersions();
     warmUp();
-    for (int concurrency : concurrencies) {
-      record(TenureQueueRuns.drain(postgres, messages, concurrency));
-    }
-    for (int count : threads) {
-      record(DbSchedulerRuns.drain(postgres, messages, count));
-    }
-    try (RawQueueRuns raw = RawQueueRuns.open(postgres)) {
-      for (int threads : RAW_THREADS) {
-        for (int batch : RAW_BATCHES) {
-          record(raw.drain(messages, threads, batch));
+    // Rounds interleave the systems, so a slow spell of the machine falls on all of them alike.
+    for (int round = 1; round <= rounds; round++) {
+      System.err.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
+      for (int concurrency : concurrencies) {
+        record(TenureQueueRuns.drain(postgres, messages, concurrency));
+      }
+      for (int count : threads) {
+        record(DbSchedulerRuns.drain(postgres, schedulerMessages, count));
+      }
+      try (RawQueueRuns raw = RawQueueRuns.open(postgres)) {
+        for (RawQueueRuns.Statements statements : RawQueueRuns.Statements.values()) {
+          for (int threads : RAW_THREADS) {
+            for (int batch : RAW_BATCHES) {
+              record(raw.drain(statements, messages, threads, batch));
+            }
+          }
         }
       }
+    }
+    try (RawQueueRuns raw = RawQueueRuns.open(postgres)) {
       for (int round = 0; round < ENQUEUE_ROUNDS; round++) {
         record(raw.tenureEnqueue(messages));
         record(raw.rawInsert(messages));
@@ -143,7 +179,9 @@ public final class QueueBench {
     TenureQueueRuns.drain(postgres, WARM_UP_MESSAGES, 16);
     DbSchedulerRuns.drain(postgres, WARM_UP_MESSAGES, 16);
     try (RawQueueRuns raw = RawQueueRuns.open(postgres)) {
-      raw.drain(WARM_UP_MESSAGES, 2, 100);
+      for (RawQueueRuns.Statements statements : RawQueueRuns.Statements.values()) {
+        raw.drain(statements, WARM_UP_MESSAGES, 2, 250);
+      }
       raw.tenureEnqueue(WARM_UP_MESSAGES);
       raw.rawInsert(WARM_UP_MESSAGES);
     }
@@ -156,9 +194,36 @@ public final class QueueBench {
     System.err.printf(Locale.ROOT, "  %s, %s, %s: %s%n", rate.measure(), rate.store(), rate.setting(), result(rate));
   }
 
+  /**
+   * The runs of each setting, in the order they were first run, each reduced to its median run.
+   */
+  private List<Median> medians() {
+    Map<String, List<Rate>> bySetting = new LinkedHashMap<>();
+    for (Rate rate : rates) {
+      bySetting.computeIfAbsent(rate.measure() + "|" + rate.store() + "|" + rate.setting(), k -> new ArrayList<>())
+          .add(rate);
+    }
+    return bySetting.values().stream().map(Median::of).toList();
+  }
+
+  /** A setting's runs and the median of them (the lower middle one for an even count). */
+  private record Median(Rate median, List<Rate> runs) {
+    static Median of(List<Rate> runs) {
+      List<Rate> sorted = new ArrayList<>(runs);
+      sorted.sort(Comparator.comparingDouble(Median::rate));
+      return new Median(sorted.get((sorted.size() - 1) / 2), List.copyOf(runs));
+    }
+
+    static double rate(Rate rate) {
+      return rate.finished() ? rate.perSecond() : 0;
+    }
+  }
+
+  /** The PostgreSQL setting of {@code measure} with the highest median. */
   private Rate best(String measure) {
-    return rates.stream().filter(r -> r.measure().equals(measure) && r.store().equals("PostgreSQL"))
-        .max(Comparator.comparingDouble(r -> r.finished() ? r.perSecond() : 0)).orElseThrow();
+    return medians().stream().map(Median::median)
+        .filter(r -> r.measure().equals(measure) && r.store().equals("PostgreSQL"))
+        .max(Comparator.comparingDouble(Median::rate)).orElseThrow();
   }
 
   /** The concurrency of Tenure's best PostgreSQL drain. */
@@ -180,11 +245,14 @@ public final class QueueBench {
 
   private void printTable(int concurrency) {
     System.out.println();
-    System.out.println("| measure | store | setting | messages | result |");
-    System.out.println("| --- | --- | --- | --- | --- |");
-    for (Rate rate : rates) {
-      System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", rate.measure(), rate.store(), rate.setting(),
-          count(rate.messages()), result(rate));
+    System.out.println("| measure | store | setting | messages | result (median run) | runs, msg/s |");
+    System.out.println("| --- | --- | --- | --- | --- | --- |");
+    for (Median median : medians()) {
+      Rate rate = median.median();
+      String runs = median.runs().size() == 1 ? "1 run" : median.runs().stream()
+          .map(r -> r.finished() ? count(r.perSecond()) : "not finished").collect(Collectors.joining(" / "));
+      System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", rate.measure(), rate.store(), rate.setting(),
+          count(rate.messages()), result(rate), runs);
     }
     for (Latency latency : latencies) {
       System.out.printf(Locale.ROOT, "| pickup latency | %s | 1 every %d ms, concurrency %d | %d | %s |%n",
@@ -192,16 +260,20 @@ public final class QueueBench {
     }
     Rate tenure = best("Tenure drain");
     Rate peer = best("db-scheduler drain");
-    Rate raw = best("raw SQL drain");
+    Rate raw = best(RawQueueRuns.Statements.TENURE.measure);
+    Rate minimal = best(RawQueueRuns.Statements.MINIMAL.measure);
     System.out.println();
-    System.out.printf(Locale.ROOT, "Best on PostgreSQL: Tenure %s msg/s (%s), db-scheduler %s msg/s (%s), raw SQL %s msg/s (%s).%n",
+    System.out.printf(Locale.ROOT, "Best median of %d on PostgreSQL: Tenure %s msg/s (%s), db-scheduler %s msg/s (%s),"
+        + " raw SQL with Tenure's statements %s msg/s (%s), minimal raw SQL %s msg/s (%s).%n", rounds,
         count(tenure.perSecond()), tenure.setting(), count(peer.perSecond()), peer.setting(),
-        count(raw.perSecond()), raw.setting());
+        count(raw.perSecond()), raw.setting(), count(minimal.perSecond()), minimal.setting());
     goal("Tenure / db-scheduler", tenure.perSecond() / peer.perSecond(), GOAL_VS_DB_SCHEDULER, "x");
-    goal("Tenure / raw SQL", tenure.perSecond() / raw.perSecond(), GOAL_VS_RAW, "");
+    goal("Tenure / raw SQL with Tenure's statements", tenure.perSecond() / raw.perSecond(), GOAL_VS_RAW, "");
+    System.out.printf(Locale.ROOT, "Tenure / minimal raw SQL = %.2f (no goal; not the same statements).%n",
+        tenure.perSecond() / minimal.perSecond());
     Rate enqueue = best("Tenure enqueueAll");
     Rate insert = best("raw JDBC batch insert");
-    System.out.printf(Locale.ROOT, "Enqueue, best of %d: Tenure enqueueAll %s msg/s, raw batch insert %s msg/s (ratio %.2f).%n",
+    System.out.printf(Locale.ROOT, "Enqueue, median of %d: Tenure enqueueAll %s msg/s, raw batch insert %s msg/s (ratio %.2f).%n",
         ENQUEUE_ROUNDS, count(enqueue.perSecond()), count(insert.perSecond()), enqueue.perSecond() / insert.perSecond());
   }
 

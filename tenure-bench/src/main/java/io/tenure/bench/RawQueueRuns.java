@@ -21,15 +21,19 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The ceiling: Tenure's messages table driven by plain JDBC with no Tenure runtime. Each worker
- * claims a batch in one statement and deletes it in a second, until a claim finds nothing. PostgreSQL
- * only (the claim is one {@code UPDATE ... RETURNING}).
+ * The ceiling: Tenure's messages table driven by plain JDBC with no Tenure runtime. Each worker, on
+ * its own connection, claims a batch and deletes it, until a claim finds nothing: with Tenure's own
+ * statements ({@link Statements#TENURE}, the ceiling issue 5 asks for) or with the minimal loop
+ * this benchmark first used ({@link Statements#MINIMAL}). PostgreSQL only (the claim is one {@code
+ * UPDATE ... RETURNING}).
  */
 final class RawQueueRuns implements AutoCloseable {
   private final String url;
@@ -37,6 +41,10 @@ final class RawQueueRuns implements AutoCloseable {
   private final JdbcStore store;
   private final Queue queue;
   private final String messages;
+  /** The columns Tenure's claim returns ({@code JdbcQueueStore.COLUMNS}). */
+  private static final String COLUMNS = "id, queue, msg_key, payload, content_type, headers, priority, attempts,"
+      + " max_attempts, available_at, status, owner_node, claim_token, lease_until, last_error, created_at,"
+      + " finished_at, dedupe_key";
 
   private RawQueueRuns(String url, TablePrefix prefix, JdbcStore store) {
     this.url = url;
@@ -52,8 +60,11 @@ final class RawQueueRuns implements AutoCloseable {
     return new RawQueueRuns(url, prefix, JdbcStore.builder().url(url).prefix(prefix).build());
   }
 
-  /** Pre-fills with {@code enqueueAll}, then times {@code threads} workers claiming {@code batch} at a time. */
-  Rate drain(int count, int threads, int batch) throws Exception {
+  /**
+   * Pre-fills with {@code enqueueAll}, then times {@code threads} workers running {@code
+   * statements}, claiming {@code batch} at a time.
+   */
+  Rate drain(Statements statements, int count, int threads, int batch) throws Exception {
     truncate();
     enqueue(queue, count);
     List<Connection> connections = new ArrayList<>();
@@ -65,7 +76,11 @@ final class RawQueueRuns implements AutoCloseable {
       }
       commits.start();
       CountDownLatch go = new CountDownLatch(1);
-      List<Worker> workers = connections.stream().map(c -> new Worker(c, batch, go)).toList();
+      List<Worker> workers = new ArrayList<>();
+      for (Connection connection : connections) {
+        workers.add(statements == Statements.TENURE ? new SameStatements(connection, batch, go)
+            : new Minimal(connection, batch, go));
+      }
       List<Thread> running = workers.stream().map(w -> Thread.ofPlatform().start(w)).toList();
       long start = System.nanoTime();
       go.countDown();
@@ -78,11 +93,14 @@ final class RawQueueRuns implements AutoCloseable {
           throw worker.failure;
         }
       }
-      long left = rows(connections.get(0), messages);
+      long left;
+      try (Connection c = DriverManager.getConnection(url)) {
+        left = rows(c, messages);
+      }
       if (left != 0) {
         throw new IllegalStateException(left + " messages left after the raw drain, which indicates a bug in it");
       }
-      rate = new Rate("raw SQL drain", storeName(url), threads + " threads, batch " + batch, count, nanos);
+      rate = new Rate(statements.measure, storeName(url), threads + " threads, batch " + batch, count, nanos);
     } finally {
       for (Connection connection : connections) {
         connection.close();
@@ -138,13 +156,38 @@ final class RawQueueRuns implements AutoCloseable {
     cleanUp(url, prefix);
   }
 
-  /** Claims and deletes on its own connection, each statement its own transaction, until a claim is empty. */
-  private final class Worker implements Runnable {
-    private final Connection connection;
-    private final int batch;
+  /** The loops a raw drain can run; both claim and delete, each statement its own transaction. */
+  enum Statements {
+    /**
+     * The statements Tenure's store runs on PostgreSQL for an unordered consumer, copied from {@code
+     * JdbcQueueStore}: the claim ({@code claim}, {@code candidatesQuery}: the per-key FIFO
+     * predicate, a {@code MATERIALIZED} candidate CTE, every column returned and read), then the
+     * done ({@code resolvedAtOnce}: {@code DELETE ... WHERE status = 'INFLIGHT' AND claim_token = ?
+     * AND id IN (...)}, 250 ids a statement, all of a claim in one transaction, the row count
+     * checked). This is the ceiling issue 5 defines.
+     */
+    TENURE("raw SQL drain, Tenure's statements"),
+    /**
+     * The loop this benchmark first used, kept for comparison: the claim returns only ids (through
+     * a plain {@code IN} subquery, which on PostgreSQL may claim more rows than asked) and the delete
+     * is by id alone, with no claim token.
+     */
+    MINIMAL("raw SQL drain, minimal: id only, delete by id");
+
+    final String measure;
+
+    Statements(String measure) {
+      this.measure = measure;
+    }
+  }
+
+  /** Claims and deletes on its own connection until a claim is empty. */
+  private abstract static class Worker implements Runnable {
+    final Connection connection;
+    final int batch;
     private final CountDownLatch go;
-    private final String node = UUID.randomUUID().toString();
-    private volatile Exception failure;
+    final String node = UUID.randomUUID().toString();
+    volatile Exception failure;
 
     Worker(Connection connection, int batch, CountDownLatch go) {
       this.connection = connection;
@@ -154,25 +197,120 @@ final class RawQueueRuns implements AutoCloseable {
 
     @Override
     public void run() {
-      String claim = "UPDATE " + messages + " SET status = 'INFLIGHT', owner_node = ?, claim_token = ?,"
-          + " lease_until = now() + interval '30 seconds', attempts = attempts + 1"
-          + " WHERE id IN (SELECT id FROM " + messages + " WHERE queue = ? AND status = 'PENDING'"
-          + " AND available_at <= now() ORDER BY priority DESC, id LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING id";
-      String delete = "DELETE FROM " + messages + " WHERE id = ANY(?)";
-      try (PreparedStatement claiming = connection.prepareStatement(claim);
-          PreparedStatement deleting = connection.prepareStatement(delete)) {
+      try {
         go.await();
-        List<Long> ids;
-        while (!(ids = claim(claiming)).isEmpty()) {
-          deleting.setArray(1, connection.createArrayOf("bigint", ids.toArray()));
-          deleting.executeUpdate();
+        while (claimAndDelete()) {
+          // until a claim finds nothing
         }
       } catch (Exception e) {
         failure = e;
       }
     }
 
-    private List<Long> claim(PreparedStatement claiming) throws SQLException {
+    /** @return false once a claim found nothing */
+    abstract boolean claimAndDelete() throws SQLException;
+  }
+
+  /** {@link Statements#TENURE}. */
+  private final class SameStatements extends Worker {
+    private static final int IDS_PER_DELETE = 250;
+    private static final long LEASE_MICROS = QueuePolicy.defaults().lease().toNanos() / 1_000;
+    private final PreparedStatement claiming;
+
+    SameStatements(Connection connection, int batch, CountDownLatch go) throws SQLException {
+      super(connection, batch, go);
+      connection.setAutoCommit(false);
+      connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+      claiming = connection.prepareStatement("WITH c AS MATERIALIZED (SELECT c.id FROM " + messages + " c"
+          + " WHERE c.queue = ? AND c.status = 'PENDING' AND c.available_at <= statement_timestamp()"
+          + " AND (c.msg_key IS NULL OR NOT EXISTS (SELECT 1 FROM " + messages + " o WHERE o.queue = c.queue"
+          + " AND o.msg_key = c.msg_key AND o.id < c.id AND o.status IN ('PENDING', 'INFLIGHT')))"
+          + " ORDER BY c.priority DESC, c.id LIMIT ? FOR UPDATE SKIP LOCKED)"
+          + " UPDATE " + messages + " SET status = 'INFLIGHT', owner_node = ?, claim_token = ?,"
+          + " lease_until = (statement_timestamp() + (? * INTERVAL '1 microsecond')), attempts = attempts + 1"
+          + " WHERE status = 'PENDING' AND id IN (SELECT id FROM c) RETURNING " + COLUMNS);
+    }
+
+    @Override
+    boolean claimAndDelete() throws SQLException {
+      String token = UUID.randomUUID().toString();
+      claiming.setString(1, QUEUE);
+      claiming.setInt(2, batch);
+      claiming.setString(3, node);
+      claiming.setString(4, token);
+      claiming.setLong(5, LEASE_MICROS);
+      List<Long> ids = new ArrayList<>(batch);
+      try (ResultSet rows = claiming.executeQuery()) {
+        while (rows.next()) {
+          ids.add(readRow(rows));
+        }
+      }
+      connection.commit();
+      if (ids.isEmpty()) {
+        return false;
+      }
+      int deleted = 0;
+      for (int from = 0; from < ids.size(); from += IDS_PER_DELETE) {
+        List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_DELETE));
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + messages
+            + " WHERE status = 'INFLIGHT' AND claim_token = ? AND id IN ("
+            + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ")")) {
+          delete.setString(1, token);
+          for (int i = 0; i < chunk.size(); i++) {
+            delete.setLong(i + 2, chunk.get(i));
+          }
+          deleted += delete.executeUpdate();
+        }
+      }
+      if (deleted != ids.size()) {
+        connection.rollback();
+        throw new IllegalStateException("deleted " + deleted + " of " + ids.size()
+            + " claimed messages, which indicates a bug in the raw drain");
+      }
+      connection.commit();
+      return true;
+    }
+
+    /** Reads every column the way the store maps a row to a message; returns the id. */
+    private long readRow(ResultSet rows) throws SQLException {
+      long id = rows.getLong("id");
+      rows.getString("queue");
+      rows.getString("msg_key");
+      rows.getBytes("payload");
+      rows.getString("content_type");
+      rows.getString("headers");
+      rows.getInt("priority");
+      rows.getInt("attempts");
+      rows.getInt("max_attempts");
+      rows.getObject("available_at", OffsetDateTime.class);
+      rows.getString("status");
+      rows.getString("owner_node");
+      rows.getString("claim_token");
+      rows.getObject("lease_until", OffsetDateTime.class);
+      rows.getString("last_error");
+      rows.getObject("created_at", OffsetDateTime.class);
+      rows.getObject("finished_at", OffsetDateTime.class);
+      rows.getString("dedupe_key");
+      return id;
+    }
+  }
+
+  /** {@link Statements#MINIMAL}: auto-commit, so each statement is its own transaction. */
+  private final class Minimal extends Worker {
+    private final PreparedStatement claiming;
+    private final PreparedStatement deleting;
+
+    Minimal(Connection connection, int batch, CountDownLatch go) throws SQLException {
+      super(connection, batch, go);
+      claiming = connection.prepareStatement("UPDATE " + messages + " SET status = 'INFLIGHT', owner_node = ?,"
+          + " claim_token = ?, lease_until = now() + interval '30 seconds', attempts = attempts + 1"
+          + " WHERE id IN (SELECT id FROM " + messages + " WHERE queue = ? AND status = 'PENDING'"
+          + " AND available_at <= now() ORDER BY priority DESC, id LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING id");
+      deleting = connection.prepareStatement("DELETE FROM " + messages + " WHERE id = ANY(?)");
+    }
+
+    @Override
+    boolean claimAndDelete() throws SQLException {
       claiming.setString(1, node);
       claiming.setString(2, UUID.randomUUID().toString());
       claiming.setString(3, QUEUE);
@@ -183,7 +321,12 @@ final class RawQueueRuns implements AutoCloseable {
           ids.add(rows.getLong(1));
         }
       }
-      return ids;
+      if (ids.isEmpty()) {
+        return false;
+      }
+      deleting.setArray(1, connection.createArrayOf("bigint", ids.toArray()));
+      deleting.executeUpdate();
+      return true;
     }
   }
 }
