@@ -25,6 +25,8 @@ import org.jspecify.annotations.Nullable;
  *     violation)
  * @param fifoOrderViolations messages handled before an older message of their key (a safety
  *     violation)
+ * @param keyOverlaps messages of a key (or of an exclusive queue) that began while an older one was
+ *     still being handled under its latest claim (a safety violation)
  * @param unconvergedAgents expected agents not owned by a live node at the end (a safety violation)
  * @param unfailedOver leader faults never followed by a new leader; reported, not a safety
  *     violation
@@ -45,6 +47,7 @@ public record ChaosReport(
     long agentOverlaps,
     long staleEpochWritesAccepted,
     long fifoOrderViolations,
+    long keyOverlaps,
     long unconvergedAgents,
     long unfailedOver,
     @Nullable Millis failoverMs,
@@ -68,7 +71,7 @@ public record ChaosReport(
    * and a missing time; neither makes a run unsafe.
    *
    * @return true if nothing was lost or stranded, no agent overlapped, no stale write was accepted,
-   *     no key was handled out of order and every agent converged
+   *     no key was handled out of order or had two messages in flight, and every agent converged
    */
   public boolean safe() {
     return lost == 0
@@ -76,6 +79,7 @@ public record ChaosReport(
         && agentOverlaps == 0
         && staleEpochWritesAccepted == 0
         && fifoOrderViolations == 0
+        && keyOverlaps == 0
         && unconvergedAgents == 0;
   }
 
@@ -95,6 +99,7 @@ public record ChaosReport(
     json.put("agentOverlaps", agentOverlaps);
     json.put("staleEpochWritesAccepted", staleEpochWritesAccepted);
     json.put("fifoOrderViolations", fifoOrderViolations);
+    json.put("keyOverlaps", keyOverlaps);
     json.put("unconvergedAgents", unconvergedAgents);
     json.put("unfailedOver", unfailedOver);
     json.put("failoverMs", failoverMs == null ? null : failoverMs.toMap());

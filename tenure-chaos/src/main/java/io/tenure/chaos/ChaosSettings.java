@@ -16,6 +16,8 @@ import java.util.List;
  * @param pauseFor how long a paused node stays frozen: longer than its lease and stale timeouts
  * @param quiet how long the cluster settles after the last fault before the check
  * @param rate messages enqueued per second
+ * @param work how long a handler of a FIFO message works: longer work makes
+ *     the window where a superseded owner's late outcome meets the current claim wider
  * @param seed the fault schedule's seed: the same seed draws the same faults
  * @param dir where node logs and the report go
  * @param launcher the command that runs the launcher ({@code java -jar tenure.jar})
@@ -32,6 +34,7 @@ public record ChaosSettings(
     Duration pauseFor,
     Duration quiet,
     int rate,
+    Duration work,
     long seed,
     Path dir,
     List<String> launcher,
@@ -40,7 +43,7 @@ public record ChaosSettings(
 
   /** Every fault label, in the order a seed draws from. */
   public static final List<String> FAULTS =
-      List.of("kill leader", "kill", "pause", "stop", "kill-connections", "slow-db", "restart-db");
+      List.of("kill leader", "kill", "pause", "stop", "kill-connections", "slow-db", "restart-db", "pause leader");
 
 
   /** Checks the settings: every problem is named. */
@@ -50,6 +53,9 @@ public record ChaosSettings(
     }
     if (rate < 1 || rate > 1000) {
       throw new IllegalArgumentException("rate must be 1 to 1000 messages per second, got " + rate);
+    }
+    if (work.isNegative() || work.compareTo(Duration.ofMinutes(1)) > 0) {
+      throw new IllegalArgumentException("work must be 0 to 1 minute, got " + work);
     }
     for (Duration duration : List.of(faultPhase, faultEvery, downFor, pauseFor, quiet)) {
       if (duration.isNegative() || duration.isZero()) {

@@ -39,6 +39,8 @@ public final class ChaosWorkload {
   public static final String UNORDERED = "unordered";
   public static final String EXCLUSIVE = "exclusive";
   public static final int KEYS = 8;
+  /** How long a handler works by default: a little, so claims overlap with handling. */
+  public static final Duration DEFAULT_WORK = Duration.ofMillis(2);
   /** How often a running agent writes its register. */
   static final Duration TICK = Duration.ofMillis(100);
   private static final Logger LOG = LoggerFactory.getLogger(ChaosWorkload.class);
@@ -84,13 +86,15 @@ public final class ChaosWorkload {
    *
    * @param guarded false only for the negative control that shows the checker catches unfenced
    *     writes: the register then accepts any epoch
+   * @param work how long the handler of a FIFO message works ({@link #DEFAULT_WORK} unless a
+   *     run asks for slow handlers)
    */
   public static TenureNode.Builder register(TenureNode.Builder builder, Store store, History history, String node,
-      boolean guarded) {
+      boolean guarded, Duration work) {
     return builder
-        .consumer(queue(store, FIFO), 4, delivery -> handled(history, node, delivery))
-        .consumer(queue(store, UNORDERED), 4, delivery -> handled(history, node, delivery))
-        .exclusiveConsumer(queue(store, EXCLUSIVE), delivery -> handled(history, node, delivery))
+        .consumer(queue(store, FIFO), 4, delivery -> handled(history, node, delivery, work))
+        .consumer(queue(store, UNORDERED), 4, delivery -> handled(history, node, delivery, DEFAULT_WORK))
+        .exclusiveConsumer(queue(store, EXCLUSIVE), delivery -> handled(history, node, delivery, DEFAULT_WORK))
         .agentFamily(family("worker", 6, history, node, guarded))
         .agentFamily(family("singleton", 1, history, node, guarded))
         .listener(new NodeListener() {
@@ -122,12 +126,18 @@ public final class ChaosWorkload {
         });
   }
 
-  private static void handled(History history, String node, Delivery delivery) throws InterruptedException {
-    Thread.sleep(2); // a little work, so claims overlap with handling
+  private static void handled(History history, String node, Delivery delivery, Duration work)
+      throws InterruptedException {
     var message = delivery.message();
     String key = message.queue().equals(EXCLUSIVE) ? HistoryEvent.EXCLUSIVE : message.key();
-    history.record(HistoryEvent.Kind.HANDLED, node, message.queue(), key, message.id(), null, 0,
-        message.claimToken(), null);
+    if (key != null) {
+      // The start of an ordered message, for the one-in-flight-per-key check.
+      history.record(HistoryEvent.Kind.HANDLING, node, message.queue(), key, message.id(), null,
+          message.attempts(), message.claimToken(), null);
+    }
+    Thread.sleep(work); // some work, so claims overlap with handling
+    history.record(HistoryEvent.Kind.HANDLED, node, message.queue(), key, message.id(), null,
+        message.attempts(), message.claimToken(), null);
   }
 
   private static AgentFamily family(String scheme, int count, History history, String node, boolean guarded) {

@@ -19,6 +19,33 @@ final class CheckAgents {
   private CheckAgents() {}
 
   /**
+   * Leader writes applied although they began after a newer leader was recorded (definition:
+   * {@link Checker}, staleEpochWritesAccepted).
+   *
+   * @param events the history in {@link Checker#ORDER}
+   */
+  static long staleLeaderWrites(List<HistoryEvent> events, CheckExamples examples) {
+    Set<String> applied = new java.util.HashSet<>();
+    events.stream().filter(e -> e.kind() == HistoryEvent.Kind.LEADER_WRITE_APPLIED).forEach(e -> applied.add(e.token()));
+    long newestEpoch = 0;
+    String newestLeader = null;
+    long stale = 0;
+    for (HistoryEvent event : events) {
+      if (event.kind() == HistoryEvent.Kind.LEADER && event.epoch() > newestEpoch) {
+        newestEpoch = event.epoch();
+        newestLeader = event.node();
+      } else if (event.kind() == HistoryEvent.Kind.LEADER_WRITE && event.epoch() < newestEpoch
+          && applied.contains(event.token())) {
+        stale++;
+        examples.add("staleEpochWritesAccepted", "leader write " + event.detail() + " by " + event.node()
+            + " at epoch " + event.epoch() + " began after " + newestLeader + " led at epoch " + newestEpoch
+            + ", and was applied");
+      }
+    }
+    return stale;
+  }
+
+  /**
    * @param events the history in {@link Checker#ORDER}
    */
   static Counts check(List<HistoryEvent> events, FinalState end, CheckExamples examples) {
@@ -68,7 +95,7 @@ final class CheckAgents {
   /** The faults after which a node may find itself superseded: it was frozen or cut off, not ended. */
   static boolean cutsOff(@Nullable String detail) {
     String kind = detail == null ? "" : detail.strip().toLowerCase(java.util.Locale.ROOT);
-    return kind.equals("pause") || kind.equals("kill-connections") || kind.equals("slow-db") || kind.equals("restart-db");
+    return kind.equals("pause") || kind.equals("pause leader") || kind.equals("kill-connections") || kind.equals("slow-db") || kind.equals("restart-db");
   }
 
   private static java.time.@Nullable Instant latest(java.time.@Nullable Instant a, java.time.@Nullable Instant b) {

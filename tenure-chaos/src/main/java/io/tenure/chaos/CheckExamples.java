@@ -26,6 +26,7 @@ final class CheckExamples {
           "agentOverlaps",
           "staleEpochWritesAccepted",
           "fifoOrderViolations",
+          "keyOverlaps",
           "unconvergedAgents",
           "unfailedOver",
           Checker.HANDLED_OUTCOME_NOT_WRITTEN,

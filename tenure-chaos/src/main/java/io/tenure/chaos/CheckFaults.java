@@ -6,9 +6,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,15 +24,19 @@ final class CheckFaults {
     }
   }
 
-  /** A disruptive fault, waiting for each agent its target owned to be written by another node. */
+  /**
+   * A disruptive fault, waiting for each agent its target owned to be written at a newer epoch:
+   * by another node, or by the target's next incarnation (a restarted node keeps its name).
+   */
   private static final class AgentsFault {
     final HistoryEvent fault;
-    final Set<String> waiting;
+    /** Each agent still waiting, with its epoch when the fault hit. */
+    final Map<String, Long> waiting;
     long slowestMs = -1;
 
-    AgentsFault(HistoryEvent fault, Set<String> owned) {
+    AgentsFault(HistoryEvent fault, Map<String, Long> owned) {
       this.fault = fault;
-      this.waiting = new TreeSet<>(owned);
+      this.waiting = new TreeMap<>(owned);
     }
   }
 
@@ -69,7 +71,7 @@ final class CheckFaults {
             }
             AgentsFault waiting = new AgentsFault(event, ownedBy(event.node(), lastWrite));
             agentsFaults.add(waiting);
-            waiting.waiting.forEach(
+            waiting.waiting.keySet().forEach(
                 agent ->
                     waitingByAgent.computeIfAbsent(agent, a -> new ArrayList<>()).add(waiting));
           }
@@ -104,22 +106,24 @@ final class CheckFaults {
     return times;
   }
 
-  /** Marks the agent moved for every waiting fault whose target is not the writer. */
+  /** Marks the agent moved for every waiting fault it had a lower epoch at. */
   private static void moved(List<AgentsFault> waiting, HistoryEvent write) {
     for (AgentsFault fault : waiting) {
-      if (!fault.fault.node().equals(write.node()) && fault.waiting.remove(write.agent())) {
+      Long epoch = fault.waiting.get(write.agent());
+      if (epoch != null && write.epoch() > epoch) {
+        fault.waiting.remove(write.agent());
         fault.slowestMs = Math.max(fault.slowestMs, millis(fault.fault, write));
       }
     }
   }
 
-  /** The agents whose latest accepted write is the node's. */
-  private static Set<String> ownedBy(String node, Map<String, HistoryEvent> lastWrite) {
-    Set<String> owned = new TreeSet<>();
+  /** The agents whose latest accepted write is the node's, with that write's epoch. */
+  private static Map<String, Long> ownedBy(String node, Map<String, HistoryEvent> lastWrite) {
+    Map<String, Long> owned = new TreeMap<>();
     lastWrite.forEach(
         (agent, write) -> {
           if (write.node().equals(node)) {
-            owned.add(agent);
+            owned.put(agent, write.epoch());
           }
         });
     return owned;
@@ -131,7 +135,7 @@ final class CheckFaults {
       if (fault.slowestMs >= 0) {
         times.add(fault.slowestMs);
       }
-      for (String agent : fault.waiting) {
+      for (String agent : fault.waiting.keySet()) {
         examples.add(
             Checker.NOT_MOVED_AFTER_FAULT,
             "agent "
@@ -140,7 +144,7 @@ final class CheckFaults {
                 + fault.fault.node()
                 + " at "
                 + describe(fault.fault)
-                + ", never written by another node");
+                + ", never written at a newer epoch");
       }
     }
     return times;

@@ -1,13 +1,15 @@
 package io.tenure.chaos;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The message invariants: lost, stranded, duplicates, FIFO per key (definitions: {@link Checker}).
+ * The message invariants: lost, stranded, duplicates, FIFO per key, one in flight per key
+ * (definitions: {@link Checker}).
  */
 final class CheckMessages {
   /** The message half of a report. */
@@ -18,11 +20,15 @@ final class CheckMessages {
       long lost,
       long stranded,
       long duplicateDeliveries,
-      long fifoOrderViolations) {}
+      long fifoOrderViolations,
+      long keyOverlaps) {}
 
-  /** A message as the history knows it: where it went and each time it was handled, in order. */
+  /**
+   * A message as the history knows it: where it went, each time a handler began it and each time
+   * one finished it, in order.
+   */
   private record Message(
-      long id, String queue, @Nullable String key, List<HistoryEvent> handlings) {
+      long id, String queue, @Nullable String key, List<HistoryEvent> starts, List<HistoryEvent> handlings) {
     String describe() {
       String order =
           key == null ? "no key" : HistoryEvent.EXCLUSIVE.equals(key) ? "exclusive" : "key " + key;
@@ -38,14 +44,17 @@ final class CheckMessages {
   static Counts check(List<HistoryEvent> events, FinalState end, CheckExamples examples) {
     Map<Long, HistoryEvent> enqueued = new TreeMap<>();
     Map<Long, Message> handled = new TreeMap<>();
+    Map<Long, List<HistoryEvent>> starts = new TreeMap<>();
     for (HistoryEvent event : events) {
       switch (event.kind()) {
         case ENQUEUED -> enqueued.putIfAbsent(event.message(), event);
+        case HANDLING -> starts.computeIfAbsent(event.message(), id -> new ArrayList<>()).add(event);
         case HANDLED ->
             handled.computeIfAbsent(event.message(), id -> message(event)).handlings().add(event);
         default -> {}
       }
     }
+    handled.values().forEach(m -> m.starts().addAll(starts.getOrDefault(m.id(), List.of())));
     // Queue and key as enqueued, if the enqueue was recorded: a handler's record is second-hand.
     enqueued
         .values()
@@ -58,15 +67,16 @@ final class CheckMessages {
         outcomes.lost,
         outcomes.stranded,
         duplicates(handled.values(), examples),
-        fifoOrderViolations(handled.values(), examples));
+        fifoOrderViolations(handled.values(), examples),
+        keyOverlaps(handled.values(), examples));
   }
 
   private static Message message(HistoryEvent event) {
-    return new Message(event.message(), queueOf(event), event.key(), new ArrayList<>());
+    return new Message(event.message(), queueOf(event), event.key(), new ArrayList<>(), new ArrayList<>());
   }
 
   private static Message withOrigin(Message handled, HistoryEvent enqueue) {
-    return new Message(handled.id(), queueOf(enqueue), enqueue.key(), handled.handlings());
+    return new Message(handled.id(), queueOf(enqueue), enqueue.key(), handled.starts(), handled.handlings());
   }
 
   private static String queueOf(HistoryEvent event) {
@@ -138,6 +148,15 @@ final class CheckMessages {
    * messages handled later is smaller than its own.
    */
   private static long fifoOrderViolations(Iterable<Message> handled, CheckExamples examples) {
+    long violations = 0;
+    for (List<Message> sequence : byQueueAndKey(handled)) {
+      violations += outOfOrder(sequence, examples);
+    }
+    return violations;
+  }
+
+  /** The handled messages with an ordering key, one list per (queue, key), each in id order. */
+  private static List<List<Message>> byQueueAndKey(Iterable<Message> handled) {
     Map<String, Map<String, List<Message>>> byQueueAndKey = new TreeMap<>();
     for (Message message : handled) {
       if (message.key() != null) {
@@ -147,14 +166,45 @@ final class CheckMessages {
             .add(message);
       }
     }
-    long violations = 0;
-    for (Map<String, List<Message>> byKey : byQueueAndKey.values()) {
-      for (List<Message> sequence : byKey.values()) {
-        violations += outOfOrder(sequence, examples);
+    List<List<Message>> sequences = new ArrayList<>();
+    byQueueAndKey.values().forEach(byKey -> sequences.addAll(byKey.values()));
+    sequences.forEach(sequence -> sequence.sort(Comparator.comparingLong(Message::id)));
+    return sequences;
+  }
+
+  /**
+   * Per key, each message whose first start came before the end of an older message's finishing
+   * handling: two messages of one key in flight at once. An older message's finishing handling is
+   * the one of its latest claim (highest attempt, then latest), the only one whose done the store
+   * may accept; a superseded claim's handler (a frozen node's) may still be running, and that is
+   * not an overlap.
+   */
+  private static long keyOverlaps(Iterable<Message> handled, CheckExamples examples) {
+    long overlaps = 0;
+    for (List<Message> sequence : byQueueAndKey(handled)) {
+      HistoryEvent latestFinish = null;
+      Message finishing = null;
+      for (Message message : sequence) {
+        HistoryEvent firstStart = message.starts().stream().min(Checker.ORDER).orElse(null);
+        if (firstStart != null && latestFinish != null && Checker.ORDER.compare(firstStart, latestFinish) < 0) {
+          overlaps++;
+          examples.add("keyOverlaps", message.describe() + " started on " + firstStart.node()
+              + " while message " + finishing.id() + " was still being handled on " + latestFinish.node()
+              + " (attempt " + latestFinish.epoch() + ")");
+        }
+        HistoryEvent finish = message.handlings().stream().max(BY_CLAIM).orElseThrow();
+        if (latestFinish == null || Checker.ORDER.compare(finish, latestFinish) > 0) {
+          latestFinish = finish;
+          finishing = message;
+        }
       }
     }
-    return violations;
+    return overlaps;
   }
+
+  /** Handlings of one message by claim: attempt (recorded as the epoch), then time. */
+  private static final Comparator<HistoryEvent> BY_CLAIM =
+      Comparator.comparingLong(HistoryEvent::epoch).thenComparing(Checker.ORDER);
 
   private static long outOfOrder(List<Message> sequence, CheckExamples examples) {
     List<Message> byFirstHandling = new ArrayList<>(sequence);

@@ -35,8 +35,20 @@ import java.util.Set;
  *       never handled does not block younger ones (a dead head releases its key in Tenure; a
  *       stranded or lost one is counted as such, not as an order violation). Redeliveries after a
  *       first handling do not count: a key's order is the order of first handlings.
+ *   <li><b>keyOverlaps</b>: at most one message of a key in flight (SPEC §6.2). Per (queue, key),
+ *       in id order, each message whose first {@code HANDLING} event came before the end of the
+ *       finishing handling of an older message of its key. A message's finishing handling is its
+ *       {@code HANDLED} event of the highest attempt (latest if two share one: a release gives its
+ *       attempt back): only the latest claim's done can free the key when resolves check the claim
+ *       token. The handler of a superseded claim, on a frozen node, may still be running when the
+ *       key moves on; that is not an overlap. Messages without {@code HANDLING} events (unordered
+ *       ones) take no part.
  *   <li><b>staleEpochWritesAccepted</b>: per agent, the {@code FENCED_WRITE_ACCEPTED} events in
  *       order; each whose epoch is lower than the highest epoch accepted before it for that agent.
+ *       Plus each leader assignment write ({@code LEADER_WRITE}, see {@link LeaderWrites}) that
+ *       began after a {@code LEADER} event of a higher epoch and was applied ({@code
+ *       LEADER_WRITE_APPLIED} with its token): the new leader is recorded after it acquired the
+ *       lease, so the old epoch had expired before that write began, and its fence must refuse it.
  *   <li><b>agentOverlaps</b>: a frozen (SIGSTOPped) owner that resumes is expected to go on running
  *       for a while, until it notices it lost its lease; what SPEC §5.5 forbids is two owners both
  *       having effects. So overlaps are measured by effects, the accepted fenced writes, not by
@@ -72,7 +84,9 @@ import java.util.Set;
  *       unfailedOver} (a failover of "never"), contributes no time, and is listed in the examples.
  *   <li><b>convergenceMs</b>: for each disruptive fault, the agents its target owned at that moment
  *       (the latest accepted write of the agent before the fault is the target's); for each, the
- *       time until the agent's first accepted write by another node. The fault's convergence is the
+ *       time until the agent's first accepted write at a higher epoch than its last one before the
+ *       fault: by another node, or by the target's next incarnation (a killed or stopped node is
+ *       started again under its name and may be given the agent back). The fault's convergence is the
  *       max over those of its agents that moved; p50 (nearest rank) and max over faults with at
  *       least one agent that moved, in milliseconds; null if none. An agent that never moves is
  *       listed under the note {@code agentsNotMovedAfterFault}; it counts in {@code
@@ -83,7 +97,7 @@ public final class Checker {
   /** Examples key: handled messages still pending or in flight at the end (not a violation). */
   static final String HANDLED_OUTCOME_NOT_WRITTEN = "handledOutcomeNotWritten";
 
-  /** Examples key: agents a fault's target owned that no other node wrote to afterwards. */
+  /** Examples key: agents a fault's target owned that were never written at a newer epoch afterwards. */
   static final String NOT_MOVED_AFTER_FAULT = "agentsNotMovedAfterFault";
 
   /** The history's one order: the database clock, ties by insertion order. */
@@ -120,8 +134,9 @@ public final class Checker {
         messages.stranded(),
         messages.duplicateDeliveries(),
         agents.overlaps(),
-        agents.staleEpochWrites(),
+        agents.staleEpochWrites() + CheckAgents.staleLeaderWrites(events, examples),
         messages.fifoOrderViolations(),
+        messages.keyOverlaps(),
         agents.unconverged(),
         times.unfailedOver(),
         ChaosReport.Millis.of(times.failovers()),
@@ -156,6 +171,18 @@ public final class Checker {
         if (event.agent() == null) {
           throw new IllegalArgumentException(
               "history event " + event.id() + " (" + event.kind() + ") needs an agent: " + event);
+        }
+      }
+      case HANDLING -> {
+        if (event.queue() == null || event.message() == 0) {
+          throw new IllegalArgumentException(
+              "history event " + event.id() + " (HANDLING) needs a queue and a message id: " + event);
+        }
+      }
+      case LEADER_WRITE, LEADER_WRITE_APPLIED -> {
+        if (event.token() == null) {
+          throw new IllegalArgumentException(
+              "history event " + event.id() + " (" + event.kind() + ") needs a token: " + event);
         }
       }
       case LEADER, FAULT, FAULT_END -> {}

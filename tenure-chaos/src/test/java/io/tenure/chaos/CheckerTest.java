@@ -47,7 +47,7 @@ class CheckerTest {
     ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n1")));
 
     assertThat(report)
-        .isEqualTo(new ChaosReport(3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null, Map.of()));
+        .isEqualTo(new ChaosReport(3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null, Map.of()));
     assertThat(report.safe()).isTrue();
   }
 
@@ -274,6 +274,156 @@ class CheckerTest {
     assertThat(report.fifoOrderViolations()).isEqualTo(1);
     assertThat(report.examples().get("fifoOrderViolations"))
         .containsExactly("message 3 (ledger, exclusive) handled before 2");
+  }
+
+  // ---- leader writes
+
+  @Test
+  void a_leader_write_begun_after_a_newer_leader_and_applied_is_a_stale_epoch_write() {
+    Timeline h =
+        new Timeline()
+            .leader("n1", 1)
+            .leaderWrite("n1", 1, "w1")
+            .applied("n1", 1, "w1")
+            .leader("n2", 2)
+            .leaderWrite("n1", 1, "w2")
+            .applied("n1", 1, "w2");
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.staleEpochWritesAccepted()).isEqualTo(1);
+    assertThat(report.safe()).isFalse();
+    assertThat(report.examples().get("staleEpochWritesAccepted"))
+        .containsExactly("leader write placeAll by n1 at epoch 1 began after n2 led at epoch 2, and was applied");
+  }
+
+  @Test
+  void a_deposed_leader_write_that_was_refused_is_not_counted() {
+    Timeline h =
+        new Timeline()
+            .leader("n1", 1)
+            .leader("n2", 2)
+            .leaderWrite("n1", 1, "w1")
+            .leaderWrite("n2", 2, "w2")
+            .applied("n2", 2, "w2");
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.staleEpochWritesAccepted()).isZero();
+    assertThat(report.safe()).isTrue();
+  }
+
+  @Test
+  void a_leader_write_begun_before_the_next_leader_may_be_applied_after_it() {
+    // Its transaction began while the lease held; the record of its success may come later.
+    Timeline h =
+        new Timeline()
+            .leader("n1", 1)
+            .leaderWrite("n1", 1, "w1")
+            .leader("n2", 2)
+            .applied("n1", 1, "w1");
+
+    assertThat(Checker.check(h.events(), end(Map.of(), Map.of())).staleEpochWritesAccepted()).isZero();
+  }
+
+  // ---- one message of a key in flight
+
+  @Test
+  void a_message_started_before_the_older_one_of_its_key_finished_is_a_key_overlap() {
+    Timeline h =
+        new Timeline()
+            .enqueued(41, ORDERS, KEY)
+            .enqueued(42, ORDERS, KEY)
+            .handling(41, KEY, "n1", 1)
+            .handling(42, KEY, "n2", 1)
+            .handled(41, KEY, "n1", 1)
+            .handled(42, KEY, "n2", 1);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.keyOverlaps()).isEqualTo(1);
+    assertThat(report.fifoOrderViolations()).isZero();
+    assertThat(report.safe()).isFalse();
+    assertThat(report.examples().get("keyOverlaps"))
+        .containsExactly("message 42 (orders, key customer-3) started on n2 while message 41 was still being"
+            + " handled on n1 (attempt 1)");
+  }
+
+  @Test
+  void a_superseded_claim_still_running_when_the_key_moves_on_is_not_an_overlap() {
+    // n1 froze inside message 41; its lease lapsed; n2 took 41 over and finished it; 42 went on
+    // while the frozen handler had not returned yet.
+    Timeline h =
+        new Timeline()
+            .enqueued(41, ORDERS, KEY)
+            .enqueued(42, ORDERS, KEY)
+            .handling(41, KEY, "n1", 1)
+            .handling(41, KEY, "n2", 2)
+            .handled(41, KEY, "n2", 2)
+            .handling(42, KEY, "n3", 1)
+            .handled(41, KEY, "n1", 1)
+            .handled(42, KEY, "n3", 1);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.keyOverlaps()).isZero();
+    assertThat(report.duplicateDeliveries()).isEqualTo(1);
+    assertThat(report.safe()).isTrue();
+  }
+
+  @Test
+  void a_key_moving_on_after_a_superseded_claim_finished_is_an_overlap() {
+    // What an unchecked claim token allows: the frozen node's late done frees the key while the
+    // message's current claim is still being handled.
+    Timeline h =
+        new Timeline()
+            .enqueued(41, ORDERS, KEY)
+            .enqueued(42, ORDERS, KEY)
+            .handling(41, KEY, "n1", 1)
+            .handling(41, KEY, "n2", 2)
+            .handled(41, KEY, "n1", 1)
+            .handling(42, KEY, "n3", 1)
+            .handled(41, KEY, "n2", 2)
+            .handled(42, KEY, "n3", 1);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.keyOverlaps()).isEqualTo(1);
+    assertThat(report.examples().get("keyOverlaps"))
+        .containsExactly("message 42 (orders, key customer-3) started on n3 while message 41 was still being"
+            + " handled on n2 (attempt 2)");
+  }
+
+  @Test
+  void of_two_handlings_with_one_attempt_number_the_later_is_the_finishing_one() {
+    // A release (or an exclusive queue's refused resolve) gives the attempt back: the next claim
+    // has the same number, and it is the later one that frees the key.
+    Timeline h =
+        new Timeline()
+            .enqueued(41, ORDERS, KEY)
+            .enqueued(42, ORDERS, KEY)
+            .handling(41, KEY, "n1", 1)
+            .handled(41, KEY, "n1", 1)
+            .handling(41, KEY, "n2", 1)
+            .handling(42, KEY, "n3", 1)
+            .handled(41, KEY, "n2", 1)
+            .handled(42, KEY, "n3", 1);
+
+    assertThat(Checker.check(h.events(), end(Map.of(), Map.of())).keyOverlaps()).isEqualTo(1);
+  }
+
+  @Test
+  void messages_of_different_keys_may_be_in_flight_together() {
+    Timeline h =
+        new Timeline()
+            .enqueued(41, ORDERS, "k1")
+            .enqueued(42, ORDERS, "k2")
+            .handling(41, "k1", "n1", 1)
+            .handling(42, "k2", "n2", 1)
+            .handled(42, "k2", "n2", 1)
+            .handled(41, "k1", "n1", 1);
+
+    assertThat(Checker.check(h.events(), end(Map.of(), Map.of())).keyOverlaps()).isZero();
   }
 
   // ---- fenced writes: stale epochs and overlaps
@@ -549,7 +699,7 @@ class CheckerTest {
     assertThat(report.examples().get("agentsNotMovedAfterFault"))
         .containsExactly(
             "agent projection://a, owned by n1 at fault 3 'pause' (2025-01-01T00:00:01Z), never"
-                + " written by another node");
+                + " written at a newer epoch");
   }
 
   @Test
@@ -583,6 +733,27 @@ class CheckerTest {
         .isEqualTo(1); // the final state, not the history, decides
     assertThat(report.examples().get("agentsNotMovedAfterFault")).hasSize(1);
     assertThat(report.examples().get("unconvergedAgents")).hasSize(1);
+  }
+
+  @Test
+  void an_agent_given_back_to_the_restarted_node_converges_at_its_new_epoch() {
+    // A killed node starts again under its name; the leader may give it the agent back. That is
+    // a new ownership (a higher epoch), not an agent that never moved.
+    Timeline h =
+        new Timeline()
+            .at(0)
+            .wrote(A, "n3", 1)
+            .at(1000)
+            .fault("kill", "n3")
+            .at(7500)
+            .wrote(A, "n3", 2)
+            .at(400_000)
+            .wrote(A, "n1", 3);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n1")));
+
+    assertThat(report.convergenceMs()).isEqualTo(new ChaosReport.Millis(6500, 6500));
+    assertThat(report.examples()).doesNotContainKey("agentsNotMovedAfterFault");
   }
 
   @Test
@@ -686,6 +857,7 @@ class CheckerTest {
             "agentOverlaps",
             "staleEpochWritesAccepted",
             "fifoOrderViolations",
+            "keyOverlaps",
             "unconvergedAgents",
             "unfailedOver",
             "failoverMs",
@@ -699,6 +871,7 @@ class CheckerTest {
         .containsEntry("faults", 1L)
         .containsEntry("lost", 0L)
         .containsEntry("fifoOrderViolations", 1L)
+        .containsEntry("keyOverlaps", 0L)
         .containsEntry("unfailedOver", 0L)
         .containsEntry("failoverMs", Map.of("p50", 250L, "max", 250L))
         .containsEntry("convergenceMs", null)
@@ -750,12 +923,35 @@ class CheckerTest {
       return add(Kind.HANDLED, node, queue, key, message, null, 0, null);
     }
 
+    /** A handler began the message under the claim of {@code attempt}. */
+    Timeline handling(long message, String key, String node, long attempt) {
+      return add(Kind.HANDLING, node, ORDERS, key, message, null, attempt, null);
+    }
+
+    /** A handler finished the message under the claim of {@code attempt}. */
+    Timeline handled(long message, String key, String node, long attempt) {
+      return add(Kind.HANDLED, node, ORDERS, key, message, null, attempt, null);
+    }
+
     Timeline wrote(String agent, String node, long epoch) {
       return add(Kind.FENCED_WRITE_ACCEPTED, node, null, null, 0, agent, epoch, null);
     }
 
     Timeline rejected(String agent, String node, long epoch) {
       return add(Kind.FENCED_WRITE_REJECTED, node, null, null, 0, agent, epoch, null);
+    }
+
+    /** A leader write begins: paired with {@link #applied} by its token. */
+    Timeline leaderWrite(String node, long epoch, String token) {
+      events.add(new HistoryEvent(events.size() + 1, T0.plusMillis(clock++), Kind.LEADER_WRITE, node, null, null, 0,
+          null, epoch, token, "placeAll"));
+      return this;
+    }
+
+    Timeline applied(String node, long epoch, String token) {
+      events.add(new HistoryEvent(events.size() + 1, T0.plusMillis(clock++), Kind.LEADER_WRITE_APPLIED, node, null,
+          null, 0, null, epoch, token, "placeAll"));
+      return this;
     }
 
     Timeline leader(String node, long epoch) {
@@ -784,7 +980,7 @@ class CheckerTest {
         long epoch,
         @Nullable String detail) {
       long id = events.size() + 1;
-      String token = kind == Kind.HANDLED ? "claim-" + id : null;
+      String token = kind == Kind.HANDLED || kind == Kind.HANDLING ? "claim-" + id : null;
       events.add(
           new HistoryEvent(
               id,

@@ -62,12 +62,21 @@ final class ChaosCommand implements Callable<Integer> {
   @Nullable Path dir;
 
   @Option(names = "--faults", paramLabel = "FAULT", split = ",",
-      description = "Only these faults: kill leader, kill, pause, stop, kill-connections, slow-db, restart-db (comma-separated;"
-          + " default: all that apply but restart-db; soak: all)")
+      description = "Only these faults: kill leader, kill, pause, stop, kill-connections, slow-db, restart-db, pause leader"
+          + " (comma-separated; default: all that apply but restart-db and pause leader; soak: all but pause leader)")
   java.util.List<String> faults = new java.util.ArrayList<>();
 
   @Option(names = "--keep-tables", description = "Keep the run's tables on a shared server (default: dropped after the check).")
   boolean keepTables;
+
+  @Option(names = "--rate", paramLabel = "R",
+      description = "Messages enqueued per second, 1 to 1000. Default: the profile's (ci 30, soak 50).")
+  @Nullable Integer rate;
+
+  @Option(names = "--work", paramLabel = "D", converter = DurationConverter.class,
+      description = "How long a handler of a FIFO message works, e.g. 8s; long work with"
+          + " pauses tests superseded claims. Default: 2ms.")
+  @Nullable Duration work;
 
   @Option(names = "--unguarded", hidden = true,
       description = "Negative control: agents' register writes ignore the epoch, so the checker must report them.")
@@ -75,8 +84,14 @@ final class ChaosCommand implements Callable<Integer> {
 
   @Option(names = "--unsafe", hidden = true, paramLabel = "GUARD",
       description = "Negative control: switch off a guard inside Tenure on every node (handoff: a move frees the row"
-          + " at once instead of the two-phase hand-off).")
+          + " at once instead of the two-phase hand-off; token: resolves do not check their claim token;"
+          + " leader-fence: assignment writes do not check the leader epoch).")
   @Nullable String unsafe;
+
+  @Option(names = "--stall-leader-pass", paramLabel = "D", converter = DurationConverter.class,
+      description = "Testing: each leader pass sleeps D after taking its fence and membership snapshot, as a GC pause"
+          + " would; with pauses this makes deposed leaders resume mid-pass. Default: 0.")
+  @Nullable Duration stallLeaderPass;
 
   @Spec CommandSpec spec;
 
@@ -95,7 +110,6 @@ final class ChaosCommand implements Callable<Integer> {
       default -> "url";
     };
     Path folder = dir != null ? dir : Path.of("chaos-runs", kind + "-" + stamp);
-    Files.createDirectories(folder);
     String url = switch (store) {
       case "sqlite" -> "sqlite:" + folder.toAbsolutePath().resolve("chaos.db");
       case "postgres" -> POSTGRES;
@@ -104,21 +118,24 @@ final class ChaosCommand implements Callable<Integer> {
     };
     // A run's own tables on every store: never the default prefix of a real cluster in the same file.
     String prefix = "chaos_" + stamp + "_";
-    if (store.equals("sqlite")) {
-      for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
-        Files.deleteIfExists(folder.toAbsolutePath().resolve("chaos.db" + suffix));
-      }
-    }
     long chosenSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong(1, 1_000_000);
     ChaosSettings settings;
     try {
       settings = new ChaosSettings(url, prefix, nodes != null ? nodes : chosen.nodes,
           duration != null ? duration : chosen.faultPhase, chosen.faultEvery, Duration.ofSeconds(3),
-          Duration.ofSeconds(9), quiet != null ? quiet : chosen.quiet, chosen.rate, chosenSeed, folder,
+          Duration.ofSeconds(9), quiet != null ? quiet : chosen.quiet, rate != null ? rate : chosen.rate,
+          work != null ? work : io.tenure.chaos.ChaosWorkload.DEFAULT_WORK, chosenSeed, folder,
           launcher(), !unguarded, faults.isEmpty() && chosen == Profile.SOAK
-              ? new java.util.HashSet<>(ChaosSettings.FAULTS) : new java.util.HashSet<>(faults));
+              ? soakFaults() : new java.util.HashSet<>(faults));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    // Only once every setting was accepted: bad input leaves nothing behind.
+    Files.createDirectories(folder);
+    if (store.equals("sqlite")) {
+      for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+        Files.deleteIfExists(folder.toAbsolutePath().resolve("chaos.db" + suffix));
+      }
     }
     ChaosReport report;
     try {
@@ -142,15 +159,32 @@ final class ChaosCommand implements Callable<Integer> {
     return report.safe() ? ExitCodes.OK : DemoCommand.INVARIANT_BROKEN;
   }
 
+  /** Every fault but "pause leader" (for targeted runs): the soak's draws stay what its seeds documented. */
+  private static java.util.Set<String> soakFaults() {
+    java.util.Set<String> all = new java.util.HashSet<>(ChaosSettings.FAULTS);
+    all.remove("pause leader");
+    return all;
+  }
+
   /** This launcher, with the test-only system property of {@code --unsafe} for the node processes. */
   private java.util.List<String> launcher() {
     java.util.List<String> command = new java.util.ArrayList<>(DemoCommand.launcher());
     if (unsafe != null) {
       String property = switch (unsafe) {
         case "handoff" -> "tenure.unsafe.skipHandoff";
-        default -> throw new ParameterException(spec.commandLine(), "unknown --unsafe guard '" + unsafe + "'; use handoff");
+        case "token" -> "tenure.unsafe.skipClaimToken";
+        case "leader-fence" -> "tenure.unsafe.skipLeaderFence";
+        default -> throw new ParameterException(spec.commandLine(),
+            "unknown --unsafe guard '" + unsafe + "'; use handoff, token or leader-fence");
       };
       command.add(1, "-D" + property + "=true");
+    }
+    if (stallLeaderPass != null) {
+      if (stallLeaderPass.isNegative() || stallLeaderPass.compareTo(Duration.ofSeconds(30)) > 0) {
+        throw new ParameterException(spec.commandLine(),
+            "--stall-leader-pass must be 0 to 30s, got " + stallLeaderPass);
+      }
+      command.add(1, "-Dtenure.test.leaderPassStallMillis=" + stallLeaderPass.toMillis());
     }
     return command;
   }

@@ -103,6 +103,10 @@ final class NodeCommand implements Callable<Integer> {
       description = "Negative control for 'tenure chaos': register writes ignore the epoch.")
   boolean chaosUnguarded;
 
+  @Option(names = "--chaos-work", hidden = true, paramLabel = "MS",
+      description = "For 'tenure chaos': how long a handler of a FIFO message works, in milliseconds.")
+  long chaosWorkMillis = io.tenure.chaos.ChaosWorkload.DEFAULT_WORK.toMillis();
+
   @Option(names = "--log-format", paramLabel = "FORMAT", converter = LogFormat.Converter.class,
       defaultValue = "logfmt",
       description = "Log lines on stderr as logfmt (default) or json; each names the node, its id and epoch.")
@@ -136,7 +140,15 @@ final class NodeCommand implements Callable<Integer> {
         // Started before the node is built, so the node can advertise the port actually bound.
         server = AdminServer.builder(store).bind(httpHost, httpPort).token(httpToken).build().start();
       }
-      node = configure(TenureNode.builder(store), store, out, server).build();
+      io.tenure.chaos.History history = null;
+      Store nodeStore = store;
+      if (chaosWorkload) {
+        history = new io.tenure.chaos.History(storeOptions.url, storeOptions.prefix.value());
+        history.create();
+        // The harness sees every leader write: when it began, at which epoch, whether it applied.
+        nodeStore = io.tenure.chaos.LeaderWrites.recorded(store, history, name);
+      }
+      node = configure(TenureNode.builder(nodeStore), store, out, server, history).build();
       LogContext.nodeId(node.nodeId());
       if (server != null) {
         server.attach(node);
@@ -178,17 +190,16 @@ final class NodeCommand implements Callable<Integer> {
   }
 
   private TenureNode.Builder configure(TenureNode.Builder builder, Store store, PrintWriter out,
-      @Nullable AdminServer server) {
+      @Nullable AdminServer server, io.tenure.chaos.@Nullable History history) {
     String advertised = address.isEmpty() && server != null ? server.advertisedUrl() : address;
     builder.name(name).address(advertised).promotable(!notPromotable);
     agents.forEach(sample -> builder.agentFamily(DemoWorkload.family(sample.family(), sample.count())));
     if (demoWorkload) {
       DemoWorkload.consume(builder, store);
     }
-    if (chaosWorkload) {
-      io.tenure.chaos.History history = new io.tenure.chaos.History(storeOptions.url, storeOptions.prefix.value());
-      history.create();
-      io.tenure.chaos.ChaosWorkload.register(builder, store, history, name, !chaosUnguarded);
+    if (history != null) {
+      io.tenure.chaos.ChaosWorkload.register(builder, store, history, name, !chaosUnguarded,
+          java.time.Duration.ofMillis(chaosWorkMillis));
     }
     capabilities.forEach(builder::capability);
     if (acquireDelay != null) {

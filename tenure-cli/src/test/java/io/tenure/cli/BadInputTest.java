@@ -68,6 +68,26 @@ class BadInputTest {
   }
 
   @Test
+  void chaos_settings_out_of_range_are_refused_before_anything_runs() {
+    Path run = directory.resolve("run");
+    String[][] cases = {
+      {"--rate", "0", "rate must be 1 to 1000"},
+      {"--work", "2m", "work must be 0 to 1 minute"},
+      {"--stall-leader-pass", "31s", "--stall-leader-pass must be 0 to 30s"},
+      {"--unsafe", "everything", "unknown --unsafe guard 'everything'"},
+      {"--faults", "flood", "unknown fault 'flood'"},
+      {"--nodes", "1", "nodes must be 2 to 9"},
+    };
+    for (String[] bad : cases) {
+      Result result = Cli.run("chaos", "--store", "sqlite", "--dir", run.toString(), bad[0], bad[1]);
+
+      assertOneErrorLine(result, 2);
+      assertThat(result.err()).contains(bad[2]);
+      assertThat(run).doesNotExist();
+    }
+  }
+
+  @Test
   void an_unknown_command_exits_2_naming_it() {
     Result result = Cli.run("frobnicate", "--store", store());
 

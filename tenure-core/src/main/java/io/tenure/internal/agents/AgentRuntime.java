@@ -44,6 +44,13 @@ public final class AgentRuntime {
    * the target starts while the owner still runs. Never set this in production.
    */
   static final boolean UNSAFE_SKIP_HANDOFF = Boolean.getBoolean("tenure.unsafe.skipHandoff");
+  /**
+   * TEST ONLY, for the fault harness ({@code tenure chaos --stall-leader-pass D}): the leader's
+   * pass sleeps this long after it took its fence and membership snapshot and before it reads the
+   * assignments, as a GC pause at the worst moment would. It widens the window in which a paused
+   * leader resumes with a fence it no longer holds; 0 (the default) in production.
+   */
+  static final long TEST_PASS_STALL_MILLIS = Long.getLong("tenure.test.leaderPassStallMillis", 0);
 
   private final AgentStore store;
   private final NodeSettings settings;
@@ -83,6 +90,14 @@ public final class AgentRuntime {
   public long leaderPass(LeaderFence fence, MembershipView membership) {
     if (families.isEmpty()) {
       return 0;
+    }
+    if (TEST_PASS_STALL_MILLIS > 0) {
+      try {
+        Thread.sleep(TEST_PASS_STALL_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
     long began = System.nanoTime();
     Map<String, Set<AgentUri>> wanted = new TreeMap<>();

@@ -42,6 +42,14 @@ public final class JdbcQueueStore implements QueueStore {
       + " max_attempts, available_at, status, owner_node, claim_token, lease_until, last_error, created_at,"
       + " finished_at, dedupe_key";
   private static final String CLEARED_CLAIM = "owner_node = NULL, claim_token = NULL, lease_until = NULL";
+  /**
+   * TEST ONLY, for the fault harness's negative control ({@code tenure chaos --unsafe token}): a
+   * resolve no longer checks its claim token, so a superseded owner's late outcome is written over
+   * the current claim. Never set this in production.
+   */
+  static final boolean UNSAFE_SKIP_CLAIM_TOKEN = Boolean.getBoolean("tenure.unsafe.skipClaimToken");
+  /** A resolve's claim condition, with one parameter: the claim token. */
+  private static final String TOKEN_HOLDS = UNSAFE_SKIP_CLAIM_TOKEN ? "(claim_token = ? OR 1 = 1)" : "claim_token = ?";
 
   private final Jdbc jdbc;
   private final Dialect dialect;
@@ -406,7 +414,7 @@ public final class JdbcQueueStore implements QueueStore {
       for (Map.Entry<TokenGroup, List<Long>> entry : statements.entrySet()) {
         for (List<Long> chunk : chunks(entry.getValue())) {
           try (PreparedStatement statement = connection.prepareStatement(entry.getKey().change()
-              + " WHERE status = 'INFLIGHT' AND claim_token = ? AND id IN (" + marks(chunk.size()) + ")")) {
+              + " WHERE status = 'INFLIGHT' AND " + TOKEN_HOLDS + " AND id IN (" + marks(chunk.size()) + ")")) {
             statement.setString(1, entry.getKey().token());
             bindIds(statement, 2, chunk);
             rows += statement.executeUpdate();
@@ -427,7 +435,7 @@ public final class JdbcQueueStore implements QueueStore {
     for (List<Resolution> chunk : chunks(resolutions)) {
       StringBuilder where = new StringBuilder();
       for (int i = 0; i < chunk.size(); i++) {
-        where.append(i == 0 ? "" : " OR ").append("(id = ? AND claim_token = ?)");
+        where.append(i == 0 ? "" : " OR ").append("(id = ? AND " + TOKEN_HOLDS + ")");
       }
       String sql = "SELECT id FROM " + messages + " WHERE status = 'INFLIGHT' AND (" + where + ")"
           + dialect.forUpdate();
