@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  *       fenced register with its ownership epoch every {@link #TICK} while it runs;
  * </ul>
  *
- * Every handled message, agent start and stop, register write and leadership gain is appended to
+ * Every handler's start and end, agent start and stop, register write and leadership gain is appended to
  * the {@link History} by the process where it happened.
  */
 public final class ChaosWorkload {
@@ -130,11 +130,9 @@ public final class ChaosWorkload {
       throws InterruptedException {
     var message = delivery.message();
     String key = message.queue().equals(EXCLUSIVE) ? HistoryEvent.EXCLUSIVE : message.key();
-    if (key != null) {
-      // The start of an ordered message, for the one-in-flight-per-key check.
-      history.record(HistoryEvent.Kind.HANDLING, node, message.queue(), key, message.id(), null,
-          message.attempts(), message.claimToken(), null);
-    }
+    // The start, for the one-in-flight-per-key check (and a full interval in the history).
+    history.record(HistoryEvent.Kind.HANDLING, node, message.queue(), key, message.id(), null,
+        message.attempts(), message.claimToken(), null);
     Thread.sleep(work); // some work, so claims overlap with handling
     history.record(HistoryEvent.Kind.HANDLED, node, message.queue(), key, message.id(), null,
         message.attempts(), message.claimToken(), null);

@@ -41,8 +41,8 @@ import java.util.Set;
  *       {@code HANDLED} event of the highest attempt (latest if two share one: a release gives its
  *       attempt back): only the latest claim's done can free the key when resolves check the claim
  *       token. The handler of a superseded claim, on a frozen node, may still be running when the
- *       key moves on; that is not an overlap. Messages without {@code HANDLING} events (unordered
- *       ones) take no part.
+ *       key moves on; that is not an overlap. Unordered messages, and messages without {@code HANDLING}
+ *       events, take no part.
  *   <li><b>staleEpochWritesAccepted</b>: per agent, the {@code FENCED_WRITE_ACCEPTED} events in
  *       order; each whose epoch is lower than the highest epoch accepted before it for that agent.
  *       Plus each leader assignment write ({@code LEADER_WRITE}, see {@link LeaderWrites}) that
