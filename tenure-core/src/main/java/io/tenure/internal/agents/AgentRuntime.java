@@ -96,7 +96,7 @@ public final class AgentRuntime {
         Thread.sleep(TEST_PASS_STALL_MILLIS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return;
+        return 0;
       }
     }
     long began = System.nanoTime();
