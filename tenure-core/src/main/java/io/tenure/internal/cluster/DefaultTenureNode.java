@@ -67,7 +67,14 @@ public final class DefaultTenureNode implements TenureNode {
     this.store = store;
     this.settings = settings;
     this.registryKey = store.describe().location() + "|" + store.describe().prefix() + "|" + settings.name();
-    Listeners fired = new Listeners(listeners);
+    List<NodeListener> all = new ArrayList<>(listeners);
+    all.add(new NodeListener() {
+      @Override
+      public void onPromoted(long epoch) {
+        passNow();
+      }
+    });
+    Listeners fired = new Listeners(all);
     History history = new History(store.events());
     this.keeper = new MembershipKeeper(store.membership(), settings, ticker, fired, history);
     this.elector = new LeaderElector(store.leases(), settings, ticker, keeper::nodeId, fired, history);
@@ -167,6 +174,21 @@ public final class DefaultTenureNode implements TenureNode {
       duties.tick(fence);
       agentPass(fence);
     });
+  }
+
+  /**
+   * A new leader runs its duties and agent pass at once, not up to a {@code renewInterval} after
+   * it won the lease: at a cold start that is when every agent is waiting for its first placement.
+   */
+  private void passNow() {
+    ScheduledExecutorService thread = leaderThread;
+    if (thread != null) {
+      try {
+        thread.execute(() -> guarded("leader", this::leaderTick));
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // the node is stopping
+      }
+    }
   }
 
   /**
