@@ -4,8 +4,10 @@
 #   scripts/bench.sh convergence --store URL [--nodes 100] [--agents 10000] agent convergence
 #   scripts/bench.sh queue [--messages 100000] [--scheduler-messages N] [--rounds 3]
 #                          [--concurrency 8,16,32,64] [--threads 8,16,32,64]
-#                          [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL]
+#                          [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup]
 #                                                                           queue drain and pickup latency
+#                                                                           (--only pickup: PostgreSQL pickup
+#                                                                           latency alone, --rounds times)
 # e.g.
 #   scripts/bench.sh --store sqlite:/tmp/b.db --store 'jdbc:postgresql://127.0.0.1:5432/test?user=postgres' --runs 10
 #   scripts/bench.sh convergence --store 'jdbc:postgresql://127.0.0.1:5432/test?user=postgres'

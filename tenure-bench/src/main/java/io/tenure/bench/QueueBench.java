@@ -95,6 +95,7 @@ public final class QueueBench {
     int messages = 100_000;
     int rounds = ROUNDS;
     int schedulerMessages = -1;
+    String only = "all";
     String postgres = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
     String sqlite = "sqlite:/tmp/qb.db";
     String mariadb = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
@@ -110,9 +111,10 @@ public final class QueueBench {
         case "--threads" -> threads = list(args[i + 1]);
         case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
         case "--scheduler-messages" -> schedulerMessages = Integer.parseInt(args[i + 1]);
+        case "--only" -> only = args[i + 1];
         default -> throw new IllegalArgumentException("unknown option " + args[i] + "; use [--messages N]"
             + " [--scheduler-messages N] [--rounds 3] [--concurrency 8,16,32,64] [--threads 8,16,32,64]"
-            + " [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL]");
+            + " [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup]");
       }
     }
     if (messages < 1) {
@@ -125,7 +127,12 @@ public final class QueueBench {
     if (schedulerMessages < 1) {
       throw new IllegalArgumentException("--scheduler-messages must be at least 1, got " + schedulerMessages);
     }
-    new QueueBench(postgres, sqlite, mariadb, concurrencies, threads, rounds, schedulerMessages).run(messages);
+    QueueBench bench = new QueueBench(postgres, sqlite, mariadb, concurrencies, threads, rounds, schedulerMessages);
+    switch (only) {
+      case "all" -> bench.run(messages);
+      case "pickup" -> bench.pickupOnly();
+      default -> throw new IllegalArgumentException("--only must be all or pickup, got " + only);
+    }
   }
 
   private static List<Integer> list(String commaSeparated) {
@@ -171,6 +178,22 @@ public final class QueueBench {
     }
     printTable(concurrency);
     System.out.printf(Locale.ROOT, "%nTotal run time %s.%n", ms(System.nanoTime() - start));
+  }
+
+  /**
+   * PostgreSQL pickup latency alone, {@code rounds} times at the first concurrency, after one
+   * discarded drain: the last step of {@link #run}, repeated, for a figure that one run's noise
+   * cannot decide.
+   */
+  private void pickupOnly() throws Exception {
+    printVersions();
+    int concurrency = concurrencies.get(0);
+    TenureQueueRuns.drain(postgres, WARM_UP_MESSAGES, concurrency);
+    for (int round = 1; round <= rounds; round++) {
+      Latency latency = TenureQueueRuns.pickup(postgres, PICKUP_MESSAGES, PICKUP_EVERY, concurrency);
+      System.out.printf(Locale.ROOT, "| pickup latency | %s | run %d, 1 every %d ms, concurrency %d | %d | %s |%n",
+          latency.store(), round, PICKUP_EVERY.toMillis(), concurrency, PICKUP_MESSAGES, result(latency));
+    }
   }
 
   /** One small run of every system and database, discarded: class loading, JIT, pools, statements. */
