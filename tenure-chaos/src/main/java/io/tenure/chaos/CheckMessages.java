@@ -60,6 +60,8 @@ final class CheckMessages {
         .values()
         .forEach(e -> handled.computeIfPresent(e.message(), (id, m) -> withOrigin(m, e)));
     Outcomes outcomes = outcomes(enqueued, handled, end, examples);
+    // Grouped once, for both key rules; each leaves the lists as they are.
+    List<List<Message>> sequences = byQueueAndKey(handled.values());
     return new Counts(
         enqueued.size(),
         handled.size(),
@@ -67,8 +69,8 @@ final class CheckMessages {
         outcomes.lost,
         outcomes.stranded,
         duplicates(handled.values(), examples),
-        fifoOrderViolations(handled.values(), examples),
-        keyOverlaps(handled.values(), examples));
+        fifoOrderViolations(sequences, examples),
+        keyOverlaps(sequences, examples));
   }
 
   private static Message message(HistoryEvent event) {
@@ -147,9 +149,9 @@ final class CheckMessages {
    * message (lower id) of its key was first handled after it, i.e. if the smallest id among the
    * messages handled later is smaller than its own.
    */
-  private static long fifoOrderViolations(Iterable<Message> handled, CheckExamples examples) {
+  private static long fifoOrderViolations(List<List<Message>> sequences, CheckExamples examples) {
     long violations = 0;
-    for (List<Message> sequence : byQueueAndKey(handled)) {
+    for (List<Message> sequence : sequences) {
       violations += outOfOrder(sequence, examples);
     }
     return violations;
@@ -179,9 +181,9 @@ final class CheckMessages {
    * may accept; a superseded claim's handler (a frozen node's) may still be running, and that is
    * not an overlap.
    */
-  private static long keyOverlaps(Iterable<Message> handled, CheckExamples examples) {
+  private static long keyOverlaps(List<List<Message>> sequences, CheckExamples examples) {
     long overlaps = 0;
-    for (List<Message> sequence : byQueueAndKey(handled)) {
+    for (List<Message> sequence : sequences) {
       HistoryEvent latestFinish = null;
       Message finishing = null;
       for (Message message : sequence) {
