@@ -52,6 +52,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   private static final Duration SHORT = Duration.ofMillis(200);
   private static final Duration LATER = Duration.ofHours(1);
   /** Rounding between the store's time precision and Java's. */
+  /** Deeper than any claim's window of the queue's front (JDBC: max(4 x claim, 1,000) rows). */
+  private static final int DEEP = 5000;
   private static final Duration SLACK = Duration.ofMillis(10);
 
   private Store store;
@@ -401,6 +403,37 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     List<Long> unkeyed = enqueueMany(2, null);
 
     assertThat(claimedIds(10)).containsExactlyInAnyOrder(k.get(0), j.get(0), unkeyed.get(0), unkeyed.get(1));
+  }
+
+  /**
+   * A deep queue must not hide its claimable rows: a claim looks at a bounded window of the queue's
+   * front, then at each key's head, so neither a busy key's backlog nor a mass of delayed messages
+   * in front keeps the rest waiting (SPEC §6.2, "never stranded").
+   */
+  @Test
+  void a_key_behind_a_deep_backlog_of_a_busy_key_is_claimed_while_the_busy_head_is_in_flight() {
+    long busyHead = enqueueMany(1, "busy").get(0);
+    for (int i = 0; i < DEEP / QueueStore.MAX_BATCH; i++) {
+      enqueueMany(QueueStore.MAX_BATCH, "busy");
+    }
+    List<Long> j = enqueueMany(2, "j");
+    long l = enqueueMany(1, "l").get(0);
+    assertThat(claimOne().id()).isEqualTo(busyHead);
+
+    assertThat(claimedIds(10)).as("the heads of j and l, behind %d blocked rows of busy", DEEP)
+        .containsExactlyInAnyOrder(j.get(0), l);
+    assertThat(claim(10)).as("every key now has its head in flight").isEmpty();
+  }
+
+  @Test
+  void an_available_message_behind_a_deep_backlog_of_delayed_ones_is_claimed() {
+    for (int i = 0; i < DEEP / QueueStore.MAX_BATCH; i++) {
+      queues.enqueue(Collections.nCopies(QueueStore.MAX_BATCH, keyed(null, LATER)));
+    }
+    long now = enqueue(keyed(null, Duration.ZERO));
+    long keyedNow = enqueue(keyed("k", Duration.ZERO));
+
+    assertThat(claimedIds(10)).containsExactlyInAnyOrder(now, keyedNow);
   }
 
   // ---- resolves

@@ -40,6 +40,11 @@ abstract class DefaultDialect implements Dialect {
   }
 
   @Override
+  public boolean supportsLateral() {
+    return false;
+  }
+
+  @Override
   public boolean supportsNotify() {
     return false;
   }

@@ -109,6 +109,12 @@ public interface Dialect {
   boolean supportsNotify();
 
   /**
+   * @return true if a subquery in FROM may be {@code LATERAL} and carry its own locking clause
+   *     (PostgreSQL): a claim then streams through its window in order and stops at its limit
+   */
+  boolean supportsLateral();
+
+  /**
    * @return an SQL expression for the 1-based position of a bound substring ({@code ?}) in {@code
    *     column}, 0 if absent: plain text, no wildcards
    */

@@ -41,6 +41,9 @@ public final class JdbcQueueStore implements QueueStore {
   private static final String COLUMNS = "id, queue, msg_key, payload, content_type, headers, priority, attempts,"
       + " max_attempts, available_at, status, owner_node, claim_token, lease_until, last_error, created_at,"
       + " finished_at, dedupe_key";
+  /** An unordered claim of n looks at the first max(4 n, 1000) available rows; see window(). */
+  private static final int WINDOW_FACTOR = 4;
+  private static final int WINDOW_MIN = 1000;
   private static final String CLEARED_CLAIM = "owner_node = NULL, claim_token = NULL, lease_until = NULL";
   /**
    * TEST ONLY, for the fault harness's negative control ({@code tenure chaos --unsafe token}): a
@@ -250,40 +253,89 @@ public final class JdbcQueueStore implements QueueStore {
         return List.<QueueMessage>of();
       }
       String token = UUID.randomUUID().toString();
-      String set = "UPDATE " + messages + " SET status = 'INFLIGHT', owner_node = ?, claim_token = ?,"
-          + " lease_until = " + dialect.nowPlusMicros() + ", attempts = attempts + 1 WHERE status = 'PENDING'";
-      List<QueueMessage> claimed;
-      if (!request.strict() && dialect.supportsReturning()) {
-        // One statement: the candidates are chosen, locked and claimed together. The candidates
-        // are a MATERIALIZED CTE: as a plain IN subquery PostgreSQL may run its LIMIT more than
-        // once and claim more rows than asked (the kit's priority test caught it).
-        try (PreparedStatement statement = connection.prepareStatement("WITH c AS MATERIALIZED ("
-            + candidatesQuery() + ") " + set + " AND id IN (SELECT id FROM c) RETURNING " + COLUMNS)) {
-          statement.setString(1, request.queue());
-          statement.setInt(2, request.max());
-          bindClaim(statement, 2, request, token);
-          claimed = new ArrayList<>(messages(statement));
-        }
+      List<QueueMessage> claimed = new ArrayList<>();
+      if (request.strict()) {
+        claimed.addAll(claimIds(connection, request, token, strictCandidates(connection, request)));
       } else {
-        List<Long> ids = request.strict() ? strictCandidates(connection, request) : candidates(connection, request);
-        if (ids.isEmpty()) {
-          return List.<QueueMessage>of();
-        }
-        try (PreparedStatement statement = connection.prepareStatement(
-            set + " AND id IN (" + marks(ids.size()) + ")")) {
-          bindClaim(statement, 0, request, token);
-          bindIds(statement, 4, ids);
-          statement.executeUpdate();
-        }
-        claimed = new ArrayList<>(select(connection, "WHERE claim_token = ? AND id IN (" + marks(ids.size()) + ")",
+        claimed.addAll(claimChosen(connection, request, token, walkQuery(), request.max(),
             s -> {
-              s.setString(1, token);
-              bindIds(s, 2, ids);
+              s.setString(1, request.queue());
+              s.setInt(2, window(request.max()));
             }));
+        if (claimed.size() < request.max()) {
+          // The window may have held only blocked rows of busy keys; every other key's head, found
+          // one index probe per key, wherever it stands in the queue.
+          claimed.addAll(claimChosen(connection, request, token, headsQuery(),
+              request.max() - claimed.size(), s -> {
+                s.setString(1, request.queue());
+                s.setString(2, request.queue());
+                s.setString(3, request.queue());
+              }));
+        }
       }
       claimed.sort(Comparator.comparingInt(QueueMessage::priority).reversed().thenComparingLong(QueueMessage::id));
       return List.copyOf(claimed);
     });
+  }
+
+  /**
+   * A candidate query: {@code select} chooses the ids to claim, after the recursive CTEs in
+   * {@code recursive} (or null). Its parameters are bound by a {@link Binder}, then the limit.
+   */
+  private record Candidates(@Nullable String recursive, String select) {}
+
+  /** Claims up to {@code max} of the rows a candidate query chooses. */
+  private List<QueueMessage> claimChosen(Connection connection, ClaimRequest request, String token,
+      Candidates candidates, int max, Binder binder) throws SQLException {
+    int limitAt = (int) ((candidates.recursive() == null ? "" : candidates.recursive()) + candidates.select())
+        .chars().filter(c -> c == '?').count();
+    String with = candidates.recursive() == null ? "" : "WITH RECURSIVE " + candidates.recursive();
+    if (dialect.supportsReturning()) {
+      // One statement: the candidates are chosen, locked and claimed together. The candidates
+      // are a MATERIALIZED CTE: as a plain IN subquery PostgreSQL may run its LIMIT more than
+      // once and claim more rows than asked (the kit's priority test caught it).
+      String sql = (with.isEmpty() ? "WITH " : with + ", ") + "c AS MATERIALIZED (" + candidates.select() + ") "
+          + claimSet() + " AND id IN (SELECT id FROM c) RETURNING " + COLUMNS;
+      try (PreparedStatement statement = connection.prepareStatement(sql)) {
+        binder.bind(statement);
+        statement.setInt(limitAt, max);
+        bindClaim(statement, limitAt, request, token);
+        return messages(statement);
+      }
+    }
+    List<Long> ids;
+    try (PreparedStatement statement = connection.prepareStatement(with + (with.isEmpty() ? "" : " ")
+        + candidates.select())) {
+      binder.bind(statement);
+      statement.setInt(limitAt, max);
+      ids = ids(statement);
+    }
+    return claimIds(connection, request, token, ids);
+  }
+
+  /** Sets a claim on rows still pending; parameters: owner, token, lease, then the rows' own. */
+  private String claimSet() {
+    return "UPDATE " + messages + " SET status = 'INFLIGHT', owner_node = ?, claim_token = ?, lease_until = "
+        + dialect.nowPlusMicros() + ", attempts = attempts + 1 WHERE status = 'PENDING'";
+  }
+
+  /** Claims the given rows that are still pending; they were chosen, and locked, just before. */
+  private List<QueueMessage> claimIds(Connection connection, ClaimRequest request, String token, List<Long> ids)
+      throws SQLException {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    try (PreparedStatement statement = connection.prepareStatement(
+        claimSet() + " AND id IN (" + marks(ids.size()) + ")")) {
+      bindClaim(statement, 0, request, token);
+      bindIds(statement, 4, ids);
+      statement.executeUpdate();
+    }
+    return select(connection, "WHERE claim_token = ? AND id IN (" + marks(ids.size()) + ")",
+        s -> {
+          s.setString(1, token);
+          bindIds(s, 2, ids);
+        });
   }
 
   /** Binds the claim's owner, token and lease after the first {@code offset} parameters. */
@@ -295,42 +347,83 @@ public final class JdbcQueueStore implements QueueStore {
   }
 
   /**
-   * Available pending rows, highest priority then oldest; a key's younger rows wait for its head.
-   * Parameters: the queue, the limit.
+   * How many available pending rows an unordered claim of {@code max} looks at, in claim order.
+   * The bound keeps a claim's cost flat however deep the queue: without it, a queue whose front is
+   * the backlog of a few busy FIFO keys had every claim read (and on MariaDB lock) that whole
+   * backlog to find nothing.
    */
-  private String candidatesQuery() {
-    return "SELECT c.id FROM " + messages + " c WHERE c.queue = ? AND c.status = 'PENDING'"
-        + " AND c.available_at <= " + dialect.now()
-        + " AND (c.msg_key IS NULL OR NOT EXISTS (SELECT 1 FROM " + messages + " o WHERE o.queue = c.queue"
-        + " AND o.msg_key = c.msg_key AND o.id < c.id AND o.status IN ('PENDING', 'INFLIGHT')))"
-        + " ORDER BY c.priority DESC, c.id LIMIT ?" + dialect.skipLocked();
-  }
-
-  private List<Long> candidates(Connection connection, ClaimRequest request) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(candidatesQuery())) {
-      statement.setString(1, request.queue());
-      statement.setInt(2, request.max());
-      return ids(statement);
-    }
+  static int window(int max) {
+    // 4 x: peers claiming at once hold the front rows, which this claim skips.
+    return Math.max(WINDOW_FACTOR * max, WINDOW_MIN);
   }
 
   /**
-   * The queue as one sequence: the oldest unfinished rows in id order, up to the first that is in
-   * flight or not yet available; nothing if the oldest is in flight.
+   * The first {@link #window} available pending rows in claim order (highest priority, then
+   * oldest), keeping those not blocked by their key: a keyed row waits while an older row of its key
+   * is unfinished. Parameters: the queue, the window, the limit.
+   */
+  private Candidates walkQuery() {
+    String window = "SELECT w.id FROM " + messages + " w WHERE w.queue = ? AND w.status = 'PENDING'"
+        + " AND w.available_at <= " + dialect.now() + " ORDER BY w.priority DESC, w.id LIMIT ?";
+    String eligible = "c.status = 'PENDING' AND c.available_at <= " + dialect.now()
+        + " AND (c.msg_key IS NULL OR NOT EXISTS (SELECT 1 FROM " + messages + " o WHERE o.queue = c.queue"
+        + " AND o.msg_key = c.msg_key AND o.id < c.id AND o.status IN ('PENDING', 'INFLIGHT')))";
+    if (dialect.supportsLateral()) {
+      // Streams in window order and stops at the limit: a claim from an unkeyed queue reads only
+      // the rows it takes (and the ones peers hold, skipped unlocked).
+      return new Candidates(null, "SELECT c.id FROM (" + window + ") w CROSS JOIN LATERAL (SELECT c.id FROM "
+          + messages + " c WHERE c.id = w.id AND " + eligible + dialect.skipLocked() + ") c LIMIT ?");
+    }
+    return new Candidates(null, "SELECT c.id FROM (" + window + ") w JOIN " + messages + " c ON c.id = w.id WHERE "
+        + eligible + " ORDER BY c.priority DESC, c.id LIMIT ?" + dialect.skipLocked());
+  }
+
+  /**
+   * Each key's head, the oldest unfinished row of the key, if it is pending and available; one
+   * index probe per key with unfinished rows. Parameters: the queue (three times), the limit.
+   */
+  private Candidates headsQuery() {
+    String available = " AND c.available_at <= " + dialect.now() + " ORDER BY c.priority DESC, c.id LIMIT ?";
+    if (!dialect.supportsReturning()) {
+      // MariaDB: the pending head per key by a loose index scan of (queue, status, msg_key, id)
+      // (GROUP BY names the index's leading columns for that), then no older row in flight.
+      return new Candidates(null, "SELECT c.id FROM " + messages + " c JOIN (SELECT MIN(h.id) AS id FROM " + messages + " h"
+          + " WHERE h.queue = ? AND h.status = 'PENDING' GROUP BY h.queue, h.status, h.msg_key) k ON c.id = k.id"
+          + " WHERE c.msg_key IS NOT NULL AND c.status = 'PENDING' AND NOT EXISTS (SELECT 1 FROM " + messages
+          + " o WHERE o.queue = ? AND o.status = 'INFLIGHT' AND o.msg_key = c.msg_key AND o.id < c.id)"
+          + " AND c.queue = ?" + available + dialect.skipLocked());
+    }
+    // PostgreSQL and SQLite: the keys by a recursive skip scan of the partial index
+    // (queue, msg_key, id) of unfinished keyed rows, then each key's first entry there.
+    String unfinished = " AND m.status IN ('PENDING', 'INFLIGHT')";
+    return new Candidates("k(msg_key) AS ("
+        + "SELECT (SELECT m.msg_key FROM " + messages + " m WHERE m.queue = ? AND m.msg_key IS NOT NULL" + unfinished
+        + " ORDER BY m.queue, m.msg_key LIMIT 1)"
+        + " UNION ALL SELECT (SELECT m.msg_key FROM " + messages + " m WHERE m.queue = ? AND m.msg_key > k.msg_key"
+        + unfinished + " ORDER BY m.queue, m.msg_key LIMIT 1) FROM k WHERE k.msg_key IS NOT NULL)",
+        "SELECT c.id FROM " + messages + " c WHERE c.id IN (SELECT (SELECT m.id FROM " + messages
+        + " m WHERE m.queue = ? AND m.msg_key = k.msg_key" + unfinished + " ORDER BY m.queue, m.msg_key, m.id LIMIT 1)"
+        + " FROM k WHERE k.msg_key IS NOT NULL) AND c.status = 'PENDING'" + available
+        + dialect.skipLocked());
+  }
+
+  /**
+   * The queue as one sequence: the oldest pending rows in id order, up to the first that is not
+   * yet available or younger than a row in flight; nothing if the oldest unfinished row is in
+   * flight. Two probes of (queue, status, id) and at most {@code max} rows read.
    */
   private List<Long> strictCandidates(Connection connection, ClaimRequest request) throws SQLException {
-    String sql = "SELECT id, status, CASE WHEN available_at <= " + dialect.now() + " THEN 1 ELSE 0 END AS ready"
-        + " FROM " + messages + " WHERE queue = ? AND status IN ('PENDING', 'INFLIGHT') ORDER BY id LIMIT ?"
+    String sql = "SELECT id, CASE WHEN available_at <= " + dialect.now() + " THEN 1 ELSE 0 END AS ready"
+        + " FROM " + messages + " WHERE queue = ? AND status = 'PENDING' AND id < COALESCE((SELECT MIN(f.id) FROM "
+        + messages + " f WHERE f.queue = ? AND f.status = 'INFLIGHT'), " + Long.MAX_VALUE + ") ORDER BY id LIMIT ?"
         + dialect.forUpdate();
     List<Long> ids = new ArrayList<>();
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
       statement.setString(1, request.queue());
-      statement.setInt(2, request.max());
+      statement.setString(2, request.queue());
+      statement.setInt(3, request.max());
       try (ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          if (!"PENDING".equals(rows.getString("status")) || rows.getInt("ready") != 1) {
-            break;
-          }
+        while (rows.next() && rows.getInt("ready") == 1) {
           ids.add(rows.getLong("id"));
         }
       }

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 public final class Migrator {
   /** Schema files in version order; every dialect's folder has each of them. */
   static final List<String> FILES =
-      List.of("V1__markers.sql", "V2__cluster.sql", "V3__agents.sql", "V4__queue.sql");
+      List.of("V1__markers.sql", "V2__cluster.sql", "V3__agents.sql", "V4__queue.sql",
+          "V5__claim_indexes.sql");
 
   /** The schema version this build expects. */
   public static final int LATEST = FILES.size();

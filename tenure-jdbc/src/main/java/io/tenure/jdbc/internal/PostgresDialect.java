@@ -55,6 +55,11 @@ final class PostgresDialect extends DefaultDialect {
   }
 
   @Override
+  public boolean supportsLateral() {
+    return true;
+  }
+
+  @Override
   public boolean supportsNotify() {
     return true;
   }

@@ -1,0 +1,4 @@
+-- V5 changes MariaDB's claim indexes only. This dialect's V4 indexes already serve the bounded
+-- claims: the partial claim index (queue, priority DESC, id) of pending rows, the partial key
+-- index (queue, msg_key, id) of unfinished keyed rows for the per-key head probes, and
+-- (queue, status, id) for exclusive queues. The file exists so that every dialect has every version.
