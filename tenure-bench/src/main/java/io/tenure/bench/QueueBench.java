@@ -114,7 +114,7 @@ public final class QueueBench {
         case "--only" -> only = args[i + 1];
         default -> throw new IllegalArgumentException("unknown option " + args[i] + "; use [--messages N]"
             + " [--scheduler-messages N] [--rounds 3] [--concurrency 8,16,32,64] [--threads 8,16,32,64]"
-            + " [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup]");
+            + " [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup|backlog]");
       }
     }
     if (messages < 1) {
@@ -131,7 +131,8 @@ public final class QueueBench {
     switch (only) {
       case "all" -> bench.run(messages);
       case "pickup" -> bench.pickupOnly();
-      default -> throw new IllegalArgumentException("--only must be all or pickup, got " + only);
+      case "backlog" -> bench.backlogOnly(messages);
+      default -> throw new IllegalArgumentException("--only must be all, pickup or backlog, got " + only);
     }
   }
 
@@ -193,6 +194,21 @@ public final class QueueBench {
       Latency latency = TenureQueueRuns.pickup(postgres, PICKUP_MESSAGES, PICKUP_EVERY, concurrency);
       System.out.printf(Locale.ROOT, "| pickup latency | %s | run %d, 1 every %d ms, concurrency %d | %d | %s |%n",
           latency.store(), round, PICKUP_EVERY.toMillis(), concurrency, PICKUP_MESSAGES, result(latency));
+    }
+  }
+
+  /**
+   * Claims from a FIFO backlog whose every key has its head in flight, on all three databases,
+   * {@code rounds} times: what an idle poll costs in the case the MariaDB soak found.
+   */
+  private void backlogOnly(int backlog) throws Exception {
+    printVersions();
+    System.out.println("| measure | store | setting | claims | result |");
+    System.out.println("| --- | --- | --- | --- | --- |");
+    for (int round = 1; round <= rounds; round++) {
+      for (String url : List.of(postgres, sqlite, mariadb)) {
+        System.out.println(BacklogClaimRuns.run(url, backlog));
+      }
     }
   }
 
