@@ -26,6 +26,8 @@ final class ClusterTables {
   final QueueTable messages = new QueueTable();
   /** Enqueue listeners of this namespace, called after an enqueue, outside the lock. */
   final java.util.List<java.util.function.Consumer<String>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** Placement listeners of this namespace, called after a placement, outside the lock. */
+  final java.util.List<java.util.function.LongConsumer> placementListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   void clear() {
     version = 0;

@@ -84,8 +84,19 @@ final class InMemoryAgentStore implements AgentStore {
           place(uri, target, fence);
         }
       });
-      return AssignmentWrite.APPLIED;
     }
+    // After the "commit", outside the lock, like a database's notification.
+    if (!targets.isEmpty()) {
+      t.placementListeners.forEach(listener -> listener.accept(fence.epoch()));
+    }
+    return AssignmentWrite.APPLIED;
+  }
+
+  @Override
+  public Optional<AutoCloseable> listen(java.util.function.LongConsumer onPlaced) {
+    ClusterTables t = store.clusterTables();
+    t.placementListeners.add(onPlaced);
+    return Optional.of(() -> t.placementListeners.remove(onPlaced));
   }
 
   @Override

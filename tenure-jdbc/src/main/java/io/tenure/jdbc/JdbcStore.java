@@ -71,7 +71,7 @@ public final class JdbcStore implements Store {
     this.membership = new JdbcMembershipStore(jdbc, coordination, builder.prefix);
     this.leases = new JdbcLeaseStore(coordination, builder.prefix, pools.session(), opened.catalog());
     this.events = new JdbcEventStore(jdbc, builder.prefix);
-    this.agents = new JdbcAgentStore(jdbc, builder.prefix);
+    this.agents = new JdbcAgentStore(jdbc, builder.prefix, pools.session(), pools.sessionSource());
     this.queues = new io.tenure.jdbc.internal.JdbcQueueStore(jdbc, builder.prefix, pools.session());
   }
 
@@ -94,6 +94,7 @@ public final class JdbcStore implements Store {
       DataSource main,
       DataSource coordination,
       Dialect.ConnectionSource session,
+      Object sessionSource,
       List<HikariDataSource> owned) {}
 
   /**
@@ -348,7 +349,8 @@ public final class JdbcStore implements Store {
       if (dataSource != null) {
         // A caller's data source serves every purpose unless a coordination one was given.
         DataSource coordination = coordinationDataSource != null ? coordinationDataSource : dataSource;
-        return new Pools(dataSource, coordination, dataSource::getConnection, List.of());
+        // Stores on one caller's data source share its LISTEN connection: one, not one per store.
+        return new Pools(dataSource, coordination, dataSource::getConnection, dataSource, List.of());
       }
       PoolOpener opener = new PoolOpener(url, user, password, migrate, connectTimeout);
       HikariDataSource main = opener.open("tenure-" + prefix.value(), poolSize, connectTimeout);
@@ -366,8 +368,8 @@ public final class JdbcStore implements Store {
         if (password != null) {
           properties.setProperty("password", password);
         }
-        return new Pools(main, coordination,
-            () -> java.sql.DriverManager.getConnection(jdbcUrl, properties), List.of(main, coordination));
+        Dialect.ConnectionSource session = () -> java.sql.DriverManager.getConnection(jdbcUrl, properties);
+        return new Pools(main, coordination, session, session, List.of(main, coordination));
       } catch (RuntimeException e) {
         closeQuietly(List.of(main), e);
         throw e;

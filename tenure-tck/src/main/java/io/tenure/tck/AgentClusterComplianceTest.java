@@ -369,6 +369,32 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
   }
 
   @Test
+  void where_the_store_announces_placements_a_node_starts_a_new_agent_before_its_next_sweep_tick() throws Exception {
+    java.util.Optional<AutoCloseable> probe = observer.agents().listen(epoch -> {});
+    if (probe.isEmpty()) {
+      return; // no notifications here (SQLite, MariaDB; the store kit checks which): nodes poll
+    }
+    probe.get().close();
+    // A sweep interval far longer than the wait below: only a wake-up can start the second agent
+    // in time. A woken sweep still begins a tenth of an interval after the previous one ended (3 s).
+    Duration interval = Duration.ofSeconds(30);
+    AgentUri first = AgentUri.parse("w://first");
+    AgentUri second = AgentUri.parse("w://second");
+    Set<AgentUri> wanted = ConcurrentHashMap.newKeySet();
+    wanted.add(first);
+    TenureNode node = start(FastTimings.node(TenureNode.builder(fixture.open(prefix)), "n1")
+        .agentSweepInterval(interval).agentFamily(new Family("w", wanted)));
+    // The first agent runs (placed before or after the first sweep, which runs at start): from
+    // here the next undisturbed sweep is a whole interval away.
+    Await.until(interval.dividedBy(2), "the first agent runs", () -> node.runningAgents().contains(first));
+
+    wanted.add(second);
+
+    Await.until(interval.dividedBy(3), "the second agent runs before the next sweep tick",
+        () -> node.runningAgents().contains(second));
+  }
+
+  @Test
   void an_agent_assigned_to_a_node_but_not_running_there_is_started() {
     start("n1");
     awaitSpread(12);

@@ -359,6 +359,42 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     assertThat(agents.retire(ORDERS, fence)).isEqualTo(AssignmentWrite.NOT_ELIGIBLE);
   }
 
+  // ---- placement wake-ups (SPEC §5.4: nodes sweep early where the store can tell them)
+
+  @Test
+  void listeners_hear_committed_placements_and_a_fenced_placement_notifies_nobody() throws Exception {
+    List<Long> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.Optional<AutoCloseable> subscription = agents.listen(heard::add);
+    if (subscription.isEmpty()) {
+      // This provider has no notifications (SQLite, MariaDB): its nodes sweep on their interval.
+      // PostgreSQL and the in-memory store must notify.
+      assertThat(store.describe().provider()).isNotIn("postgresql", "memory");
+      return;
+    }
+    try (AutoCloseable listening = subscription.get()) {
+      // The subscription may connect in the background: probe until it hears.
+      Await.until(Duration.ofSeconds(10), "the listener hears a placement", () -> {
+        agents.placeAll(java.util.Map.of(AgentUri.parse("p://probe"), a), Set.of(), fence);
+        return heard.contains(fence.epoch());
+      });
+      store.leases().release(leader, fence.epoch());
+      String next = UUID.randomUUID().toString();
+      LeaderFence current = new LeaderFence(next, store.leases().acquire(next, TTL).orElseThrow().epoch());
+      // Notifications arrive in commit order: once this one is heard, every probe's has been.
+      assertThat(agents.placeAll(java.util.Map.of(ORDERS, a), Set.of(), current)).isEqualTo(AssignmentWrite.APPLIED);
+      Await.until(Duration.ofSeconds(10), "the new leader's placement is heard", () -> heard.contains(current.epoch()));
+      int before = heard.size();
+
+      assertThat(agents.placeAll(java.util.Map.of(ORDERS, b), Set.of(), fence)).isEqualTo(AssignmentWrite.FENCED);
+      assertThat(agents.placeAll(java.util.Map.of(ORDERS, b), Set.of(), current)).isEqualTo(AssignmentWrite.APPLIED);
+
+      Await.until(Duration.ofSeconds(10), "the second placement is heard",
+          () -> List.copyOf(heard).subList(before, heard.size()).contains(current.epoch()));
+      assertThat(List.copyOf(heard).subList(before, heard.size())).as("heard after the fenced placement")
+          .containsExactly(current.epoch());
+    }
+  }
+
   @Test
   void stale_epoch_leader_writes_are_refused_and_change_nothing() {
     ownedBy(a, ORDERS);

@@ -196,8 +196,22 @@ public final class AgentRuntime {
     return agents;
   }
 
-  /** One node sweep. */
+  /** One node sweep that may take {@code maxReconciliationsPerTick} actions. */
   public void sweepTick() {
+    int cap = settings.maxReconciliationsPerTick();
+    sweepTick(cap > 0 ? cap : Integer.MAX_VALUE);
+  }
+
+  /**
+   * One node sweep.
+   *
+   * @param most the most actions it may take (the per-tick cap, less what recent woken sweeps took)
+   * @return how many actions it took
+   */
+  public int sweepTick(int most) {
+    if (most <= 0) {
+      throw new IllegalArgumentException("a sweep must be allowed at least one action, was " + most);
+    }
     long snapshotSequence;
     Set<AgentUri> runningNow;
     Set<AgentUri> busyNow;
@@ -216,7 +230,8 @@ public final class AgentRuntime {
     List<AgentAssignment> rows = store.readFor(me, mine);
     List<AgentUri> starts = new java.util.ArrayList<>();
     List<CompletableFuture<Void>> stops = new java.util.ArrayList<>();
-    for (SweepAction action : sweep.sweep(me, rows, runningNow, busyNow, tick, settings.maxReconciliationsPerTick())) {
+    List<SweepAction> actions = sweep.sweep(me, rows, runningNow, busyNow, tick, most);
+    for (SweepAction action : actions) {
       switch (action) {
         case SweepAction.Start s -> starts.add(s.uri());
         // Stops run side by side, as in stopAll: a tick's stops take one deadline, not one each.
@@ -235,6 +250,10 @@ public final class AgentRuntime {
     } catch (RuntimeException e) {
       LOG.warn("node {}: starting {} agents failed: {}", me, starts.size(), e.toString());
     }
+    if (!actions.isEmpty() && LOG.isDebugEnabled()) {
+      LOG.debug("node {}: sweep took {} actions (at most {})", me, actions.size(), most == Integer.MAX_VALUE ? "any" : most);
+    }
+    return actions.size();
   }
 
   private static void guarded(SweepAction action, String me, Runnable write) {

@@ -6,6 +6,7 @@ import io.tenure.AgentUri;
 import io.tenure.DemotionReason;
 import io.tenure.TenureException;
 import io.tenure.internal.agents.AgentRuntime;
+import io.tenure.internal.agents.PacedSweeps;
 import io.tenure.internal.queue.QueueConsumer;
 import io.tenure.internal.queue.QueueSettings;
 import io.tenure.NodeListener;
@@ -55,6 +56,7 @@ public final class DefaultTenureNode implements TenureNode {
   private final QueueSettings queueSettings;
   private final List<QueueConsumer> consumers;
   private volatile Optional<AutoCloseable> listening = Optional.empty();
+  private volatile Optional<AutoCloseable> placements = Optional.empty();
   private final Object lifecycle = new Object();
   private final java.util.Map<String, ScheduledExecutorService> threads = new java.util.LinkedHashMap<>();
   private volatile @org.jspecify.annotations.Nullable ScheduledExecutorService leaderThread;
@@ -118,7 +120,7 @@ public final class DefaultTenureNode implements TenureNode {
     schedule("heartbeat", settings.heartbeatInterval(), this::heartbeatTick);
     schedule("elector", settings.renewInterval(), elector::tick);
     leaderThread = schedule("leader", settings.renewInterval(), this::leaderTick);
-    schedule("agents", settings.agentSweepInterval(), this::agentTick);
+    startSweeps();
     schedule("reclaim", queueSettings.reclaimInterval(), this::reclaimTick);
     consumers.forEach(QueueConsumer::start);
     if (!consumers.isEmpty()) {
@@ -137,14 +139,32 @@ public final class DefaultTenureNode implements TenureNode {
   }
 
   private ScheduledExecutorService schedule(String role, Duration period, Runnable tick) {
+    ScheduledExecutorService thread = thread(role);
+    thread.scheduleWithFixedDelay(() -> guarded(role, tick), 0, period.toNanos(), TimeUnit.NANOSECONDS);
+    return thread;
+  }
+
+  private ScheduledExecutorService thread(String role) {
     ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
       Thread t = new Thread(runnable, "tenure-" + role + "-" + settings.name());
       t.setDaemon(true);
       return t;
     });
     threads.put(role, thread);
-    thread.scheduleWithFixedDelay(() -> guarded(role, tick), 0, period.toNanos(), TimeUnit.NANOSECONDS);
     return thread;
+  }
+
+  /**
+   * The agent sweep, every {@code agentSweepInterval}, and sooner when the leader announces
+   * placements where the store can (PostgreSQL NOTIFY): a cold start's agents are claimed as soon
+   * as they are placed, not up to an interval later. The pacer keeps the per-tick cap a cap.
+   */
+  private void startSweeps() {
+    // On the scheduler's own clock: the pacer's times become its delays.
+    PacedSweeps sweeps = new PacedSweeps(thread("agents"), settings.agentSweepInterval(),
+        settings.maxReconciliationsPerTick(), Ticker.system(), this::agentTick);
+    placements = store.agents().listen(epoch -> sweeps.wake());
+    sweeps.start();
   }
 
   private void guarded(String role, Runnable tick) {
@@ -230,7 +250,7 @@ public final class DefaultTenureNode implements TenureNode {
     try {
       subscription.close();
     } catch (Exception e) {
-      LOG.debug("closing the enqueue subscription: {}", e.toString());
+      LOG.debug("closing a store subscription: {}", e.toString());
     }
   }
 
@@ -239,12 +259,22 @@ public final class DefaultTenureNode implements TenureNode {
     return consumers.stream().map(QueueConsumer::stats).toList();
   }
 
-  /** A self-fenced node stops its agents and claims nothing until it heart-beats again. */
-  private void agentTick() {
-    if (keeper.isSelfFenced()) {
-      agents.stopAll(false);
-    } else {
-      agents.sweepTick();
+  /**
+   * A self-fenced node stops its agents and claims nothing until it heart-beats again.
+   *
+   * @return the sweep's actions; a self-fenced stop is not one, and a failed sweep logs and counts
+   *     as having taken all it might
+   */
+  private int agentTick(int most) {
+    try {
+      if (keeper.isSelfFenced()) {
+        agents.stopAll(false);
+        return 0;
+      }
+      return agents.sweepTick(most);
+    } catch (RuntimeException e) {
+      LOG.warn("node {} ({}): agents tick failed: {}", nodeId(), settings.name(), e.toString());
+      return most;
     }
   }
 
@@ -344,6 +374,7 @@ public final class DefaultTenureNode implements TenureNode {
       elector.shutdown();
       stopThreads("elector", "leader", "agents", "reclaim", "watchdog");
       listening.ifPresent(DefaultTenureNode::closeQuietly);
+      placements.ifPresent(DefaultTenureNode::closeQuietly);
       // Stop claiming, let handlers finish, release what never started (SPEC §6.6).
       List<Thread> closing = consumers.stream().map(c -> Thread.ofVirtual()
           .start(() -> c.close(queueSettings.drainDeadline()))).toList();

@@ -37,10 +37,22 @@ public final class JdbcAgentStore implements AgentStore {
   private final String fence;
   private final String fenceQuery;
 
-  public JdbcAgentStore(Jdbc jdbc, TablePrefix prefix) {
+  private final Dialect.ConnectionSource sessions;
+  private final Object sessionSource;
+  private final String channel;
+
+  /**
+   * @param sessions opens connections outside the pools, for PostgreSQL's {@code LISTEN}
+   * @param sessionSource identifies the database {@code sessions} reach: stores with an equal one
+   *     share one {@code LISTEN} connection in this process
+   */
+  public JdbcAgentStore(Jdbc jdbc, TablePrefix prefix, Dialect.ConnectionSource sessions, Object sessionSource) {
     this.jdbc = jdbc;
     this.dialect = jdbc.dialect();
     this.agents = prefix.table("agents");
+    this.sessions = sessions;
+    this.sessionSource = sessionSource;
+    this.channel = prefix.value() + "agents";
     this.nodes = prefix.table("nodes");
     this.fenceQuery = JdbcLeaseStore.fenceQuery(dialect, prefix);
     this.fence = UNSAFE_SKIP_LEADER_FENCE ? "(EXISTS (" + fenceQuery + ") OR 1 = 1)" : "EXISTS (" + fenceQuery + ")";
@@ -202,8 +214,33 @@ public final class JdbcAgentStore implements AgentStore {
         }
       }
       // Re-checked at the end of the transaction: a take-over meanwhile rolls everything back.
-      return fenceHolds(connection, leader) ? AssignmentWrite.APPLIED : AssignmentWrite.FENCED;
+      if (!fenceHolds(connection, leader)) {
+        return AssignmentWrite.FENCED;
+      }
+      notifyPlaced(connection, leader);
+      return AssignmentWrite.APPLIED;
     }, result -> result == AssignmentWrite.APPLIED);
+  }
+
+  /** PostgreSQL: delivered when the placement commits, so a node that hears it reads the rows. */
+  private void notifyPlaced(Connection connection, LeaderFence leader) throws SQLException {
+    if (!dialect.supportsNotify()) {
+      return;
+    }
+    try (PreparedStatement statement = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
+      statement.setString(1, channel);
+      statement.setString(2, Long.toString(leader.epoch()));
+      statement.execute();
+    }
+  }
+
+  @Override
+  public Optional<AutoCloseable> listen(java.util.function.LongConsumer onPlaced) {
+    if (!dialect.supportsNotify()) {
+      return Optional.empty();
+    }
+    return Optional.of(SharedListeners.subscribe(sessionSource, sessions, channel,
+        epoch -> onPlaced.accept(Long.parseLong(epoch))));
   }
 
   private java.util.Set<String> existingUris(Connection connection, java.util.Collection<AgentUri> uris)
