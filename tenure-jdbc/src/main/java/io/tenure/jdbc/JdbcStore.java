@@ -55,7 +55,8 @@ public final class JdbcStore implements Store {
 
   private JdbcStore(Pools pools, Dialect dialect, Builder builder) {
     this.ownedPools = pools.owned();
-    this.jdbc = new Jdbc(pools.main(), dialect, builder.location(), () -> closed);
+    boolean ownPools = !pools.owned().isEmpty();
+    this.jdbc = new Jdbc(pools.main(), dialect, builder.location(), () -> closed, 0, ownPools);
     // Once the dialect is known its classifier applies: a lock timeout while migrating is
     // contention and a refused CREATE is a plain error, not an unreachable store.
     String what = (builder.migrate ? "migrate the schema" : "read the schema version")
@@ -66,7 +67,7 @@ public final class JdbcStore implements Store {
             opened.schemaVersion(), dialect.timePrecision(), builder.statementTimeout);
     Jdbc coordination =
         new Jdbc(pools.coordination(), dialect, builder.location(), () -> closed,
-            (int) builder.statementTimeout.toSeconds());
+            (int) builder.statementTimeout.toSeconds(), ownPools);
     this.markers = new JdbcMarkerStore(jdbc, builder.prefix);
     this.membership = new JdbcMembershipStore(jdbc, coordination, builder.prefix);
     this.leases = new JdbcLeaseStore(coordination, builder.prefix, pools.session(), opened.catalog());

@@ -57,6 +57,11 @@ final class PoolOpener {
     config.setMinimumIdle(Math.min(2, size));
     config.setConnectionTimeout(wait.toMillis());
     config.setInitializationFailTimeout(connectTimeout.toMillis());
+    if (!jdbcUrl.startsWith("jdbc:sqlite:")) {
+      // Every connection starts at the isolation Tenure's transactions use (SPEC §1), so a write
+      // transaction need not read, set and restore it: three round trips of five in a claim.
+      config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+    }
     if (jdbcUrl.startsWith("jdbc:sqlite:")) {
       String path = jdbcUrl.substring("jdbc:sqlite:".length());
       if (!migrate) {

@@ -119,6 +119,11 @@ abstract class DefaultDialect implements Dialect {
   }
 
   @Override
+  public void beginAtIsolation(Connection connection) throws SQLException {
+    connection.setAutoCommit(false);
+  }
+
+  @Override
   public void commit(Connection connection) throws SQLException {
     connection.commit();
     connection.setAutoCommit(true);

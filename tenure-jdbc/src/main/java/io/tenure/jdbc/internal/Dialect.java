@@ -157,6 +157,14 @@ public interface Dialect {
   /** Starts a write transaction on a connection in auto-commit mode. */
   void begin(Connection connection) throws SQLException;
 
+  /**
+   * Like {@link #begin}, on a connection known to be at the isolation Tenure uses already (a
+   * pool of Tenure's own, configured so): no isolation round trips.
+   */
+  default void beginAtIsolation(Connection connection) throws SQLException {
+    begin(connection);
+  }
+
   /** Commits what {@link #begin} started and returns the connection to auto-commit. */
   void commit(Connection connection) throws SQLException;
 

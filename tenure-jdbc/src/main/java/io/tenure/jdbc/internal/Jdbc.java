@@ -24,26 +24,32 @@ public final class Jdbc {
   private final String location;
   private final BooleanSupplier closed;
   private final int statementTimeoutSeconds;
+  private final boolean isolationFixed;
 
   /**
    * @param location where the data lives, secrets masked, for messages
    * @param closed tells whether the owning store was closed
    */
   public Jdbc(DataSource dataSource, Dialect dialect, String location, BooleanSupplier closed) {
-    this(dataSource, dialect, location, closed, 0);
+    this(dataSource, dialect, location, closed, 0, false);
   }
 
   /**
    * @param statementTimeoutSeconds the query timeout of statements made with {@link #prepare}; 0
    *     for none
+   * @param isolationFixed true if every connection of {@code dataSource} is at READ COMMITTED
+   *     already and nothing hands it back changed (Tenure's own pools); a caller's data source
+   *     is false: its isolation is read, set and restored around each write transaction
    */
   public Jdbc(
       DataSource dataSource,
       Dialect dialect,
       String location,
       BooleanSupplier closed,
-      int statementTimeoutSeconds) {
+      int statementTimeoutSeconds,
+      boolean isolationFixed) {
     this.dataSource = dataSource;
+    this.isolationFixed = isolationFixed;
     this.dialect = dialect;
     this.location = location;
     this.closed = closed;
@@ -132,8 +138,12 @@ public final class Jdbc {
     checkOpen();
     try (BorrowedConnection borrowed = BorrowedConnection.borrow(dataSource, dialect)) {
       Connection connection = borrowed.connection();
-      borrowed.rememberIsolation();
-      dialect.begin(connection);
+      if (isolationFixed) {
+        dialect.beginAtIsolation(connection);
+      } else {
+        borrowed.rememberIsolation();
+        dialect.begin(connection);
+      }
       try {
         T result = work.run(connection);
         if (commit.test(result)) {

@@ -153,6 +153,11 @@ final class SqliteDialect extends DefaultDialect {
   }
 
   @Override
+  public void beginAtIsolation(Connection connection) throws SQLException {
+    begin(connection); // SQLite's transactions are serializable; there is no level to skip
+  }
+
+  @Override
   public void commit(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement()) {
       statement.execute("COMMIT");
