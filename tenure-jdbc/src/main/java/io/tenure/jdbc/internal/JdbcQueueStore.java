@@ -283,15 +283,15 @@ public final class JdbcQueueStore implements QueueStore {
 
   /**
    * A candidate query: {@code select} chooses the ids to claim, after the recursive CTEs in
-   * {@code recursive} (or null). Its parameters are bound by a {@link Binder}, then the limit.
+   * {@code recursive} (or null). Its first {@code bound} parameters are bound by a {@link Binder},
+   * the next one is the limit.
    */
-  private record Candidates(@Nullable String recursive, String select) {}
+  private record Candidates(@Nullable String recursive, String select, int bound) {}
 
   /** Claims up to {@code max} of the rows a candidate query chooses. */
   private List<QueueMessage> claimChosen(Connection connection, ClaimRequest request, String token,
       Candidates candidates, int max, Binder binder) throws SQLException {
-    int limitAt = (int) ((candidates.recursive() == null ? "" : candidates.recursive()) + candidates.select())
-        .chars().filter(c -> c == '?').count();
+    int limitAt = candidates.bound() + 1;
     String with = candidates.recursive() == null ? "" : "WITH RECURSIVE " + candidates.recursive();
     if (dialect.supportsReturning()) {
       // One statement: the candidates are chosen, locked and claimed together. The candidates
@@ -393,9 +393,9 @@ public final class JdbcQueueStore implements QueueStore {
     String older = " WHERE o.queue = c.queue AND o.msg_key = c.msg_key AND o.id < c.id AND o.status";
     String blocked = dialect.supportsReturning()
         ? "EXISTS (SELECT 1 FROM " + messages + " o" + older + " IN ('PENDING', 'INFLIGHT'))"
-        // MariaDB: one equality probe per status on (queue, status, msg_key, id), named, since
-        // without statistics (a freshly filled table) it picked (queue, status, id) and read every
-        // older row of the queue per probe; an IN on the status would do the same.
+        // MariaDB: on (queue, status, msg_key, id), named (see keyIndexed), two probes of one
+        // entry each: is c its key's first pending row, and is an older row of its key in flight.
+        // An IN on the status would make each probe read every older row of the queue.
         : "c.id <> (SELECT o.id FROM " + keyIndexed("o") + " WHERE o.queue = c.queue AND o.status = 'PENDING'"
             + " AND o.msg_key = c.msg_key ORDER BY o.id LIMIT 1) OR EXISTS (SELECT 1 FROM " + keyIndexed("o")
             + older + " = 'INFLIGHT')";
@@ -405,10 +405,10 @@ public final class JdbcQueueStore implements QueueStore {
       // Streams in window order and stops at the limit: a claim from an unkeyed queue reads only
       // the rows it takes (and the ones peers hold, skipped unlocked).
       return new Candidates(null, "SELECT c.id FROM (" + window + ") w CROSS JOIN LATERAL (SELECT c.id FROM "
-          + messages + " c WHERE c.id = w.id AND " + eligible + dialect.skipLocked() + ") c LIMIT ?");
+          + messages + " c WHERE c.id = w.id AND " + eligible + dialect.skipLocked() + ") c LIMIT ?", 2);
     }
     return new Candidates(null, "SELECT c.id FROM (" + window + ") w JOIN " + messages + " c ON c.id = w.id WHERE "
-        + eligible + " ORDER BY c.priority DESC, c.id LIMIT ?");
+        + eligible + " ORDER BY c.priority DESC, c.id LIMIT ?", 2);
   }
 
   /**
@@ -436,7 +436,7 @@ public final class JdbcQueueStore implements QueueStore {
           + " WHERE h.queue = ? AND h.status = 'PENDING' GROUP BY h.queue, h.status, h.msg_key) k JOIN " + messages
           + " c ON c.id = k.id WHERE c.msg_key IS NOT NULL AND c.status = 'PENDING' AND NOT EXISTS (SELECT 1 FROM "
           + keyIndexed("o") + " WHERE o.queue = ? AND o.status = 'INFLIGHT' AND o.msg_key = c.msg_key AND o.id < c.id)"
-          + " AND c.queue = ?" + available);
+          + " AND c.queue = ?" + available, 3);
     }
     // PostgreSQL and SQLite: the keys by a recursive skip scan of the partial index
     // (queue, msg_key, id) of unfinished keyed rows, then each key's first entry there.
@@ -449,7 +449,7 @@ public final class JdbcQueueStore implements QueueStore {
         "SELECT c.id FROM " + messages + " c WHERE c.id IN (SELECT (SELECT m.id FROM " + messages
         + " m WHERE m.queue = ? AND m.msg_key = k.msg_key" + unfinished + " ORDER BY m.queue, m.msg_key, m.id LIMIT 1)"
         + " FROM k WHERE k.msg_key IS NOT NULL) AND c.status = 'PENDING'" + available
-        + dialect.skipLocked());
+        + dialect.skipLocked(), 3);
   }
 
   /**
