@@ -425,6 +425,27 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     assertThat(claim(10)).as("every key now has its head in flight").isEmpty();
   }
 
+  /**
+   * One claim that takes from both steps: the window's claimable rows, then key heads behind the
+   * backlog, never a row twice and never more than asked (PostgreSQL runs both steps in one
+   * statement).
+   */
+  @Test
+  void a_claim_that_takes_from_the_window_and_from_the_key_heads_takes_each_row_once_up_to_its_limit() {
+    long busyHead = enqueueMany(1, "busy").get(0);
+    long m = enqueueMany(1, "m").get(0);
+    for (int i = 0; i < DEEP / QueueStore.MAX_BATCH; i++) {
+      enqueueMany(QueueStore.MAX_BATCH, "busy");
+    }
+    List<Long> j = enqueueMany(2, "j");
+    long l = enqueueMany(1, "l").get(0);
+    assertThat(claimOne().id()).isEqualTo(busyHead);
+
+    assertThat(claimedIds(2)).as("m from the window, then the first key head behind it")
+        .containsExactlyInAnyOrder(m, j.get(0));
+    assertThat(claimedIds(10)).containsExactly(l);
+  }
+
   @Test
   void an_available_message_behind_a_deep_backlog_of_delayed_ones_is_claimed() {
     for (int i = 0; i < DEEP / QueueStore.MAX_BATCH; i++) {

@@ -259,6 +259,19 @@ public final class JdbcQueueStore implements QueueStore {
       List<QueueMessage> claimed = new ArrayList<>();
       if (request.strict()) {
         claimed.addAll(claimIds(connection, request, token, strictCandidates(connection, request)));
+      } else if (dialect.supportsLateral()) {
+        // PostgreSQL: both steps in one statement, so a short claim (every pickup from an idle
+        // queue) costs one round trip, not two.
+        claimed.addAll(claimChosen(connection, request, token, walkThenHeads(), request.max(), s -> {
+          s.setString(1, request.queue());
+          s.setString(2, request.queue());
+          s.setString(3, request.queue());
+          s.setInt(4, window(request.max()));
+          s.setInt(5, request.max());
+          s.setString(6, request.queue());
+          s.setInt(7, request.max());
+          s.setInt(8, request.max());
+        }));
       } else {
         claimed.addAll(claimChosen(connection, request, token, walkQuery(), request.max(),
             s -> {
@@ -412,6 +425,22 @@ public final class JdbcQueueStore implements QueueStore {
   }
 
   /**
+   * PostgreSQL: the {@link #walkQuery walk} and, only if it found fewer than the limit, the
+   * {@link #headsQuery key heads} it did not take, in one statement. The heads are a CTE read
+   * behind a one-time filter on the walk's count, so a full walk never evaluates them (CTEs are
+   * evaluated only as far as they are read). Parameters: the queue (twice) for the heads' keys,
+   * then the walk's queue, window and limit, the heads' queue and limit, the limit for the count,
+   * then the limit.
+   */
+  private Candidates walkThenHeads() {
+    Candidates walk = walkQuery();
+    Candidates heads = headsQuery("c.id NOT IN (SELECT id FROM walked)");
+    return new Candidates(heads.recursive() + ", walked AS MATERIALIZED (" + walk.select() + "),"
+        + " heads AS MATERIALIZED (" + heads.select() + ")",
+        "SELECT id FROM walked UNION ALL SELECT id FROM heads WHERE (SELECT count(*) FROM walked) < ? LIMIT ?", 8);
+  }
+
+  /**
    * MariaDB: the messages table as {@code alias}, forced onto (queue, status, msg_key, id). On a
    * freshly filled table, before InnoDB's statistics caught up, the optimizer picked (queue,
    * status, id) for the key probes and a full index range for the per-key heads, each reading
@@ -426,7 +455,13 @@ public final class JdbcQueueStore implements QueueStore {
    * index probe per key with unfinished rows. Parameters: the queue (three times), the limit.
    */
   private Candidates headsQuery() {
-    String available = " AND c.available_at <= " + dialect.now() + " ORDER BY c.priority DESC, c.id LIMIT ?";
+    return headsQuery("1 = 1");
+  }
+
+  /** {@link #headsQuery()}, keeping only the rows that also meet {@code also} (a condition on c). */
+  private Candidates headsQuery(String also) {
+    String available = " AND c.available_at <= " + dialect.now() + " AND " + also
+        + " ORDER BY c.priority DESC, c.id LIMIT ?";
     if (!dialect.supportsReturning()) {
       // MariaDB: the pending head per key by a loose index scan of (queue, status, msg_key, id)
       // (GROUP BY names the index's leading columns for that), then no older row in flight.
