@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -96,9 +97,16 @@ final class InMemoryQueueStore implements QueueStore {
   }
 
   /** The messages a claim takes, in claim order (SPEC §6.2, §6.9). */
-  private static List<Row> claimable(Iterable<Row> rowsById, ClaimRequest request, Instant now) {
+  private static List<Row> claimable(Collection<Row> rowsById, ClaimRequest request, Instant now) {
+    // A message in flight blocks its key, and in a strict queue the queue, wherever it stands: a
+    // replayed dead letter keeps its old id, so it can be older than the message in flight.
+    List<Row> inFlight = rowsById.stream().filter(row -> row.status == MessageStatus.INFLIGHT).toList();
+    if (request.strict() && !inFlight.isEmpty()) {
+      return List.of();
+    }
     List<Row> taken = new ArrayList<>();
     Set<String> blockedKeys = new HashSet<>();
+    inFlight.stream().filter(row -> row.key != null).forEach(row -> blockedKeys.add(row.key));
     for (Row row : rowsById) {
       if (!row.unfinished()) {
         continue;

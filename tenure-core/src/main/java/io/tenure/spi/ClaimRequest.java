@@ -9,8 +9,9 @@ import org.jspecify.annotations.Nullable;
  * @param max at most this many messages, 1 to {@link QueueStore#MAX_BATCH}
  * @param lease each claimed message's {@code lease_until = now() + lease}
  * @param strict the whole queue is one sequence (exclusive queues, §6.9): claims only the oldest
- *     unfinished messages in id order, and nothing while an older one is in flight or waits for a
- *     retry. Otherwise unordered, except that messages with one key are one sequence each.
+ *     unfinished messages in id order, nothing while any message of the queue is in flight (even a
+ *     younger one, after a replay), and nothing while the oldest waits for a retry. Otherwise
+ *     unordered, except that messages with one key are one sequence each, one in flight at a time.
  * @param guard if set, the claim takes nothing unless the guard holds (exclusive queues)
  */
 public record ClaimRequest(String queue, String nodeId, int max, Duration lease, boolean strict,

@@ -35,9 +35,10 @@ public interface QueueStore {
   /**
    * Claims up to {@code max} available {@code PENDING} messages, highest priority first, then
    * oldest; a message whose key has an older unfinished message ({@code PENDING} or {@code
-   * INFLIGHT}) is not available. Each claimed message gets {@code INFLIGHT}, the owner, a fresh
-   * claim token, {@code lease_until = now() + lease} and {@code attempts + 1}. Concurrent claims
-   * never take one message twice.
+   * INFLIGHT}), or any {@code INFLIGHT} message whatever its id, is not available (a replayed dead
+   * letter keeps its id, so it can be older than its key's message in flight; it waits for it). Each
+   * claimed message gets {@code INFLIGHT}, the owner, a fresh claim token, {@code lease_until = now()
+   * + lease} and {@code attempts + 1}. Concurrent claims never take one message twice.
    *
    * @return the claimed messages as stored after the claim, in claim order; empty if none (or the
    *     guard did not hold)

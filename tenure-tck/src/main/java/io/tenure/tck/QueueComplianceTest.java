@@ -446,6 +446,58 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     assertThat(claimedIds(10)).containsExactly(l);
   }
 
+  /**
+   * A replayed dead letter keeps its id, so it can be older than the message of its key in flight:
+   * it is no head while that one runs (one message per key in flight, SPEC §6.2), and it runs next,
+   * before the key's younger messages.
+   */
+  @Test
+  void a_replayed_message_waits_while_its_key_has_a_message_in_flight_then_runs_in_its_old_place() {
+    long first = enqueue(keyed("k", Duration.ZERO));
+    long second = enqueue(keyed("k", Duration.ZERO));
+    long third = enqueue(keyed("k", Duration.ZERO));
+    QueueMessage head = claimOne();
+    assertThat(head.id()).isEqualTo(first);
+    resolveApplied(head, new DeadLetter("poison"));
+    QueueMessage inFlight = claimOne();
+    assertThat(inFlight.id()).isEqualTo(second);
+    assertThat(queues.replay(first)).isTrue();
+    long other = enqueue(keyed("j", Duration.ZERO));
+
+    assertThat(claimedIds(10)).as("k has %d in flight", second).containsExactly(other);
+
+    resolveApplied(inFlight, new Done(false));
+    assertThat(claimedIds(10)).as("the replayed message, before %d", third).containsExactly(first);
+  }
+
+  /**
+   * The same behind more blocked rows than a claim's window, where only the key heads step can
+   * reach the replayed message: that step, too, takes no head of a key with a message in flight.
+   */
+  @Test
+  void a_replayed_message_behind_a_deep_backlog_waits_while_its_key_has_a_message_in_flight() {
+    long busyHead = enqueueMany(1, "busy").get(0);
+    for (int i = 0; i < DEEP / QueueStore.MAX_BATCH; i++) {
+      enqueueMany(QueueStore.MAX_BATCH, "busy");
+    }
+    long first = enqueue(keyed("k", Duration.ZERO));
+    long second = enqueue(keyed("k", Duration.ZERO));
+    assertThat(claimOne().id()).isEqualTo(busyHead);
+    QueueMessage head = claimOne();
+    assertThat(head.id()).isEqualTo(first);
+    resolveApplied(head, new DeadLetter("poison"));
+    QueueMessage inFlight = claimOne();
+    assertThat(inFlight.id()).isEqualTo(second);
+    assertThat(queues.replay(dead("k", null, null))).isEqualTo(1);
+    long other = enqueue(keyed("l", Duration.ZERO));
+
+    assertThat(claimedIds(10)).as("behind %d blocked rows of busy, k has %d in flight", DEEP, second)
+        .containsExactly(other);
+
+    resolveApplied(inFlight, new Done(false));
+    assertThat(claimedIds(10)).as("the replayed message").containsExactly(first);
+  }
+
   @Test
   void an_available_message_behind_a_deep_backlog_of_delayed_ones_is_claimed() {
     for (int i = 0; i < DEEP / QueueStore.MAX_BATCH; i++) {
@@ -771,6 +823,29 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     assertThat(claimStrict(guard, 10)).as("head in flight").isEmpty();
     assertThat(resolve(head, new Failed(LATER, "later"), guard).allApplied()).isTrue();
     assertThat(claimStrict(guard, 10)).as("head waits for its retry").isEmpty();
+  }
+
+  /**
+   * A replayed dead letter keeps its id, so it can be older than the message in flight: the queue
+   * still runs one message at a time, and the replayed one runs next, before the younger ones.
+   */
+  @Test
+  void an_exclusive_queue_claims_nothing_while_a_message_is_in_flight_even_an_older_replayed_one() {
+    long first = enqueue(message(QUEUE));
+    long second = enqueue(message(QUEUE));
+    long third = enqueue(message(QUEUE));
+    AgentGuard guard = ownExclusiveQueue(a);
+    QueueMessage head = claimStrict(guard, 1).get(0);
+    assertThat(head.id()).isEqualTo(first);
+    assertThat(resolve(head, new DeadLetter("poison"), guard).allApplied()).isTrue();
+    QueueMessage inFlight = claimStrict(guard, 1).get(0);
+    assertThat(inFlight.id()).isEqualTo(second);
+    assertThat(queues.replay(first)).isTrue();
+
+    assertThat(claimStrict(guard, 10)).as("%d in flight", second).isEmpty();
+
+    assertThat(resolve(inFlight, new Done(false), guard).allApplied()).isTrue();
+    assertThat(claimStrict(guard, 10)).extracting(QueueMessage::id).containsExactly(first, third);
   }
 
   @Test

@@ -1,0 +1,5 @@
+-- V6 adds PostgreSQL's and SQLite's in-flight key index only. A keyed message is claimable only
+-- while no message of its key is in flight, whatever that message's id (SPEC §6.2): a replayed dead
+-- letter keeps its old id. On MariaDB "is a message of this key in flight?" is already one entry of
+-- V5's messages_key (queue, status, msg_key, id). The file exists so that every dialect has every
+-- version.
