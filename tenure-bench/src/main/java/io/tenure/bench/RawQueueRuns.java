@@ -159,11 +159,10 @@ final class RawQueueRuns implements AutoCloseable {
   /** The loops a raw drain can run; both claim and delete, each statement its own transaction. */
   enum Statements {
     /**
-     * The statements Tenure's store runs on PostgreSQL for an unordered consumer, copied from {@code
-     * JdbcQueueStore}: the claim ({@code claim}, {@code walkQuery}: a window of max(4 x batch,
-     * 1,000) rows streamed through a {@code LATERAL} subquery with the per-key FIFO predicate, a
-     * {@code MATERIALIZED} candidate CTE, every column returned and read; when short, {@code
-     * headsQuery}), then the
+     * The statements Tenure's store runs on PostgreSQL for an unordered consumer: the claim is the
+     * store's own ({@code JdbcQueueStore.postgresClaimStatement()}: the window of max(4 x batch,
+     * 1,000) rows locked by its index scan with the per-key FIFO predicate, the key heads behind a
+     * one-time filter, a {@code MATERIALIZED} candidate CTE, every column returned and read), then the
      * done ({@code resolvedAtOnce}: {@code DELETE ... WHERE status = 'INFLIGHT' AND claim_token = ?
      * AND id IN (...)}, 250 ids a statement, all of a claim in one transaction, the row count
      * checked). This is the ceiling issue 5 defines.
@@ -218,61 +217,37 @@ final class RawQueueRuns implements AutoCloseable {
     private static final int IDS_PER_DELETE = 250;
     private static final long LEASE_MICROS = QueuePolicy.defaults().lease().toNanos() / 1_000;
     private final PreparedStatement claiming;
-    private final PreparedStatement heads;
 
     SameStatements(Connection connection, int batch, CountDownLatch go) throws SQLException {
       super(connection, batch, go);
       connection.setAutoCommit(false);
       connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-      String set = " UPDATE " + messages + " SET status = 'INFLIGHT', owner_node = ?, claim_token = ?,"
-          + " lease_until = (statement_timestamp() + (? * INTERVAL '1 microsecond')), attempts = attempts + 1"
-          + " WHERE status = 'PENDING' AND id IN (SELECT id FROM c) RETURNING " + COLUMNS;
-      claiming = connection.prepareStatement("WITH c AS MATERIALIZED (SELECT c.id FROM (SELECT w.id FROM "
-          + messages + " w WHERE w.queue = ? AND w.status = 'PENDING' AND w.available_at <= statement_timestamp()"
-          + " ORDER BY w.priority DESC, w.id LIMIT ?) w CROSS JOIN LATERAL (SELECT c.id FROM " + messages + " c"
-          + " WHERE c.id = w.id AND c.status = 'PENDING' AND c.available_at <= statement_timestamp()"
-          + " AND (c.msg_key IS NULL OR NOT EXISTS (SELECT 1 FROM " + messages + " o WHERE o.queue = c.queue"
-          + " AND o.msg_key = c.msg_key AND o.id < c.id AND o.status IN ('PENDING', 'INFLIGHT')))"
-          + " FOR UPDATE SKIP LOCKED) c LIMIT ?)" + set);
-      String unfinished = " AND m.status IN ('PENDING', 'INFLIGHT')";
-      heads = connection.prepareStatement("WITH RECURSIVE k(msg_key) AS (SELECT (SELECT m.msg_key FROM "
-          + messages + " m WHERE m.queue = ? AND m.msg_key IS NOT NULL" + unfinished
-          + " ORDER BY m.queue, m.msg_key LIMIT 1) UNION ALL SELECT (SELECT m.msg_key FROM " + messages
-          + " m WHERE m.queue = ? AND m.msg_key > k.msg_key" + unfinished + " ORDER BY m.queue, m.msg_key LIMIT 1)"
-          + " FROM k WHERE k.msg_key IS NOT NULL), c AS MATERIALIZED (SELECT c.id FROM " + messages + " c"
-          + " WHERE c.id IN (SELECT (SELECT m.id FROM " + messages + " m WHERE m.queue = ? AND m.msg_key = k.msg_key"
-          + unfinished + " ORDER BY m.queue, m.msg_key, m.id LIMIT 1) FROM k WHERE k.msg_key IS NOT NULL)"
-          + " AND c.status = 'PENDING' AND c.available_at <= statement_timestamp()"
-          + " ORDER BY c.priority DESC, c.id LIMIT ? FOR UPDATE SKIP LOCKED)" + set);
-    }
-
-    /** Runs a claim statement whose last parameters are the limit, node, token and lease. */
-    private void claimInto(PreparedStatement statement, int limitAt, int limit, String token, List<Long> ids)
-        throws SQLException {
-      statement.setInt(limitAt, limit);
-      statement.setString(limitAt + 1, node);
-      statement.setString(limitAt + 2, token);
-      statement.setLong(limitAt + 3, LEASE_MICROS);
-      try (ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          ids.add(readRow(rows));
-        }
-      }
+      // The store's own statement, not a copy, so the ceiling cannot drift from what Tenure runs.
+      claiming = connection.prepareStatement(
+          ((io.tenure.jdbc.internal.JdbcQueueStore) store.queues()).postgresClaimStatement());
     }
 
     @Override
     boolean claimAndDelete() throws SQLException {
       String token = UUID.randomUUID().toString();
+      // The parameters in the order postgresClaimStatement() documents.
       claiming.setString(1, QUEUE);
-      claiming.setInt(2, Math.max(4 * batch, 1000));
+      claiming.setString(2, QUEUE);
+      claiming.setString(3, QUEUE);
+      claiming.setInt(4, Math.max(4 * batch, 1000));
+      claiming.setInt(5, batch);
+      claiming.setString(6, QUEUE);
+      claiming.setInt(7, batch);
+      claiming.setInt(8, batch);
+      claiming.setInt(9, batch);
+      claiming.setString(10, node);
+      claiming.setString(11, token);
+      claiming.setLong(12, LEASE_MICROS);
       List<Long> ids = new ArrayList<>(batch);
-      claimInto(claiming, 3, batch, token, ids);
-      if (ids.size() < batch) {
-        // As the store: a short window claim is followed by the per-key heads.
-        heads.setString(1, QUEUE);
-        heads.setString(2, QUEUE);
-        heads.setString(3, QUEUE);
-        claimInto(heads, 4, batch - ids.size(), token, ids);
+      try (ResultSet rows = claiming.executeQuery()) {
+        while (rows.next()) {
+          ids.add(readRow(rows));
+        }
       }
       connection.commit();
       if (ids.isEmpty()) {

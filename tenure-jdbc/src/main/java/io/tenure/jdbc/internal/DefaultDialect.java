@@ -20,6 +20,12 @@ abstract class DefaultDialect implements Dialect {
   }
 
   @Override
+  public String insertIfAbsent(String table, String columns, String values, String key, String where) {
+    return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON CONFLICT (" + key
+        + ") WHERE " + where + " DO NOTHING";
+  }
+
+  @Override
   public boolean insertIfAbsentReportsDuplicates() {
     return false;
   }

@@ -80,6 +80,12 @@ public interface Dialect {
   String insertIfAbsent(String table, String columns, String values, String key);
 
   /**
+   * {@link #insertIfAbsent(String, String, String, String)} where the unique key is a partial
+   * index: {@code where} is its predicate, which the conflict target must name.
+   */
+  String insertIfAbsent(String table, String columns, String values, String key, String where);
+
+  /**
    * @return true if {@link #insertIfAbsent} signals a present row with an exception rather than a
    *     row count of 0
    */

@@ -185,7 +185,7 @@ public final class JdbcQueueStore implements QueueStore {
     String values = rowValues();
     boolean deduped = message.dedupeKey() != null;
     if (dialect.supportsReturning()) {
-      String sql = (deduped ? dialect.insertIfAbsent(messages, columns, values, "queue, dedupe_key")
+      String sql = (deduped ? dialect.insertIfAbsent(messages, columns, values, "queue, dedupe_key", "dedupe_key IS NOT NULL")
           : "INSERT INTO " + messages + " (" + columns + ") VALUES (" + values + ")") + " RETURNING id";
       try (PreparedStatement statement = connection.prepareStatement(sql)) {
         bindNew(statement, message);
@@ -307,11 +307,7 @@ public final class JdbcQueueStore implements QueueStore {
     int limitAt = candidates.bound() + 1;
     String with = candidates.recursive() == null ? "" : "WITH RECURSIVE " + candidates.recursive();
     if (dialect.supportsReturning()) {
-      // One statement: the candidates are chosen, locked and claimed together. The candidates
-      // are a MATERIALIZED CTE: as a plain IN subquery PostgreSQL may run its LIMIT more than
-      // once and claim more rows than asked (the kit's priority test caught it).
-      String sql = (with.isEmpty() ? "WITH " : with + ", ") + "c AS MATERIALIZED (" + candidates.select() + ") "
-          + claimSet() + " AND id IN (SELECT id FROM c) RETURNING " + COLUMNS;
+      String sql = claimStatement(candidates);
       try (PreparedStatement statement = connection.prepareStatement(sql)) {
         binder.bind(statement);
         statement.setInt(limitAt, max);
@@ -336,6 +332,32 @@ public final class JdbcQueueStore implements QueueStore {
       locked.addAll(lockPending(connection, next));
     }
     return claimIds(connection, request, token, locked);
+  }
+
+  /**
+   * One statement (PostgreSQL, SQLite): the candidates are chosen, locked and claimed together.
+   * The candidates are a MATERIALIZED CTE: as a plain IN subquery PostgreSQL may run its LIMIT
+   * more than once and claim more rows than asked (the kit's priority test caught it).
+   */
+  private String claimStatement(Candidates candidates) {
+    String with = candidates.recursive() == null ? "WITH " : "WITH RECURSIVE " + candidates.recursive() + ", ";
+    return with + "c AS MATERIALIZED (" + candidates.select() + ") " + claimSet()
+        + " AND id IN (SELECT id FROM c) RETURNING " + COLUMNS;
+  }
+
+  /**
+   * The statement an unordered or FIFO claim runs on PostgreSQL, exactly, for the benchmark's
+   * same-statement ceiling ({@code tenure-bench}'s raw drain). Parameters: the queue three times,
+   * the window ({@link #window}), the limit, the queue, the limit twice more, then the limit, the
+   * owner node, the claim token and the lease in microseconds.
+   *
+   * @throws IllegalStateException on another database
+   */
+  public String postgresClaimStatement() {
+    if (!dialect.supportsLateral()) {
+      throw new IllegalStateException("the one-statement claim is PostgreSQL's; this store is on " + dialect.name());
+    }
+    return claimStatement(walkThenHeads());
   }
 
   /**
@@ -402,11 +424,19 @@ public final class JdbcQueueStore implements QueueStore {
    * is unfinished or any row of its key is in flight. Parameters: the queue, the window, the limit.
    */
   private Candidates walkQuery() {
-    String window = "SELECT w.id FROM " + messages + " w WHERE w.queue = ? AND w.status = 'PENDING'"
+    String window = "SELECT w.id, w.queue, w.msg_key FROM " + messages + " w WHERE w.queue = ? AND w.status = 'PENDING'"
         + " AND w.available_at <= " + dialect.now() + " ORDER BY w.priority DESC, w.id LIMIT ?";
+    if (dialect.supportsLateral()) {
+      // PostgreSQL: the window's own index scan locks its rows, skipping peers' (so they do not
+      // count against it), and streams them through the key check until the limit: an unkeyed
+      // queue's claim reads and locks only the rows it takes. (The lock comes before the key check,
+      // so a blocked row passed over stays locked until the claim commits; peers skip it, and it
+      // is blocked anyway.)
+      return new Candidates(null, "SELECT w.id FROM (" + window + dialect.skipLocked() + ") w WHERE w.msg_key IS NULL"
+          + " OR NOT (" + olderPending("w") + " OR " + keyInFlight("w") + ") LIMIT ?", 2);
+    }
     String blocked = dialect.supportsReturning()
-        ? "EXISTS (SELECT 1 FROM " + messages + " o WHERE o.queue = c.queue AND o.msg_key = c.msg_key"
-            + " AND o.id < c.id AND o.status IN ('PENDING', 'INFLIGHT')) OR " + keyInFlight("c")
+        ? olderPending("c") + " OR " + keyInFlight("c")
         // MariaDB: on (queue, status, msg_key, id), named (see keyIndexed), two probes of one
         // entry each: is c its key's first pending row, and is a row of its key in flight.
         // An IN on the status would make each probe read every older row of the queue.
@@ -414,14 +444,18 @@ public final class JdbcQueueStore implements QueueStore {
             + " AND o.msg_key = c.msg_key ORDER BY o.id LIMIT 1) OR " + keyInFlight("c");
     String eligible = "c.status = 'PENDING' AND c.available_at <= " + dialect.now()
         + " AND (c.msg_key IS NULL OR NOT (" + blocked + "))";
-    if (dialect.supportsLateral()) {
-      // Streams in window order and stops at the limit: a claim from an unkeyed queue reads only
-      // the rows it takes (and the ones peers hold, skipped unlocked).
-      return new Candidates(null, "SELECT c.id FROM (" + window + ") w CROSS JOIN LATERAL (SELECT c.id FROM "
-          + messages + " c WHERE c.id = w.id AND " + eligible + dialect.skipLocked() + ") c LIMIT ?", 2);
-    }
     return new Candidates(null, "SELECT c.id FROM (" + window + ") w JOIN " + messages + " c ON c.id = w.id WHERE "
         + eligible + " ORDER BY c.priority DESC, c.id LIMIT ?", 2);
+  }
+
+  /**
+   * Whether an older pending row of {@code row}'s key exists (PostgreSQL, SQLite): one entry of
+   * the partial index (queue, msg_key, id) of pending keyed rows (schema V7). Rows in flight are
+   * {@link #keyInFlight}'s.
+   */
+  private String olderPending(String row) {
+    return "EXISTS (SELECT 1 FROM " + messages + " o WHERE o.queue = " + row + ".queue AND o.msg_key = " + row
+        + ".msg_key AND o.id < " + row + ".id AND o.status = 'PENDING')";
   }
 
   /**
@@ -492,16 +526,16 @@ public final class JdbcQueueStore implements QueueStore {
           + " AND c.queue = ?" + available, 2);
     }
     // PostgreSQL and SQLite: the keys by a recursive skip scan of the partial index
-    // (queue, msg_key, id) of unfinished keyed rows, then each key's first entry there, unless a
-    // row of the key is in flight.
-    String unfinished = " AND m.status IN ('PENDING', 'INFLIGHT')";
+    // (queue, msg_key, id) of pending keyed rows, then each key's first entry there, unless a row
+    // of the key is in flight.
+    String pending = " AND m.status = 'PENDING'";
     return new Candidates("k(msg_key) AS ("
-        + "SELECT (SELECT m.msg_key FROM " + messages + " m WHERE m.queue = ? AND m.msg_key IS NOT NULL" + unfinished
+        + "SELECT (SELECT m.msg_key FROM " + messages + " m WHERE m.queue = ? AND m.msg_key IS NOT NULL" + pending
         + " ORDER BY m.queue, m.msg_key LIMIT 1)"
         + " UNION ALL SELECT (SELECT m.msg_key FROM " + messages + " m WHERE m.queue = ? AND m.msg_key > k.msg_key"
-        + unfinished + " ORDER BY m.queue, m.msg_key LIMIT 1) FROM k WHERE k.msg_key IS NOT NULL)",
+        + pending + " ORDER BY m.queue, m.msg_key LIMIT 1) FROM k WHERE k.msg_key IS NOT NULL)",
         "SELECT c.id FROM " + messages + " c WHERE c.id IN (SELECT (SELECT m.id FROM " + messages
-        + " m WHERE m.queue = ? AND m.msg_key = k.msg_key" + unfinished + " ORDER BY m.queue, m.msg_key, m.id LIMIT 1)"
+        + " m WHERE m.queue = ? AND m.msg_key = k.msg_key" + pending + " ORDER BY m.queue, m.msg_key, m.id LIMIT 1)"
         + " FROM k WHERE k.msg_key IS NOT NULL) AND c.status = 'PENDING' AND NOT " + keyInFlight("c") + available
         + dialect.skipLocked(), 3);
   }
@@ -510,17 +544,26 @@ public final class JdbcQueueStore implements QueueStore {
    * The queue as one sequence: the oldest pending rows in id order, up to the first that is not
    * yet available; nothing while any row of the queue is in flight, whatever its id (a replayed
    * dead letter keeps its old id, so it can be older than the row in flight, and must wait for it).
-   * Two probes of (queue, status, id) and at most {@code max} rows read.
+   * Two index probes (PostgreSQL and SQLite: the in-flight index and the pending rows' (queue, id); MariaDB:
+   * (queue, status, id) twice) and at most {@code max} rows read.
    */
   private List<Long> strictCandidates(Connection connection, ClaimRequest request) throws SQLException {
+    // PostgreSQL and SQLite: the queue as a range, ordered by (queue, id), which only the partial
+    // index (queue, id) of pending rows provides. With "queue = ? ORDER BY id" PostgreSQL's
+    // planner took the primary key (in id order, filtering on the queue), which reads every older
+    // row of every queue before the first of this one.
+    String range = dialect.supportsReturning() ? "queue >= ? AND queue <= ?" : "queue = ? AND queue = ?";
+    String order = dialect.supportsReturning() ? "queue, id" : "id";
     String sql = "SELECT id, CASE WHEN available_at <= " + dialect.now() + " THEN 1 ELSE 0 END AS ready"
-        + " FROM " + messages + " WHERE queue = ? AND status = 'PENDING' AND NOT EXISTS (SELECT 1 FROM "
-        + messages + " f WHERE f.queue = ? AND f.status = 'INFLIGHT') ORDER BY id LIMIT ?" + dialect.forUpdate();
+        + " FROM " + messages + " WHERE " + range + " AND status = 'PENDING' AND NOT EXISTS (SELECT 1 FROM "
+        + messages + " f WHERE f.queue = ? AND f.status = 'INFLIGHT') ORDER BY " + order + " LIMIT ?"
+        + dialect.forUpdate();
     List<Long> ids = new ArrayList<>();
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
       statement.setString(1, request.queue());
       statement.setString(2, request.queue());
-      statement.setInt(3, request.max());
+      statement.setString(3, request.queue());
+      statement.setInt(4, request.max());
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next() && rows.getInt("ready") == 1) {
           ids.add(rows.getLong("id"));
@@ -749,12 +792,13 @@ public final class JdbcQueueStore implements QueueStore {
   @Override
   public int reclaimExpired(int limit) {
     checkLimit(limit);
-    String select = "SELECT id FROM " + messages + " WHERE status = 'INFLIGHT' AND lease_until < " + dialect.now()
-        + " ORDER BY lease_until LIMIT ?" + dialect.skipLocked();
+    String select = expiredQuery();
     return jdbc.write("reclaim expired messages", connection -> {
       List<Long> ids;
       try (PreparedStatement statement = connection.prepareStatement(select)) {
-        statement.setInt(1, limit);
+        for (int i = 1; i <= countParameters(select); i++) {
+          statement.setInt(i, limit);
+        }
         ids = ids(statement);
       }
       if (ids.isEmpty()) {
@@ -772,6 +816,33 @@ public final class JdbcQueueStore implements QueueStore {
         return statement.executeUpdate();
       }
     });
+  }
+
+  /**
+   * The in-flight rows whose lease expired, oldest lease first, skipping rows a peer holds; every
+   * parameter is the limit. PostgreSQL and SQLite index in-flight rows by (queue, lease_until)
+   * (schema V7), so the queues with rows in flight come from a recursive skip scan of that index,
+   * then each queue's expired range: the cost is one probe per such queue plus the expired rows,
+   * not every row in flight.
+   */
+  private String expiredQuery() {
+    String expired = " m.status = 'INFLIGHT' AND m.lease_until < " + dialect.now();
+    if (!dialect.supportsReturning()) {
+      return "SELECT id FROM " + messages + " m WHERE" + expired + " ORDER BY m.lease_until LIMIT ?"
+          + dialect.skipLocked();
+    }
+    String queues = "WITH RECURSIVE q(queue) AS (SELECT (SELECT f.queue FROM " + messages + " f WHERE f.status ="
+        + " 'INFLIGHT' ORDER BY f.queue LIMIT 1) UNION ALL SELECT (SELECT f.queue FROM " + messages + " f WHERE"
+        + " f.status = 'INFLIGHT' AND f.queue > q.queue ORDER BY f.queue LIMIT 1) FROM q WHERE q.queue IS NOT NULL) ";
+    if (dialect.supportsLateral()) {
+      // Each queue's range by its own index scan: left to an IN over the queues, the planner read
+      // the whole in-flight index for the lease condition.
+      return queues + "SELECT e.id FROM q CROSS JOIN LATERAL (SELECT m.id, m.lease_until FROM " + messages
+          + " m WHERE m.queue = q.queue AND" + expired + " ORDER BY m.lease_until LIMIT ?" + dialect.skipLocked()
+          + ") e WHERE q.queue IS NOT NULL ORDER BY e.lease_until LIMIT ?";
+    }
+    return queues + "SELECT id FROM " + messages + " m WHERE m.queue IN (SELECT queue FROM q WHERE queue IS NOT NULL)"
+        + " AND" + expired + " ORDER BY m.lease_until LIMIT ?";
   }
 
   private static void checkLimit(int limit) {
@@ -849,12 +920,14 @@ public final class JdbcQueueStore implements QueueStore {
   private int deleteFinished(Connection connection, String queue, MessageStatus status, Duration age, int limit)
       throws SQLException {
     List<Long> ids;
+    // The status as a literal: a partial index (messages_finished) serves only a statement whose
+    // own text implies its predicate.
     try (PreparedStatement statement = connection.prepareStatement("SELECT id FROM " + messages
-        + " WHERE queue = ? AND status = ? AND finished_at <= " + dialect.nowMinusMicros() + " ORDER BY id LIMIT ?")) {
+        + " WHERE queue = ? AND status = '" + status.name() + "' AND finished_at <= " + dialect.nowMinusMicros()
+        + " ORDER BY id LIMIT ?")) {
       statement.setString(1, queue);
-      statement.setString(2, status.name());
-      statement.setLong(3, micros(age));
-      statement.setInt(4, limit);
+      statement.setLong(2, micros(age));
+      statement.setInt(3, limit);
       ids = ids(statement);
     }
     return byId(connection, "DELETE FROM " + messages + " WHERE status = '" + status.name() + "' AND id IN ", ids);
@@ -909,8 +982,8 @@ public final class JdbcQueueStore implements QueueStore {
     StringBuilder where = new StringBuilder("queue = ?");
     List<Object> arguments = new ArrayList<>(List.of(query.queue()));
     if (status != null) {
-      where.append(" AND status = ?");
-      arguments.add(status.name());
+      // A literal (an enum's name), so the status's partial index serves the query.
+      where.append(" AND status = '").append(status.name()).append("'");
     }
     if (query.key() != null) {
       where.append(" AND msg_key = ?");

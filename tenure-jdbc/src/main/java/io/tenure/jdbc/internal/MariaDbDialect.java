@@ -90,6 +90,11 @@ final class MariaDbDialect extends DefaultDialect {
   }
 
   @Override
+  public String insertIfAbsent(String table, String columns, String values, String key, String where) {
+    return insertIfAbsent(table, columns, values, key);
+  }
+
+  @Override
   public boolean insertIfAbsentReportsDuplicates() {
     return true;
   }

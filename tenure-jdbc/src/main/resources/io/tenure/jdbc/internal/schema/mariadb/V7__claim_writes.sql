@@ -1,0 +1,4 @@
+-- V7 changes PostgreSQL's and SQLite's indexes only, so that a claim writes fewer index entries
+-- (a new row version there gets an entry in every matching index). InnoDB updates a row in place
+-- and touches only the secondary indexes whose columns change; its claim, key and status indexes
+-- of V5 stay. The file exists so that every dialect has every version.
