@@ -413,8 +413,9 @@ public final class JdbcQueueStore implements QueueStore {
    * backlog to find nothing.
    */
   static int window(int max) {
-    // 4 x: peers claiming at once hold the front rows, which this claim skips (PostgreSQL: the
-    // rows they locked; MariaDB: the rows its lock step finds locked).
+    // 4 x: peers claiming at once hold the front rows, which this claim skips (SQLite has no
+    // peers; MariaDB's window is read unlocked and its lock step skips them; PostgreSQL's skips
+    // them without counting them, so there the factor is only room for blocked keyed rows).
     return Math.max(WINDOW_FACTOR * max, WINDOW_MIN);
   }
 
