@@ -867,12 +867,18 @@ public final class JdbcQueueStore implements QueueStore {
         }));
   }
 
+  /**
+   * A replay (SPEC §6.7) locks its dead rows, then their keys' ({@link #lockKeys}), then re-pends
+   * them; every replay locks in that order, so two never wait on each other in a cycle.
+   */
   @Override
   public int replay(MessageQuery deadLetters) {
     Filter filter = filter(deadLetters, MessageStatus.DEAD);
-    return jdbc.write("replay dead letters of queue " + deadLetters.queue(), connection ->
-        forMatching(connection, filter, deadLetters.limit(), "UPDATE " + messages + " SET status = 'PENDING',"
-            + " attempts = 0, available_at = " + dialect.now() + ", finished_at = NULL WHERE status = 'DEAD' AND id IN "));
+    return jdbc.write("replay dead letters of queue " + deadLetters.queue(), connection -> {
+      List<Dead> dead = lockDead(connection, filter.where() + " ORDER BY id LIMIT " + deadLetters.limit(), filter::bind);
+      lockKeys(connection, deadLetters.queue(), dead.stream().map(Dead::key).toList());
+      return byId(connection, replaySet() + " WHERE status = 'DEAD' AND id IN ", dead.stream().map(Dead::id).toList());
+    });
   }
 
   /**
@@ -891,14 +897,73 @@ public final class JdbcQueueStore implements QueueStore {
 
   @Override
   public boolean replay(long id) {
-    String sql = "UPDATE " + messages + " SET status = 'PENDING', attempts = 0, available_at = " + dialect.now()
-        + ", finished_at = NULL WHERE id = ? AND status = 'DEAD'";
     return jdbc.write("replay message " + id, connection -> {
-      try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      List<Dead> dead = lockDead(connection, "id = ? AND status = 'DEAD'", s -> s.setLong(1, id));
+      if (dead.isEmpty()) {
+        return false;
+      }
+      lockKeys(connection, dead.get(0).queue(), dead.stream().map(Dead::key).toList());
+      try (PreparedStatement statement = connection.prepareStatement(replaySet() + " WHERE id = ? AND status = 'DEAD'")) {
         statement.setLong(1, id);
         return statement.executeUpdate() == 1;
       }
     });
+  }
+
+  private String replaySet() {
+    return "UPDATE " + messages + " SET status = 'PENDING', attempts = 0, available_at = " + dialect.now()
+        + ", finished_at = NULL";
+  }
+
+  /** A dead letter to replay: its id, queue and key (a row's key never changes). */
+  private record Dead(long id, String queue, @Nullable String key) {}
+
+  /** Reads, and on servers locks, the rows meeting {@code where} (a condition, maybe ordered and limited). */
+  private List<Dead> lockDead(Connection connection, String where, Binder binder) throws SQLException {
+    List<Dead> dead = new ArrayList<>();
+    try (PreparedStatement statement = connection.prepareStatement(
+        "SELECT id, queue, msg_key FROM " + messages + " WHERE " + where + dialect.forUpdate())) {
+      binder.bind(statement);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          dead.add(new Dead(rows.getLong("id"), rows.getString("queue"), rows.getString("msg_key")));
+        }
+      }
+    }
+    return dead;
+  }
+
+  /**
+   * Before a replay re-pends keyed dead letters, locks every pending and in-flight row of their
+   * keys, waiting for the holders. A claim holds the key's next row, locked, from choosing it until
+   * it commits; a replay that committed in between let a peer's claim read the replayed (older)
+   * message as the key's head while that row still read as pending, and take it: two of the key in
+   * flight (SPEC §6.2). Waiting here, the replay commits after the claim, so whoever reads the
+   * replayed message as pending also reads the key's row in flight. (A claim whose snapshot predates
+   * a replay that committed before it locked the row never meets this lock.) Keys in
+   * sorted order, each key's rows in id order (PostgreSQL locks in its ORDER BY's order; InnoDB in
+   * its index order, status then id, which is as fixed), so two replays never wait on each other in
+   * a cycle. (A resolve, or an exclusive queue's claim, that holds rows of two keys locks them in id
+   * order, so with a replay of both keys it can deadlock; the database detects that and the loser
+   * is retried as contention.) Unkeyed rows have nothing to lock; on SQLite no peer runs meanwhile.
+   */
+  private void lockKeys(Connection connection, String queue, List<@Nullable String> keys) throws SQLException {
+    Set<String> sorted = new java.util.TreeSet<>();
+    keys.stream().filter(java.util.Objects::nonNull).forEach(sorted::add);
+    if (sorted.isEmpty() || dialect.writesOneAtATime()) {
+      return;
+    }
+    // An OR, not an IN: PostgreSQL matches each arm to its partial index (pending keyed rows, keyed
+    // rows in flight), where an IN made it scan the table.
+    String table = dialect.supportsReturning() ? messages + " m" : keyIndexed("m");
+    try (PreparedStatement statement = connection.prepareStatement("SELECT m.id FROM " + table + " WHERE m.queue = ?"
+        + " AND (m.status = 'PENDING' OR m.status = 'INFLIGHT') AND m.msg_key = ? ORDER BY m.id" + dialect.forUpdate())) {
+      for (String key : sorted) {
+        statement.setString(1, queue);
+        statement.setString(2, key);
+        ids(statement);
+      }
+    }
   }
 
   @Override
