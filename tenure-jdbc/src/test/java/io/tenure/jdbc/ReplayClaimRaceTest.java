@@ -36,15 +36,26 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * One message per key in flight (SPEC §6.2) while a dead letter is replayed. A replayed message
  * keeps its old id, so its key's head moves back in time, under claims that chose the key's next
- * message on a view in which the replayed one was dead. A claim holds the key's next message,
- * uncommitted, when the replay runs: the replay waits for it (it locks its key's unfinished
- * messages first), so a third claim never reads the replayed message as pending while the next
- * one still reads as pending.
+ * message on a view in which the replayed one was dead:
  *
- * <p>The pool is the caller's, at REPEATABLE READ (MariaDB's default). Servers only: SQLite and the
- * in-memory store write one at a time.
+ * <ul>
+ *   <li>a claim holds the key's next message, uncommitted, when the replay runs: the replay waits
+ *       for it (it locks its key's unfinished messages first), so a third claim never reads the
+ *       replayed message as pending while the next one still reads as pending;
+ *   <li>the replay committed after the claim's snapshot but before the claim locked the next
+ *       message, which no lock can see: the claim re-checks its keyed messages in a new statement
+ *       and gives back the one that an older pending, or a peer's in-flight, message overtook.
+ *       No real replay can be timed into that gap, so the claim is held just before its re-check
+ *       while another connection re-pends the dead letter with a plain UPDATE.
+ * </ul>
+ *
+ * <p>The pool is the caller's, at REPEATABLE READ (MariaDB's default): Tenure's write transactions
+ * still run at READ COMMITTED, which the re-check's plain read relies on. Servers only: SQLite and
+ * the in-memory store write one at a time.
  */
 class ReplayClaimRaceTest {
+  /** Text only the claim's key re-check has (PostgreSQL's UPDATE, MariaDB's SELECT). */
+  private static final String RECHECK = "f.id <> c.id";
   private static final Duration BOUND = Duration.ofSeconds(10);
   private static final NewMessage KEYED =
       new NewMessage("q", "k", new byte[] {1}, "text/plain", Map.of(), 0, 3, Duration.ZERO, null);
@@ -52,6 +63,7 @@ class ReplayClaimRaceTest {
   private JdbcFixture fixture;
   private HikariDataSource pool;
   private final Gate commit = new Gate();
+  private final Gate recheck = new Gate();
   /** Threads of their own: the common pool may have one, which a held claim would occupy. */
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private long lastLockPoll;
@@ -59,6 +71,7 @@ class ReplayClaimRaceTest {
   @AfterEach
   void close() {
     commit.release();
+    recheck.release();
     threads.shutdownNow();
     if (pool != null) {
       pool.close();
@@ -114,6 +127,60 @@ class ReplayClaimRaceTest {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(value = JdbcFixture.Kind.class, names = {"POSTGRES", "MARIADB"})
+  void a_claim_gives_back_a_keyed_message_whose_older_message_became_pending_after_its_snapshot(
+      JdbcFixture.Kind kind) throws Exception {
+    TablePrefix prefix = open(kind);
+    try (JdbcStore store = JdbcStore.builder().dataSource(gated()).prefix(prefix).build()) {
+      QueueStore queues = store.queues();
+      long[] ids = deadHeadAndPendingNext(queues);
+      long dead = ids[0];
+      long next = ids[1];
+
+      recheck.arm();
+      CompletableFuture<List<QueueMessage>> x = CompletableFuture.supplyAsync(() -> queues.claim(one()), threads);
+      recheck.awaitReached("claim X took the key's next message and reached its re-check (or its commit)");
+      repend(prefix, dead);
+      recheck.release();
+
+      assertThat(x.get(BOUND.toSeconds(), TimeUnit.SECONDS)).as("claim X, overtaken by the replayed message").isEmpty();
+      QueueMessage given = queues.find(next).orElseThrow();
+      assertThat(given.status()).isEqualTo(MessageStatus.PENDING);
+      assertThat(given.attempts()).as("the attempt given back").isZero();
+      assertThat(given.claimToken()).isNull();
+      assertThat(queues.claim(ten())).extracting(QueueMessage::id).containsExactly(dead);
+      assertThat(inFlight(queues)).containsExactly(dead);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = JdbcFixture.Kind.class, names = {"POSTGRES", "MARIADB"})
+  void a_claim_gives_back_a_keyed_message_whose_older_message_a_peer_claimed_meanwhile(JdbcFixture.Kind kind)
+      throws Exception {
+    TablePrefix prefix = open(kind);
+    try (JdbcStore store = JdbcStore.builder().dataSource(gated()).prefix(prefix).build()) {
+      QueueStore queues = store.queues();
+      long[] ids = deadHeadAndPendingNext(queues);
+      long dead = ids[0];
+      long next = ids[1];
+
+      recheck.arm();
+      CompletableFuture<List<QueueMessage>> x = CompletableFuture.supplyAsync(() -> queues.claim(one()), threads);
+      recheck.awaitReached("claim X took the key's next message and reached its re-check (or its commit)");
+      repend(prefix, dead);
+      // Y reads X's message as still pending, so the re-pended one is the key's head: Y takes it
+      // and commits before X re-checks. X then finds it in flight, not pending.
+      List<QueueMessage> y = queues.claim(ten());
+      recheck.release();
+
+      assertThat(y).extracting(QueueMessage::id).containsExactly(dead);
+      assertThat(x.get(BOUND.toSeconds(), TimeUnit.SECONDS)).as("claim X, after Y took the older message").isEmpty();
+      assertThat(inFlight(queues)).as("messages of key k in flight").containsExactly(dead);
+      assertThat(queues.find(next).orElseThrow().status()).isEqualTo(MessageStatus.PENDING);
+    }
+  }
+
   /** Enqueues two messages of key k and dead-letters the first; returns both ids. */
   private static long[] deadHeadAndPendingNext(QueueStore queues) {
     queues.enqueue(List.of(KEYED, KEYED));
@@ -141,6 +208,16 @@ class ReplayClaimRaceTest {
     QueueMessage message = queues.find(id).orElseThrow();
     assertThat(queues.resolve(List.of(new Resolution(message.claim(), new Resolution.Done(false))), null).applied())
         .containsExactly(id);
+  }
+
+  /** What a replay committed between the claim's snapshot and its lock would have left: the dead letter pending. */
+  private void repend(TablePrefix prefix, long id) throws SQLException {
+    try (Connection connection = fixture.openConnection().orElseThrow();
+        PreparedStatement statement = connection.prepareStatement("UPDATE " + prefix.table("messages")
+            + " SET status = 'PENDING', attempts = 0, finished_at = NULL WHERE id = ? AND status = 'DEAD'")) {
+      statement.setLong(1, id);
+      assertThat(statement.executeUpdate()).isEqualTo(1);
+    }
   }
 
   /**
@@ -180,7 +257,10 @@ class ReplayClaimRaceTest {
     return fixture.freshPrefix();
   }
 
-  /** The pool, with {@link #commit} on every commit. */
+  /**
+   * The pool, with {@link #commit} on every commit and {@link #recheck} on preparing the re-check
+   * or, were there none, on the commit: either way after the claim's UPDATE, before its commit.
+   */
   private DataSource gated() {
     return (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {DataSource.class},
         (proxy, method, args) -> {
@@ -192,6 +272,9 @@ class ReplayClaimRaceTest {
           return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class}, (p, m, a) -> {
             if (m.getName().equals("commit")) {
               commit.pass();
+              recheck.pass();
+            } else if (m.getName().equals("prepareStatement") && String.valueOf(a[0]).contains(RECHECK)) {
+              recheck.pass();
             }
             return invoke(connection, m, a);
           });

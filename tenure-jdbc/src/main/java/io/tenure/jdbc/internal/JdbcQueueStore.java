@@ -289,9 +289,59 @@ public final class JdbcQueueStore implements QueueStore {
           }));
         }
       }
+      if (!request.strict()) {
+        claimed = giveBackOvertaken(connection, token, claimed);
+      }
       claimed.sort(Comparator.comparingInt(QueueMessage::priority).reversed().thenComparingLong(QueueMessage::id));
       return List.copyOf(claimed);
     });
+  }
+
+  /**
+   * Re-checks the keyed rows just claimed, in a new statement (at READ COMMITTED a new snapshot;
+   * every server write transaction runs at it, on a caller's pool too: {@link Jdbc}), and gives
+   * back, as a release would, those that now have an older pending row of their key or another row
+   * of their key in flight. The claim chose them on its statement's snapshot: a replay that
+   * committed after that snapshot but before the claim locked the row never met the claim's lock
+   * to wait for ({@link #lockKeys}), so the key's replayed, older message may be pending now, or
+   * already claimed by a peer that read this claim's row as still pending. The re-check is a plain
+   * read: it waits for nobody and cannot deadlock. Exclusive queues' claims queue on their agent
+   * row and take nothing while anything is in flight, so they skip it; so do SQLite, where no peer
+   * commits in between, and a claim of unkeyed rows only (the drain's hot path pays nothing).
+   *
+   * @return the rows still claimed
+   */
+  private List<QueueMessage> giveBackOvertaken(Connection connection, String token, List<QueueMessage> claimed)
+      throws SQLException {
+    List<Long> keyed = claimed.stream().filter(m -> m.key() != null).map(QueueMessage::id).toList();
+    if (keyed.isEmpty() || dialect.writesOneAtATime()) {
+      return claimed;
+    }
+    String giveBack = " SET status = 'PENDING', attempts = attempts - 1, " + CLEARED_CLAIM;
+    String overtaken = " WHERE c.claim_token = ? AND c.status = 'INFLIGHT' AND c.id IN (" + marks(keyed.size())
+        + ") AND (" + olderPending("c") + " OR " + keyInFlight("c", " AND f.id <> c.id") + ")";
+    List<Long> given;
+    if (dialect.supportsReturning()) {
+      // PostgreSQL: the check and the give-back in one statement, which as a rule changes nothing.
+      try (PreparedStatement statement = connection.prepareStatement(
+          "UPDATE " + messages + " c" + giveBack + overtaken + " RETURNING c.id")) {
+        statement.setString(1, token);
+        bindIds(statement, 2, keyed);
+        given = ids(statement);
+      }
+    } else {
+      try (PreparedStatement statement = connection.prepareStatement(
+          "SELECT c.id FROM " + messages + " c" + overtaken)) {
+        statement.setString(1, token);
+        bindIds(statement, 2, keyed);
+        given = ids(statement);
+      }
+      byId(connection, "UPDATE " + messages + giveBack + " WHERE status = 'INFLIGHT' AND id IN ", given);
+    }
+    if (given.isEmpty()) {
+      return claimed;
+    }
+    return new ArrayList<>(claimed.stream().filter(m -> !given.contains(m.id())).toList());
   }
 
   /**
@@ -362,8 +412,8 @@ public final class JdbcQueueStore implements QueueStore {
 
   /**
    * Locks the rows still pending, skipping rows a peer holds. A row chosen as a key's head stays
-   * its head until it is claimed itself, so the lock needs no other check; the one exception is a
-   * replay of an older row of its key committing in between (docs/QUEUE.md, the replay limit).
+   * its head until it is claimed itself, so the lock needs no other check; the one exception, a
+   * replay of an older row of its key committing in between, is {@link #giveBackOvertaken}'s.
    */
   private List<Long> lockPending(Connection connection, List<Long> ids) throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement("SELECT id FROM " + messages
@@ -449,13 +499,20 @@ public final class JdbcQueueStore implements QueueStore {
   }
 
   /**
-   * Whether an older pending row of {@code row}'s key exists (PostgreSQL, SQLite): one entry of
-   * the partial index (queue, msg_key, id) of pending keyed rows (schema V7). Rows in flight are
-   * {@link #keyInFlight}'s.
+   * Whether an older pending row of {@code row}'s key exists: one entry of the partial index
+   * (queue, msg_key, id) of pending keyed rows (PostgreSQL, SQLite; schema V7), or of MariaDB's
+   * (queue, status, msg_key, id). Rows in flight are {@link #keyInFlight}'s.
    */
   private String olderPending(String row) {
-    return "EXISTS (SELECT 1 FROM " + messages + " o WHERE o.queue = " + row + ".queue AND o.msg_key = " + row
-        + ".msg_key AND o.id < " + row + ".id AND o.status = 'PENDING')";
+    if (dialect.supportsReturning()) {
+      return "EXISTS (SELECT 1 FROM " + messages + " o WHERE o.queue = " + row + ".queue AND o.msg_key = " + row
+          + ".msg_key AND o.id < " + row + ".id AND o.status = 'PENDING')";
+    }
+    // MariaDB: the key's first pending row, compared. Probed by (queue, status, msg_key) with
+    // "o.id < row.id" as a filter, as MariaDB planned it, a head with no older row read its key's
+    // whole pending backlog; as a scalar subquery for the reason keyInFlight gives.
+    return "((SELECT o.id FROM " + keyIndexed("o") + " WHERE o.queue = " + row + ".queue AND o.status = 'PENDING'"
+        + " AND o.msg_key = " + row + ".msg_key ORDER BY o.id LIMIT 1) < " + row + ".id)";
   }
 
   /**
@@ -482,7 +539,13 @@ public final class JdbcQueueStore implements QueueStore {
    * id). The key's unfinished rows in (queue, msg_key, id) would be its whole pending backlog.
    */
   private String keyInFlight(String row) {
-    String probe = " WHERE f.queue = " + row + ".queue AND f.status = 'INFLIGHT' AND f.msg_key = " + row + ".msg_key";
+    return keyInFlight(row, "");
+  }
+
+  /** {@link #keyInFlight(String)}, counting only the rows that also meet {@code also} (on f). */
+  private String keyInFlight(String row, String also) {
+    String probe = " WHERE f.queue = " + row + ".queue AND f.status = 'INFLIGHT' AND f.msg_key = " + row + ".msg_key"
+        + also;
     if (dialect.supportsReturning()) {
       return "EXISTS (SELECT 1 FROM " + messages + " f" + probe + ")";
     }
@@ -939,8 +1002,8 @@ public final class JdbcQueueStore implements QueueStore {
    * it commits; a replay that committed in between let a peer's claim read the replayed (older)
    * message as the key's head while that row still read as pending, and take it: two of the key in
    * flight (SPEC §6.2). Waiting here, the replay commits after the claim, so whoever reads the
-   * replayed message as pending also reads the key's row in flight. (A claim whose snapshot predates
-   * a replay that committed before it locked the row never meets this lock.) Keys in
+   * replayed message as pending also reads the key's row in flight. A claim whose snapshot predates
+   * a replay that committed before it locked the row is {@link #giveBackOvertaken}'s. Keys in
    * sorted order, each key's rows in id order (PostgreSQL locks in its ORDER BY's order; InnoDB in
    * its index order, status then id, which is as fixed), so two replays never wait on each other in
    * a cycle. (A resolve, or an exclusive queue's claim, that holds rows of two keys locks them in id
