@@ -71,6 +71,11 @@ abstract class DefaultDialect implements Dialect {
   }
 
   @Override
+  public boolean writesOneAtATime() {
+    return false;
+  }
+
+  @Override
   public String upsert(String table, String columns, String values, String key, String updated) {
     String set =
         Arrays.stream(updated.split(","))

@@ -139,6 +139,13 @@ public interface Dialect {
   String forUpdate();
 
   /**
+   * @return true if write transactions run one at a time (SQLite's {@code BEGIN IMMEDIATE}): no
+   *     peer commits while one runs, so a write needs no lock against a peer's commit and no
+   *     re-check after one (a replay's key lock, a claim's key re-check)
+   */
+  boolean writesOneAtATime();
+
+  /**
    * @return an insert that overwrites the non-key {@code updated} columns on a duplicate key: last
    *     writer wins. Used only where SPEC allows an upsert.
    */

@@ -289,9 +289,59 @@ public final class JdbcQueueStore implements QueueStore {
           }));
         }
       }
+      if (!request.strict()) {
+        claimed = giveBackOvertaken(connection, token, claimed);
+      }
       claimed.sort(Comparator.comparingInt(QueueMessage::priority).reversed().thenComparingLong(QueueMessage::id));
       return List.copyOf(claimed);
     });
+  }
+
+  /**
+   * Re-checks the keyed rows just claimed, in a new statement (at READ COMMITTED a new snapshot;
+   * every server write transaction runs at it, on a caller's pool too: {@link Jdbc}), and gives
+   * back, as a release would, those that now have an older pending row of their key or another row
+   * of their key in flight. The claim chose them on its statement's snapshot: a replay that
+   * committed after that snapshot but before the claim locked the row never met the claim's lock
+   * to wait for ({@link #lockKeys}), so the key's replayed, older message may be pending now, or
+   * already claimed by a peer that read this claim's row as still pending. The re-check is a plain
+   * read: it waits for nobody and cannot deadlock. Exclusive queues' claims queue on their agent
+   * row and take nothing while anything is in flight, so they skip it; so do SQLite, where no peer
+   * commits in between, and a claim of unkeyed rows only (the drain's hot path pays nothing).
+   *
+   * @return the rows still claimed
+   */
+  private List<QueueMessage> giveBackOvertaken(Connection connection, String token, List<QueueMessage> claimed)
+      throws SQLException {
+    List<Long> keyed = claimed.stream().filter(m -> m.key() != null).map(QueueMessage::id).toList();
+    if (keyed.isEmpty() || dialect.writesOneAtATime()) {
+      return claimed;
+    }
+    String giveBack = " SET status = 'PENDING', attempts = attempts - 1, " + CLEARED_CLAIM;
+    String overtaken = " WHERE c.claim_token = ? AND c.status = 'INFLIGHT' AND c.id IN (" + marks(keyed.size())
+        + ") AND (" + olderPending("c") + " OR " + keyInFlight("c", " AND f.id <> c.id") + ")";
+    List<Long> given;
+    if (dialect.supportsReturning()) {
+      // PostgreSQL: the check and the give-back in one statement, which as a rule changes nothing.
+      try (PreparedStatement statement = connection.prepareStatement(
+          "UPDATE " + messages + " c" + giveBack + overtaken + " RETURNING c.id")) {
+        statement.setString(1, token);
+        bindIds(statement, 2, keyed);
+        given = ids(statement);
+      }
+    } else {
+      try (PreparedStatement statement = connection.prepareStatement(
+          "SELECT c.id FROM " + messages + " c" + overtaken)) {
+        statement.setString(1, token);
+        bindIds(statement, 2, keyed);
+        given = ids(statement);
+      }
+      byId(connection, "UPDATE " + messages + giveBack + " WHERE status = 'INFLIGHT' AND id IN ", given);
+    }
+    if (given.isEmpty()) {
+      return claimed;
+    }
+    return new ArrayList<>(claimed.stream().filter(m -> !given.contains(m.id())).toList());
   }
 
   /**
@@ -362,8 +412,8 @@ public final class JdbcQueueStore implements QueueStore {
 
   /**
    * Locks the rows still pending, skipping rows a peer holds. A row chosen as a key's head stays
-   * its head until it is claimed itself, so the lock needs no other check; the one exception is a
-   * replay of an older row of its key committing in between (docs/QUEUE.md, the replay limit).
+   * its head until it is claimed itself, so the lock needs no other check; the one exception, a
+   * replay of an older row of its key committing in between, is {@link #giveBackOvertaken}'s.
    */
   private List<Long> lockPending(Connection connection, List<Long> ids) throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement("SELECT id FROM " + messages
@@ -450,13 +500,20 @@ public final class JdbcQueueStore implements QueueStore {
   }
 
   /**
-   * Whether an older pending row of {@code row}'s key exists (PostgreSQL, SQLite): one entry of
-   * the partial index (queue, msg_key, id) of pending keyed rows (schema V7). Rows in flight are
-   * {@link #keyInFlight}'s.
+   * Whether an older pending row of {@code row}'s key exists: one entry of the partial index
+   * (queue, msg_key, id) of pending keyed rows (PostgreSQL, SQLite; schema V7), or of MariaDB's
+   * (queue, status, msg_key, id). Rows in flight are {@link #keyInFlight}'s.
    */
   private String olderPending(String row) {
-    return "EXISTS (SELECT 1 FROM " + messages + " o WHERE o.queue = " + row + ".queue AND o.msg_key = " + row
-        + ".msg_key AND o.id < " + row + ".id AND o.status = 'PENDING')";
+    if (dialect.supportsReturning()) {
+      return "EXISTS (SELECT 1 FROM " + messages + " o WHERE o.queue = " + row + ".queue AND o.msg_key = " + row
+          + ".msg_key AND o.id < " + row + ".id AND o.status = 'PENDING')";
+    }
+    // MariaDB: the key's first pending row, compared. Probed by (queue, status, msg_key) with
+    // "o.id < row.id" as a filter, as MariaDB planned it, a head with no older row read its key's
+    // whole pending backlog; as a scalar subquery for the reason keyInFlight gives.
+    return "((SELECT o.id FROM " + keyIndexed("o") + " WHERE o.queue = " + row + ".queue AND o.status = 'PENDING'"
+        + " AND o.msg_key = " + row + ".msg_key ORDER BY o.id LIMIT 1) < " + row + ".id)";
   }
 
   /**
@@ -483,7 +540,13 @@ public final class JdbcQueueStore implements QueueStore {
    * id). The key's unfinished rows in (queue, msg_key, id) would be its whole pending backlog.
    */
   private String keyInFlight(String row) {
-    String probe = " WHERE f.queue = " + row + ".queue AND f.status = 'INFLIGHT' AND f.msg_key = " + row + ".msg_key";
+    return keyInFlight(row, "");
+  }
+
+  /** {@link #keyInFlight(String)}, counting only the rows that also meet {@code also} (on f). */
+  private String keyInFlight(String row, String also) {
+    String probe = " WHERE f.queue = " + row + ".queue AND f.status = 'INFLIGHT' AND f.msg_key = " + row + ".msg_key"
+        + also;
     if (dialect.supportsReturning()) {
       return "EXISTS (SELECT 1 FROM " + messages + " f" + probe + ")";
     }
@@ -868,12 +931,18 @@ public final class JdbcQueueStore implements QueueStore {
         }));
   }
 
+  /**
+   * A replay (SPEC §6.7) locks its dead rows, then their keys' ({@link #lockKeys}), then re-pends
+   * them; every replay locks in that order, so two never wait on each other in a cycle.
+   */
   @Override
   public int replay(MessageQuery deadLetters) {
     Filter filter = filter(deadLetters, MessageStatus.DEAD);
-    return jdbc.write("replay dead letters of queue " + deadLetters.queue(), connection ->
-        forMatching(connection, filter, deadLetters.limit(), "UPDATE " + messages + " SET status = 'PENDING',"
-            + " attempts = 0, available_at = " + dialect.now() + ", finished_at = NULL WHERE status = 'DEAD' AND id IN "));
+    return jdbc.write("replay dead letters of queue " + deadLetters.queue(), connection -> {
+      List<Dead> dead = lockDead(connection, filter.where() + " ORDER BY id LIMIT " + deadLetters.limit(), filter::bind);
+      lockKeys(connection, deadLetters.queue(), dead.stream().map(Dead::key).toList());
+      return byId(connection, replaySet() + " WHERE status = 'DEAD' AND id IN ", dead.stream().map(Dead::id).toList());
+    });
   }
 
   /**
@@ -892,14 +961,73 @@ public final class JdbcQueueStore implements QueueStore {
 
   @Override
   public boolean replay(long id) {
-    String sql = "UPDATE " + messages + " SET status = 'PENDING', attempts = 0, available_at = " + dialect.now()
-        + ", finished_at = NULL WHERE id = ? AND status = 'DEAD'";
     return jdbc.write("replay message " + id, connection -> {
-      try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      List<Dead> dead = lockDead(connection, "id = ? AND status = 'DEAD'", s -> s.setLong(1, id));
+      if (dead.isEmpty()) {
+        return false;
+      }
+      lockKeys(connection, dead.get(0).queue(), dead.stream().map(Dead::key).toList());
+      try (PreparedStatement statement = connection.prepareStatement(replaySet() + " WHERE id = ? AND status = 'DEAD'")) {
         statement.setLong(1, id);
         return statement.executeUpdate() == 1;
       }
     });
+  }
+
+  private String replaySet() {
+    return "UPDATE " + messages + " SET status = 'PENDING', attempts = 0, available_at = " + dialect.now()
+        + ", finished_at = NULL";
+  }
+
+  /** A dead letter to replay: its id, queue and key (a row's key never changes). */
+  private record Dead(long id, String queue, @Nullable String key) {}
+
+  /** Reads, and on servers locks, the rows meeting {@code where} (a condition, maybe ordered and limited). */
+  private List<Dead> lockDead(Connection connection, String where, Binder binder) throws SQLException {
+    List<Dead> dead = new ArrayList<>();
+    try (PreparedStatement statement = connection.prepareStatement(
+        "SELECT id, queue, msg_key FROM " + messages + " WHERE " + where + dialect.forUpdate())) {
+      binder.bind(statement);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          dead.add(new Dead(rows.getLong("id"), rows.getString("queue"), rows.getString("msg_key")));
+        }
+      }
+    }
+    return dead;
+  }
+
+  /**
+   * Before a replay re-pends keyed dead letters, locks every pending and in-flight row of their
+   * keys, waiting for the holders. A claim holds the key's next row, locked, from choosing it until
+   * it commits; a replay that committed in between let a peer's claim read the replayed (older)
+   * message as the key's head while that row still read as pending, and take it: two of the key in
+   * flight (SPEC §6.2). Waiting here, the replay commits after the claim, so whoever reads the
+   * replayed message as pending also reads the key's row in flight. A claim whose snapshot predates
+   * a replay that committed before it locked the row is {@link #giveBackOvertaken}'s. Keys in
+   * sorted order, each key's rows in id order (PostgreSQL locks in its ORDER BY's order; InnoDB in
+   * its index order, status then id, which is as fixed), so two replays never wait on each other in
+   * a cycle. (A resolve, or an exclusive queue's claim, that holds rows of two keys locks them in id
+   * order, so with a replay of both keys it can deadlock; the database detects that and the loser
+   * is retried as contention.) Unkeyed rows have nothing to lock; on SQLite no peer runs meanwhile.
+   */
+  private void lockKeys(Connection connection, String queue, List<@Nullable String> keys) throws SQLException {
+    Set<String> sorted = new java.util.TreeSet<>();
+    keys.stream().filter(java.util.Objects::nonNull).forEach(sorted::add);
+    if (sorted.isEmpty() || dialect.writesOneAtATime()) {
+      return;
+    }
+    // An OR, not an IN: PostgreSQL matches each arm to its partial index (pending keyed rows, keyed
+    // rows in flight), where an IN made it scan the table.
+    String table = dialect.supportsReturning() ? messages + " m" : keyIndexed("m");
+    try (PreparedStatement statement = connection.prepareStatement("SELECT m.id FROM " + table + " WHERE m.queue = ?"
+        + " AND (m.status = 'PENDING' OR m.status = 'INFLIGHT') AND m.msg_key = ? ORDER BY m.id" + dialect.forUpdate())) {
+      for (String key : sorted) {
+        statement.setString(1, queue);
+        statement.setString(2, key);
+        ids(statement);
+      }
+    }
   }
 
   @Override

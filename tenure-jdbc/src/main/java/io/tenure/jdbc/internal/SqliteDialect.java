@@ -79,6 +79,11 @@ final class SqliteDialect extends DefaultDialect {
   }
 
   @Override
+  public boolean writesOneAtATime() {
+    return true;
+  }
+
+  @Override
   public void setInstant(PreparedStatement statement, int index, Instant value) throws SQLException {
     statement.setLong(index, ChronoUnit.MICROS.between(Instant.EPOCH, value));
   }
