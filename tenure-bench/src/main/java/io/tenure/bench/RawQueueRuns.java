@@ -230,15 +230,8 @@ final class RawQueueRuns implements AutoCloseable {
     @Override
     boolean claimAndDelete() throws SQLException {
       String token = UUID.randomUUID().toString();
-      // The parameters in the order postgresClaimStatement() documents.
-      claiming.setString(1, QUEUE);
-      claiming.setString(2, QUEUE);
-      claiming.setString(3, QUEUE);
-      claiming.setInt(4, Math.max(4 * batch, 1000));
-      claiming.setInt(5, batch);
-      claiming.setString(6, QUEUE);
-      claiming.setInt(7, batch);
-      claiming.setInt(8, batch);
+      // The parameters in the order postgresClaimStatement() documents, bound as the store binds them.
+      io.tenure.jdbc.internal.JdbcQueueStore.bindWalkThenHeads(claiming, QUEUE, batch);
       claiming.setInt(9, batch);
       claiming.setString(10, node);
       claiming.setString(11, token);

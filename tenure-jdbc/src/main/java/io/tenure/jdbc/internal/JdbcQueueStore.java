@@ -262,16 +262,8 @@ public final class JdbcQueueStore implements QueueStore {
       } else if (dialect.supportsLateral()) {
         // PostgreSQL: both steps in one statement, so a short claim (every pickup from an idle
         // queue) costs one round trip, not two.
-        claimed.addAll(claimChosen(connection, request, token, walkThenHeads(), request.max(), s -> {
-          s.setString(1, request.queue());
-          s.setString(2, request.queue());
-          s.setString(3, request.queue());
-          s.setInt(4, window(request.max()));
-          s.setInt(5, request.max());
-          s.setString(6, request.queue());
-          s.setInt(7, request.max());
-          s.setInt(8, request.max());
-        }));
+        claimed.addAll(claimChosen(connection, request, token, walkThenHeads(), request.max(),
+            s -> bindWalkThenHeads(s, request.queue(), request.max())));
       } else {
         claimed.addAll(claimChosen(connection, request, token, walkQuery(), request.max(),
             s -> {
@@ -396,10 +388,25 @@ public final class JdbcQueueStore implements QueueStore {
   }
 
   /**
+   * Binds the first 8 parameters of {@link #postgresClaimStatement()} (those of {@link
+   * #walkThenHeads}) for a claim of {@code max} from {@code queue}.
+   */
+  public static void bindWalkThenHeads(PreparedStatement statement, String queue, int max) throws SQLException {
+    statement.setString(1, queue);
+    statement.setString(2, queue);
+    statement.setString(3, queue);
+    statement.setInt(4, window(max));
+    statement.setInt(5, max);
+    statement.setString(6, queue);
+    statement.setInt(7, max);
+    statement.setInt(8, max);
+  }
+
+  /**
    * The statement an unordered or FIFO claim runs on PostgreSQL, exactly, for the benchmark's
-   * same-statement ceiling ({@code tenure-bench}'s raw drain). Parameters: the queue three times,
-   * the window ({@link #window}), the limit, the queue, the limit twice more, then the limit, the
-   * owner node, the claim token and the lease in microseconds.
+   * same-statement ceiling ({@code tenure-bench}'s raw drain). Parameters: the first 8 as {@link
+   * #bindWalkThenHeads} binds them, then the limit, the owner node, the claim token and the lease
+   * in microseconds.
    *
    * @throws IllegalStateException on another database
    */
