@@ -60,6 +60,7 @@ public final class JdbcQueueStore implements QueueStore {
   /** MariaDB's (queue, status, msg_key, id) index, named where the plan must use it. */
   private final String keyIndex;
   private final String agents;
+  private final RefusedResolves refused;
 
   private final Dialect.ConnectionSource sessions;
   private final String channel;
@@ -73,6 +74,7 @@ public final class JdbcQueueStore implements QueueStore {
     this.messages = prefix.table("messages");
     this.keyIndex = prefix.table("messages_key");
     this.agents = prefix.table("agents");
+    this.refused = new RefusedResolves(messages);
     this.sessions = sessions;
     this.channel = prefix.value() + "queue";
   }
@@ -677,9 +679,11 @@ public final class JdbcQueueStore implements QueueStore {
       List<Long> held = heldClaims(connection, resolutions);
       List<Long> lost = resolutions.stream().map(r -> r.claim().id()).filter(id -> !held.contains(id)).toList();
       if (guard != null && terminal && !guardHolds(connection, guard, true)) {
-        // A demoted owner's messages go back at once, never left in flight for nobody.
-        repend(connection, resolutions.stream().filter(r -> held.contains(r.claim().id())).toList());
-        return new ResolveResult(List.of(), lost, true);
+        // A demoted owner's re-pends land; its finishes go back, attempt given back (SPEC §6.9).
+        RefusedResolves.Rewrite rewrite = refused.rewrite(connection,
+            resolutions.stream().filter(r -> held.contains(r.claim().id())).toList());
+        apply(connection, rewrite.writes());
+        return new ResolveResult(rewrite.landed(), lost, true);
       }
       if (!lost.isEmpty()) {
         return new ResolveResult(List.of(), lost, false);
@@ -755,11 +759,6 @@ public final class JdbcQueueStore implements QueueStore {
       }
     }
     return held;
-  }
-
-  private void repend(Connection connection, List<Resolution> resolutions) throws SQLException {
-    byId(connection, "UPDATE " + messages + " SET status = 'PENDING', " + CLEARED_CLAIM + " WHERE id IN ",
-        resolutions.stream().map(r -> r.claim().id()).toList());
   }
 
   /**
