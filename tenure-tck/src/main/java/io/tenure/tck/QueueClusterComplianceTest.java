@@ -58,7 +58,11 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
   }
 
   private TenureNode.Builder builder(String name) {
-    return FastTimings.node(TenureNode.builder(fixture.open(prefix)), name)
+    return builder(name, fixture.open(prefix));
+  }
+
+  private TenureNode.Builder builder(String name, Store store) {
+    return FastTimings.node(TenureNode.builder(store), name)
         .queueReclaim(Duration.ofMillis(100), 1000);
   }
 
@@ -204,6 +208,78 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     assertThat(handledElsewhere).containsExactlyInAnyOrder("first", "second");
     Await.until(BOUND, "nothing stranded", () -> settled(jobs));
     stuck.countDown();
+  }
+
+  // ---- resolves that fail on the connection (SPEC §6.3)
+
+  private static final Duration LONG_LEASE = Duration.ofMinutes(5); // never lapses here
+
+  /** A node whose store's resolves fail as the test says, consuming {@code name} with one slot. */
+  private TenureNode faultyConsumer(FaultyStore faulty, TenureNode.Builder builder, String name, AtomicInteger runs) {
+    return start(builder.consumer(Queue.on(faulty.queues(), name, QueuePolicy.defaults().withLease(LONG_LEASE)), 1,
+        d -> runs.incrementAndGet()));
+  }
+
+  @Test
+  void a_resolve_that_fails_on_the_connection_is_tried_again_until_it_lands() {
+    Queue work = queue("broken-link", QueuePolicy.defaults().withLease(LONG_LEASE));
+    long id = work.enqueue(OutgoingMessage.text("once"));
+    FaultyStore faulty = new FaultyStore(fixture.open(prefix));
+    faulty.queueFaults().failResolves(3);
+    AtomicInteger runs = new AtomicInteger();
+
+    TenureNode node = faultyConsumer(faulty, builder("n1", faulty), "broken-link", runs);
+
+    // Given up at the first failure, the done would wait five minutes for the lease to lapse.
+    Await.until(BOUND, "done written", () -> work.message(id).isEmpty() && node.consumerStats().get(0).handled() == 1);
+    assertThat(faulty.queueFaults().failedResolves()).isEqualTo(3);
+    assertThat(runs).hasValue(1);
+    assertThat(node.consumerStats().get(0).unwritten()).isZero();
+    assertThat(node.consumerStats().get(0).lostClaims()).isZero();
+  }
+
+  @Test
+  void a_resolve_written_whose_reply_was_lost_is_tried_again_and_counted_as_written_not_lost() {
+    Queue work = queue("lost-reply", QueuePolicy.defaults().withLease(LONG_LEASE));
+    long id = work.enqueue(OutgoingMessage.text("once"));
+    FaultyStore faulty = new FaultyStore(fixture.open(prefix));
+    faulty.queueFaults().loseResolveReplies(1);
+    AtomicInteger runs = new AtomicInteger();
+
+    TenureNode node = faultyConsumer(faulty, builder("n1", faulty), "lost-reply", runs);
+
+    // The retry finds the claim ended by its own first try: a no-op, and the message was handled.
+    Await.until(BOUND, "counted", () -> node.consumerStats().get(0).handled() == 1);
+    assertThat(work.message(id)).as("done and deleted").isEmpty();
+    assertThat(faulty.queueFaults().failedResolves()).isEqualTo(1);
+    assertThat(node.consumerStats().get(0).lostClaims()).as("its own write is not a lost claim").isZero();
+    assertThat(node.consumerStats().get(0).unwritten()).isZero();
+    assertThat(runs).hasValue(1);
+  }
+
+  @Test
+  void a_resolve_that_keeps_failing_is_given_up_only_near_the_end_of_its_lease_and_counted() {
+    Queue work = queue("db-down", QueuePolicy.defaults().withLease(LONG_LEASE));
+    long id = work.enqueue(OutgoingMessage.text("once"));
+    FaultyStore faulty = new FaultyStore(fixture.open(prefix));
+    faulty.queueFaults().resolvesDown(true);
+    java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+    AtomicInteger runs = new AtomicInteger();
+
+    TenureNode node = faultyConsumer(faulty, builder("n1", faulty).ticker(now::get), "db-down", runs);
+
+    Await.until(BOUND, "tried three times", () -> faulty.queueFaults().failedResolves() >= 3);
+    assertThat(node.consumerStats().get(0).unwritten()).as("not given up while its lease runs").isZero();
+    assertThat(work.message(id).orElseThrow().status()).isEqualTo(MessageStatus.INFLIGHT);
+
+    now.addAndGet(LONG_LEASE.toNanos()); // the lease is near its end (it is over, by the ticker)
+    Await.until(BOUND, "given up and counted", () -> node.consumerStats().get(0).unwritten() == 1);
+    faulty.queueFaults().resolvesDown(false);
+    assertThat(node.consumerStats().get(0).handled()).isZero();
+    assertThat(node.consumerStats().get(0).inflight()).isZero();
+    // Left to its lease: the reclaim sweep takes it back when it lapses, and it runs again.
+    assertThat(work.message(id).orElseThrow().status()).isEqualTo(MessageStatus.INFLIGHT);
+    assertThat(runs).hasValue(1);
   }
 
   @Test
