@@ -10,7 +10,6 @@ import io.tenure.spi.ClaimRequest;
 import io.tenure.spi.MessageClaim;
 import io.tenure.spi.QueueStore;
 import io.tenure.spi.Resolution;
-import io.tenure.spi.ResolveResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
