@@ -1060,6 +1060,28 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     assertThat(orders.oldestPendingAge()).isPositive().isLessThan(Duration.ofMinutes(1));
   }
 
+  /** Stats may find the queues status by status (PostgreSQL and SQLite: one partial index each). */
+  @Test
+  void stats_list_a_queue_whatever_the_status_of_its_only_messages() {
+    claimOneOf("only-inflight");
+    resolveApplied(claimOneOf("only-dead"), new DeadLetter("poison"));
+    resolveApplied(claimOneOf("only-done"), new Done(true));
+    resolveApplied(claimOneOf("only-deleted"), new Done(false));
+
+    List<QueueStats> stats = queues.stats();
+
+    assertThat(stats).extracting(QueueStats::queue).containsExactly("only-dead", "only-done", "only-inflight");
+    assertThat(stats.stream().map(QueueComplianceTest::counts).toList())
+        .containsExactly(List.of(0L, 0L, 1L, 0L), List.of(0L, 0L, 0L, 1L), List.of(0L, 1L, 0L, 0L));
+  }
+
+  private QueueMessage claimOneOf(String queue) {
+    long id = enqueue(message(queue));
+    QueueMessage claimed = queues.claim(ClaimRequest.of(queue, a, 1, LEASE)).get(0);
+    assertThat(claimed.id()).isEqualTo(id);
+    return claimed;
+  }
+
   /** @return pending, in flight, dead, done */
   private static List<Long> counts(QueueStats stats) {
     return List.of(stats.pending(), stats.inflight(), stats.dead(), stats.done());
