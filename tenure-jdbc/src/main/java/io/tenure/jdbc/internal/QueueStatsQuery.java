@@ -49,10 +49,10 @@ final class QueueStatsQuery {
 
   List<QueueStats> read() {
     if (dialect.name().equals("postgresql")) {
-      // The planner prices each queue's subqueries for the 300 queues it assumes a
-      // recursive CTE returns, which put the statement past jit_above_cost on a table of many dead
-      // letters: compiling it took 15 to 40 ms, and up to 900 ms, of a statement that runs in
-      // 10 to 30. SET LOCAL needs a transaction; it ends with it.
+      // The planner prices each queue's subqueries for the 300 queues it assumes a recursive
+      // CTE returns, which put the statement past jit_above_cost once the table was analyzed:
+      // 355 to 380 ms a call with JIT on 1,000,000 dead tuples, 20 to 30 ms without (see
+      // docs/BENCHMARKS.md). SET LOCAL needs a transaction; it ends with it.
       return jdbc.write("read queue stats", connection -> {
         try (Statement off = connection.createStatement()) {
           off.execute("SET LOCAL jit = off");
