@@ -7,7 +7,10 @@
 #                          [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup]
 #                                                                           queue drain and pickup latency
 #                                                                           (--only pickup: PostgreSQL pickup
-#                                                                           latency alone, --rounds times)
+#                                                                           latency alone, --rounds times;
+#                                                                           --only stats --messages 1000000:
+#                                                                           Queue.stats() before and now on a
+#                                                                           table with that many dead tuples)
 # e.g.
 #   scripts/bench.sh --store sqlite:/tmp/b.db --store 'jdbc:postgresql://127.0.0.1:5432/test?user=postgres' --runs 10
 #   scripts/bench.sh convergence --store 'jdbc:postgresql://127.0.0.1:5432/test?user=postgres'

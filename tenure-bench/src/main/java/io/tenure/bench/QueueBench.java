@@ -114,7 +114,7 @@ public final class QueueBench {
         case "--only" -> only = args[i + 1];
         default -> throw new IllegalArgumentException("unknown option " + args[i] + "; use [--messages N]"
             + " [--scheduler-messages N] [--rounds 3] [--concurrency 8,16,32,64] [--threads 8,16,32,64]"
-            + " [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup|backlog]");
+            + " [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup|backlog|stats]");
       }
     }
     if (messages < 1) {
@@ -132,7 +132,11 @@ public final class QueueBench {
       case "all" -> bench.run(messages);
       case "pickup" -> bench.pickupOnly();
       case "backlog" -> bench.backlogOnly(messages);
-      default -> throw new IllegalArgumentException("--only must be all, pickup or backlog, got " + only);
+      case "stats" -> {
+        bench.printVersions();
+        StatsRuns.run(postgres, sqlite, mariadb, messages);
+      }
+      default -> throw new IllegalArgumentException("--only must be all, pickup, backlog or stats, got " + only);
     }
   }
 

@@ -139,14 +139,23 @@ final class InMemoryQueueStore implements QueueStore {
           .map(Resolution::claim).filter(c -> t.messages.held(c) == null).map(MessageClaim::id).toList();
       boolean terminal = resolutions.stream().anyMatch(r -> r.outcome().terminal());
       if (terminal && guard != null && !holds(t, guard)) {
-        // Refused, but never stranded: what this node still holds goes back to the queue.
+        // Refused, but never stranded (SPEC §6.9): a re-pend lands as asked; a finish goes back to
+        // the queue with its attempt given back (a handler that succeeded is not charged one).
+        List<Long> applied = new ArrayList<>();
         resolutions.forEach(r -> {
           Row row = t.messages.held(r.claim());
-          if (row != null) {
+          if (row == null) {
+            return;
+          }
+          if (repends(r.outcome(), row)) {
+            apply(t.messages, row, r.outcome(), now);
+            applied.add(r.claim().id());
+          } else {
+            row.attempts--;
             row.repend(row.availableAt);
           }
         });
-        return new ResolveResult(List.of(), lost, true);
+        return new ResolveResult(applied, lost, true);
       }
       if (!lost.isEmpty()) {
         return new ResolveResult(List.of(), lost, false);
@@ -154,6 +163,17 @@ final class InMemoryQueueStore implements QueueStore {
       resolutions.forEach(r -> apply(t.messages, t.messages.held(r.claim()), r.outcome(), now));
       return new ResolveResult(resolutions.stream().map(r -> r.claim().id()).toList(), List.of(), false);
     }
+  }
+
+  /** Whether the outcome puts the message back to {@code PENDING}: never fenced (SPEC §1.5). */
+  private static boolean repends(Resolution.Outcome outcome, Row row) {
+    return switch (outcome) {
+      case Resolution.Release release -> true;
+      case Resolution.Reschedule snooze -> true;
+      case Resolution.Failed failed -> row.attempts < row.maxAttempts;
+      case Resolution.Done done -> false;
+      case Resolution.DeadLetter dead -> false;
+    };
   }
 
   private static void apply(QueueTable table, Row row, Resolution.Outcome outcome, Instant now) {

@@ -227,6 +227,7 @@ final class AdminApi {
         c.put("retried", consumer.retried());
         c.put("deadLettered", consumer.deadLettered());
         c.put("lostClaims", consumer.lostClaims());
+        c.put("unwritten", consumer.unwritten());
         c.put("inflight", consumer.inflight());
         own.add(c);
       }

@@ -116,6 +116,9 @@ public final class TenureMetrics {
         ConsumerStats::deadLettered);
     consumerCounter("tenure_queue_lost_claims", queue, "Resolves refused because the claim was lost",
         ConsumerStats::lostClaims);
+    consumerCounter("tenure_queue_unwritten", queue,
+        "Outcomes whose write failed until the claim's lease was near its end; the message runs again",
+        ConsumerStats::unwritten);
   }
 
   private void consumerCounter(String name, String queue, String description, ToDoubleFunction<ConsumerStats> value) {

@@ -22,11 +22,13 @@ import java.util.Optional;
 /**
  * A store whose heartbeats and lease calls can be made to fail, as when a node loses its database
  * or its process freezes: the node's own view of the cluster goes dark while the others carry on.
+ * Its queue's resolves can fail too, before the write or after it (the reply lost).
  */
 public final class FaultyStore implements Store {
   private final Store delegate;
   private final Membership membership;
   private final Leases leases;
+  private final FaultyQueueStore queues;
   private volatile boolean heartbeatsDown;
   private volatile boolean leasesDown;
 
@@ -37,6 +39,12 @@ public final class FaultyStore implements Store {
     this.delegate = delegate;
     this.membership = new Membership(delegate.membership());
     this.leases = new Leases(delegate.leases());
+    this.queues = new FaultyQueueStore(delegate.queues());
+  }
+
+  /** The queue's resolve faults. */
+  public FaultyQueueStore queueFaults() {
+    return queues;
   }
 
   /** Makes every heartbeat fail, or work again. */
@@ -100,7 +108,7 @@ public final class FaultyStore implements Store {
 
   @Override
   public io.tenure.spi.QueueStore queues() {
-    return delegate.queues();
+    return queues;
   }
 
   @Override

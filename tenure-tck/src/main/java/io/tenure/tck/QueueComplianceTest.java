@@ -848,25 +848,58 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     assertThat(claimStrict(guard, 10)).extracting(QueueMessage::id).containsExactly(first, third);
   }
 
+  /**
+   * SPEC §6.9: a finish refused by a stale guard puts the message back for the successor with its
+   * attempt given back. The handler succeeded (or gave up on it) on an attempt the refusal undoes:
+   * charged, a message at its last attempt would be dead at its successor's first lease lapse.
+   */
   @Test
-  void a_terminal_resolve_with_a_stale_guard_applies_nothing_and_puts_the_message_back() {
+  void a_finish_with_a_stale_guard_applies_nothing_and_puts_the_message_back_with_its_attempt_given_back() {
     AgentGuard guard = ownExclusiveQueue(a);
-    for (Outcome terminal : List.of(new Done(false), new Failed(Duration.ZERO, "boom"), new DeadLetter("poison"))) {
-      enqueue(message(QUEUE));
+    List<Outcome> finishes = List.of(new Done(false), new Done(true), new DeadLetter("poison"),
+        new Failed(Duration.ZERO, "boom on the last attempt"));
+    for (Outcome finish : finishes) {
+      long id = enqueue(attempts(1)); // one attempt: the claim spends the last one
       QueueMessage claimed = claimStrict(guard, 1).get(0);
       AgentGuard stale = guard;
       guard = reclaimAgent(guard);
 
-      ResolveResult result = resolve(claimed, terminal, stale);
+      ResolveResult result = resolve(claimed, finish, stale);
 
-      assertThat(result).as("%s", terminal).isEqualTo(new ResolveResult(List.of(), List.of(), true));
-      QueueMessage back = stored(claimed.id());
-      assertPendingUnclaimed(back, 1);
-      assertThat(back.lastError()).isNull();
+      assertThat(result).as("%s", finish).isEqualTo(new ResolveResult(List.of(), List.of(), true));
+      QueueMessage back = stored(id);
+      assertPendingUnclaimed(back, 0);
+      assertThat(back.lastError()).as("%s", finish).isNull();
+      assertThat(back.availableAt()).as("%s", finish).isEqualTo(claimed.availableAt());
       QueueMessage successor = claimStrict(guard, 1).get(0);
-      assertThat(successor.id()).as("the new owner takes it").isEqualTo(claimed.id());
+      assertThat(successor.id()).as("the new owner takes it").isEqualTo(id);
+      assertThat(successor.attempts()).as("%s: its one attempt is the successor's", finish).isEqualTo(1);
       assertThat(resolve(successor, new Done(false), guard).allApplied()).isTrue();
     }
+  }
+
+  /**
+   * SPEC §1.5, §6.9: a failure with attempts left is a re-pend, never fenced: it lands under a
+   * stale guard with its error and its backoff, so the successor neither retries at once nor loses
+   * the error. The guard is reported refused, the re-pend as applied.
+   */
+  @Test
+  void a_failure_with_attempts_left_under_a_stale_guard_lands_with_its_error_and_backoff() {
+    AgentGuard guard = ownExclusiveQueue(a);
+    long id = enqueue(attempts(3));
+    QueueMessage claimed = claimStrict(guard, 1).get(0);
+    AgentGuard stale = guard;
+    guard = reclaimAgent(guard);
+    Instant before = store.now();
+
+    ResolveResult result = resolve(claimed, new Failed(LATER, "boom"), stale);
+
+    assertThat(result).isEqualTo(new ResolveResult(List.of(id), List.of(), true));
+    QueueMessage retry = stored(id);
+    assertPendingUnclaimed(retry, 1);
+    assertThat(retry.lastError()).isEqualTo("boom");
+    assertFromNow(retry.availableAt(), LATER, before);
+    assertThat(claimStrict(guard, 1)).as("the successor waits for the retry").isEmpty();
   }
 
   @Test
@@ -882,7 +915,7 @@ public abstract class QueueComplianceTest extends FixtureSupport {
         new Resolution(madeUp, new Done(false))), stale);
 
     assertThat(result).isEqualTo(new ResolveResult(List.of(), List.of(madeUp.id()), true));
-    assertPendingUnclaimed(stored(held.id()), 1);
+    assertPendingUnclaimed(stored(held.id()), 0);
   }
 
   @Test
@@ -1025,6 +1058,28 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     QueueStats orders = stats.get(1);
     assertThat(counts(orders)).containsExactly(2L, 1L, 1L, 1L);
     assertThat(orders.oldestPendingAge()).isPositive().isLessThan(Duration.ofMinutes(1));
+  }
+
+  /** Stats may find the queues status by status (PostgreSQL and SQLite: one partial index each). */
+  @Test
+  void stats_list_a_queue_whatever_the_status_of_its_only_messages() {
+    claimOneOf("only-inflight");
+    resolveApplied(claimOneOf("only-dead"), new DeadLetter("poison"));
+    resolveApplied(claimOneOf("only-done"), new Done(true));
+    resolveApplied(claimOneOf("only-deleted"), new Done(false));
+
+    List<QueueStats> stats = queues.stats();
+
+    assertThat(stats).extracting(QueueStats::queue).containsExactly("only-dead", "only-done", "only-inflight");
+    assertThat(stats.stream().map(QueueComplianceTest::counts).toList())
+        .containsExactly(List.of(0L, 0L, 1L, 0L), List.of(0L, 0L, 0L, 1L), List.of(0L, 1L, 0L, 0L));
+  }
+
+  private QueueMessage claimOneOf(String queue) {
+    long id = enqueue(message(queue));
+    QueueMessage claimed = queues.claim(ClaimRequest.of(queue, a, 1, LEASE)).get(0);
+    assertThat(claimed.id()).isEqualTo(id);
+    return claimed;
   }
 
   /** @return pending, in flight, dead, done */

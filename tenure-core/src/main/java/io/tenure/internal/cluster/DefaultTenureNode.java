@@ -84,7 +84,7 @@ public final class DefaultTenureNode implements TenureNode {
     this.agents = new AgentRuntime(store.agents(), settings, families, keeper::nodeId, store.events(), ticker);
     this.queueSettings = queueSettings;
     this.consumers = queueSettings.consumers().stream()
-        .map(spec -> new QueueConsumer(store.queues(), spec, keeper::nodeId, () -> !keeper.isSelfFenced()))
+        .map(spec -> new QueueConsumer(store.queues(), spec, keeper::nodeId, () -> !keeper.isSelfFenced(), ticker))
         .toList();
   }
 
@@ -375,16 +375,7 @@ public final class DefaultTenureNode implements TenureNode {
       stopThreads("elector", "leader", "agents", "reclaim", "watchdog");
       listening.ifPresent(DefaultTenureNode::closeQuietly);
       placements.ifPresent(DefaultTenureNode::closeQuietly);
-      // Stop claiming, let handlers finish, release what never started (SPEC §6.6).
-      List<Thread> closing = consumers.stream().map(c -> Thread.ofVirtual()
-          .start(() -> c.close(queueSettings.drainDeadline()))).toList();
-      for (Thread thread : closing) {
-        try {
-          thread.join();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
+      closeConsumers();
       agents.stopAll(true);
       elector.stepDown(nodeId());
       stopThreads("heartbeat");
@@ -395,6 +386,30 @@ public final class DefaultTenureNode implements TenureNode {
       elector.close();
       agents.close();
       RUNNING_NAMES.remove(registryKey);
+    }
+  }
+
+  /**
+   * Stops claiming, lets handlers finish, releases what never started (SPEC §6.6), every consumer
+   * at once, and waits at most {@link QueueConsumer#closeBound}: shutdown never waits without bound.
+   * On platform threads: handlers that spin without blocking can hold every carrier thread, and a
+   * virtual thread would then never run.
+   */
+  private void closeConsumers() {
+    Duration drain = queueSettings.drainDeadline();
+    List<Thread> closing = consumers.stream().map(c -> Thread.ofPlatform().daemon()
+        .name("tenure-close-" + c.queueName()).start(() -> c.close(drain))).toList();
+    long end = System.nanoTime() + QueueConsumer.closeBound(drain).toNanos();
+    for (Thread thread : closing) {
+      try {
+        if (!thread.join(Duration.ofNanos(Math.max(0, end - System.nanoTime())))) {
+          LOG.warn("node {}: closing the consumer on {} took longer than {}; abandoned", nodeId(),
+              thread.getName(), QueueConsumer.closeBound(drain));
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 

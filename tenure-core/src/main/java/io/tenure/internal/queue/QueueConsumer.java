@@ -5,11 +5,11 @@ import io.tenure.Delivery;
 import io.tenure.BatchHandler;
 import io.tenure.Queue;
 import io.tenure.QueueMessage;
+import io.tenure.Ticker;
 import io.tenure.spi.ClaimRequest;
 import io.tenure.spi.MessageClaim;
 import io.tenure.spi.QueueStore;
 import io.tenure.spi.Resolution;
-import io.tenure.spi.ResolveResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,7 +81,7 @@ public final class QueueConsumer {
   private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
   private final Semaphore slots;
   private final LinkedBlockingQueue<QueueMessage> claimed = new LinkedBlockingQueue<>();
-  private final LinkedBlockingQueue<Resolution> outcomes = new LinkedBlockingQueue<>();
+  private final LinkedBlockingQueue<Finished> outcomes = new LinkedBlockingQueue<>();
   private final Map<Long, Running> running = new ConcurrentHashMap<>();
   /** Claimed and not yet resolved: buffered, running, or with an outcome waiting to be written. */
   private final AtomicInteger outstanding = new AtomicInteger();
@@ -99,6 +99,12 @@ public final class QueueConsumer {
   private final AtomicLong retried = new AtomicLong();
   private final AtomicLong dead = new AtomicLong();
   private final AtomicLong lost = new AtomicLong();
+  private final AtomicLong unwritten = new AtomicLong();
+  /** Local deadlines of the leases (when each was set, when a write of its outcome gives up). */
+  private final Ticker ticker;
+  private final OutcomeWriter writer;
+  /** System.nanoTime past which a failed write is not tried again: set by {@link #close}. */
+  private volatile long writesStopBy = Long.MAX_VALUE;
   private volatile boolean claiming;
   private volatile boolean resolving;
   private final List<Thread> claimers = new ArrayList<>();
@@ -111,14 +117,32 @@ public final class QueueConsumer {
   /** Set once by {@link #close}: from then on a claimer releases what it claims. Guarded by {@link #buffer}. */
   private boolean bufferClosed;
 
-  /** A claimed message, waiting or at work: its claim and when its lease was last set (monotonic). */
+  /** A claimed message, waiting or at work: its claim and when its lease was last set (ticker). */
   private record Running(MessageClaim claim, AtomicLong leaseSetAt) {}
+
+  /** An outcome waiting to be written, and when its claim's lease was last set (ticker). */
+  private record Finished(Resolution resolution, long leaseSetAt) {}
+
+  /**
+   * A failed write of an outcome is tried again until this share of its lease has passed; the
+   * rest covers the claim's round trip (the database set the lease before the consumer saw it) and
+   * the last try's, so the claim cannot lapse and be handled elsewhere while a retry is in flight.
+   */
+  private static final int RETRY_FIFTHS_OF_LEASE = 4;
 
   /**
    * @param mayClaim false while the node must not take work (self-fenced)
    */
   public QueueConsumer(QueueStore store, ConsumerSpec spec, Supplier<String> nodeId, BooleanSupplier mayClaim) {
-    this(store, spec.queue(), spec.handler(), spec.concurrency(), spec.batchSize(), nodeId, mayClaim, null);
+    this(store, spec, nodeId, mayClaim, Ticker.system());
+  }
+
+  /**
+   * @param ticker the clock of the leases' local deadlines (extension, giving up a failed write)
+   */
+  public QueueConsumer(QueueStore store, ConsumerSpec spec, Supplier<String> nodeId, BooleanSupplier mayClaim,
+      Ticker ticker) {
+    this(store, spec.queue(), spec.handler(), spec.concurrency(), spec.batchSize(), nodeId, mayClaim, null, ticker);
   }
 
   /**
@@ -126,11 +150,13 @@ public final class QueueConsumer {
    * at a time in strict id order, every claim and resolve carrying the agent's ownership epoch.
    */
   public static QueueConsumer exclusive(QueueStore store, ConsumerSpec spec, io.tenure.spi.AgentGuard guard) {
-    return new QueueConsumer(store, spec.queue(), spec.handler(), 1, 1, guard::nodeId, () -> true, guard);
+    return new QueueConsumer(store, spec.queue(), spec.handler(), 1, 1, guard::nodeId, () -> true, guard,
+        Ticker.system());
   }
 
   private QueueConsumer(QueueStore store, Queue queue, BatchHandler handler, int concurrency, int batchSize,
-      Supplier<String> nodeId, BooleanSupplier mayClaim, io.tenure.spi.@org.jspecify.annotations.Nullable AgentGuard guard) {
+      Supplier<String> nodeId, BooleanSupplier mayClaim, io.tenure.spi.@org.jspecify.annotations.Nullable AgentGuard guard,
+      Ticker ticker) {
     if (concurrency < 1 || concurrency > QueueStore.MAX_BATCH) {
       throw new IllegalArgumentException(
           "consumer concurrency must be 1 to " + QueueStore.MAX_BATCH + ", got " + concurrency);
@@ -144,6 +170,8 @@ public final class QueueConsumer {
     this.mayClaim = mayClaim;
     this.guard = guard;
     this.slots = new Semaphore(concurrency);
+    this.ticker = ticker;
+    this.writer = new OutcomeWriter(store, queue.name(), guard, ticker, () -> writesStopBy);
   }
 
   public void start() {
@@ -176,7 +204,8 @@ public final class QueueConsumer {
   }
 
   public ConsumerStats stats() {
-    return new ConsumerStats(queue.name(), handled.get(), retried.get(), dead.get(), lost.get(), outstanding.get());
+    return new ConsumerStats(queue.name(), handled.get(), retried.get(), dead.get(), lost.get(), outstanding.get(),
+        unwritten.get());
   }
 
   private void claimLoop() {
@@ -207,7 +236,7 @@ public final class QueueConsumer {
       synchronized (buffer) {
         if (!bufferClosed) {
           // Tracked from the claim, not the dispatch: a message waiting in the buffer keeps its lease too.
-          long now = System.nanoTime();
+          long now = ticker.read();
           got.forEach(m -> running.put(m.id(), new Running(m.claim(), new AtomicLong(now))));
           claimed.addAll(got);
           continue;
@@ -354,8 +383,9 @@ public final class QueueConsumer {
     }
     for (QueueMessage message : batch) {
       Resolution.Outcome outcome = outcome(message, failure);
-      if (running.remove(message.id()) != null) {
-        outcomes.add(new Resolution(message.claim(), outcome));
+      Running work = running.remove(message.id());
+      if (work != null) {
+        outcomes.add(new Finished(new Resolution(message.claim(), outcome), work.leaseSetAt().get()));
       }
     }
     slots.release();
@@ -390,18 +420,18 @@ public final class QueueConsumer {
    * @param extender whether this resolver also extends the leases of long handlers (one does)
    */
   private void resolveLoop(boolean extender) {
-    long lastLeaseCheck = System.nanoTime();
+    long lastLeaseCheck = ticker.read();
     while (resolving || !outcomes.isEmpty()) {
-      List<Resolution> batch = new ArrayList<>();
+      List<Finished> batch = new ArrayList<>();
       try {
-        Resolution first = outcomes.poll(5, TimeUnit.MILLISECONDS);
+        Finished first = outcomes.poll(5, TimeUnit.MILLISECONDS);
         if (first != null) {
           batch.add(first);
           // Linger briefly for more: one transaction for many outcomes is where throughput comes from.
           long until = System.nanoTime() + LINGER.toNanos();
           int enough = guard != null ? 1 : Math.min(MAX_RESOLVE_BATCH, capacity() / (2 * LANES));
           while (batch.size() < enough && System.nanoTime() < until) {
-            Resolution next = outcomes.poll(200, TimeUnit.MICROSECONDS);
+            Finished next = outcomes.poll(200, TimeUnit.MICROSECONDS);
             if (next != null) {
               batch.add(next);
             }
@@ -414,7 +444,7 @@ public final class QueueConsumer {
       if (!batch.isEmpty()) {
         write(batch);
       }
-      long now = System.nanoTime();
+      long now = ticker.read();
       if (extender && now - lastLeaseCheck > queue.policy().lease().toNanos() / 6) {
         lastLeaseCheck = now;
         extendLongRunning(now);
@@ -423,7 +453,7 @@ public final class QueueConsumer {
   }
 
   /** Writes a batch, then wakes the claimer: the batch's room can be claimed again. */
-  private void write(List<Resolution> batch) {
+  private void write(List<Finished> batch) {
     try {
       writeOnce(batch);
     } finally {
@@ -431,38 +461,27 @@ public final class QueueConsumer {
     }
   }
 
-  /** Writes a batch; the lost claims are counted and dropped, and the rest written again. */
-  private void writeOnce(List<Resolution> batch) {
-    List<Resolution> pending = batch;
-    while (!pending.isEmpty()) {
-      ResolveResult result;
-      try {
-        result = store.resolve(pending, guard);
-      } catch (RuntimeException e) {
-        // The store is unreachable: the leases lapse and the messages are handled again
-        // (at least once). Nothing here can make the outcome durable.
-        LOG.warn("queue {}: could not resolve {} messages: {}", queue.name(), pending.size(), e.toString());
-        outstanding.addAndGet(-pending.size());
-        return;
-      }
-      if (result.allApplied()) {
-        count(pending);
-        outstanding.addAndGet(-pending.size());
-        return;
-      }
-      if (result.guardRefused()) {
-        // The agent moved on: the store put the messages back for its new owner.
-        LOG.warn("queue {}: this node no longer owns the exclusive queue; {} messages went back", queue.name(),
-            pending.size());
-        outstanding.addAndGet(-pending.size());
-        claiming = false;
-        return;
-      }
+  /**
+   * Writes a batch through the {@link OutcomeWriter}, which tries a failed write again until the
+   * earliest lease of the batch is near its end; counts what landed, what was lost and what was given up.
+   */
+  private void writeOnce(List<Finished> batch) {
+    long earliest = batch.stream().mapToLong(Finished::leaseSetAt).min().orElseThrow();
+    long giveUpAt = earliest + queue.policy().lease().toNanos() / 5 * RETRY_FIFTHS_OF_LEASE;
+    OutcomeWriter.Written result = writer.write(batch.stream().map(Finished::resolution).toList(), giveUpAt);
+    count(result.written());
+    outstanding.addAndGet(-batch.size());
+    unwritten.addAndGet(result.unwritten().size());
+    if (!result.lost().isEmpty()) {
       lost.addAndGet(result.lost().size());
-      outstanding.addAndGet(-result.lost().size());
       LOG.warn("queue {}: {} resolves refused, their claims were lost: {}", queue.name(), result.lost().size(),
-          result.lost());
-      pending = pending.stream().filter(r -> !result.lost().contains(r.claim().id())).toList();
+          result.lost().stream().map(r -> r.claim().id()).toList());
+    }
+    if (result.guardRefused()) {
+      // The agent moved on: the store put the messages back for its new owner.
+      LOG.warn("queue {}: this node no longer owns the exclusive queue; {} messages went back", queue.name(),
+          result.returned().size() + result.written().size());
+      claiming = false;
     }
   }
 
@@ -516,8 +535,9 @@ public final class QueueConsumer {
       claimed.drainTo(unstarted);
     }
     unstarted.forEach(m -> {
-      running.remove(m.id());
-      outcomes.add(new Resolution(m.claim(), new Resolution.Release()));
+      Running work = running.remove(m.id());
+      long leaseSetAt = work != null ? work.leaseSetAt().get() : ticker.read();
+      outcomes.add(new Finished(new Resolution(m.claim(), new Resolution.Release()), leaseSetAt));
     });
     while (!running.isEmpty() && System.nanoTime() < end) {
       try {
@@ -533,10 +553,20 @@ public final class QueueConsumer {
       outstanding.addAndGet(-running.size());
       running.clear();
     }
-    resolving = false;
     long resolversEnd = System.nanoTime() + SETTLE.toNanos();
+    // A write that fails while closing is tried again only while the resolvers may still run.
+    writesStopBy = resolversEnd;
+    resolving = false;
     resolvers.forEach(resolver -> join(resolver, resolversEnd));
     handlers.shutdown();
+  }
+
+  /**
+   * The longest {@link #close} takes: the deadline, the dispatcher's settling and the resolvers'
+   * (each at most {@link #SETTLE}), and a second for the rest.
+   */
+  public static Duration closeBound(Duration deadline) {
+    return deadline.plus(SETTLE.multipliedBy(2)).plusSeconds(1);
   }
 
   private static void join(Thread thread, long endNanos) {
@@ -564,7 +594,7 @@ public final class QueueConsumer {
       boolean held = store.extend(message.claim(), lease);
       Running work = running.get(message.id());
       if (held && work != null) {
-        work.leaseSetAt().set(System.nanoTime());
+        work.leaseSetAt().set(ticker.read());
       }
       return held;
     }

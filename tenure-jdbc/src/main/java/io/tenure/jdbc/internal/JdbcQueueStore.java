@@ -60,6 +60,8 @@ public final class JdbcQueueStore implements QueueStore {
   /** MariaDB's (queue, status, msg_key, id) index, named where the plan must use it. */
   private final String keyIndex;
   private final String agents;
+  private final RefusedResolves refused;
+  private final QueueStatsQuery stats;
 
   private final Dialect.ConnectionSource sessions;
   private final String channel;
@@ -73,6 +75,8 @@ public final class JdbcQueueStore implements QueueStore {
     this.messages = prefix.table("messages");
     this.keyIndex = prefix.table("messages_key");
     this.agents = prefix.table("agents");
+    this.refused = new RefusedResolves(messages);
+    this.stats = new QueueStatsQuery(jdbc, messages, prefix.table("messages_status"));
     this.sessions = sessions;
     this.channel = prefix.value() + "queue";
   }
@@ -677,9 +681,11 @@ public final class JdbcQueueStore implements QueueStore {
       List<Long> held = heldClaims(connection, resolutions);
       List<Long> lost = resolutions.stream().map(r -> r.claim().id()).filter(id -> !held.contains(id)).toList();
       if (guard != null && terminal && !guardHolds(connection, guard, true)) {
-        // A demoted owner's messages go back at once, never left in flight for nobody.
-        repend(connection, resolutions.stream().filter(r -> held.contains(r.claim().id())).toList());
-        return new ResolveResult(List.of(), lost, true);
+        // A demoted owner's re-pends land; its finishes go back, attempt given back (SPEC §6.9).
+        RefusedResolves.Rewrite rewrite = refused.rewrite(connection,
+            resolutions.stream().filter(r -> held.contains(r.claim().id())).toList());
+        apply(connection, rewrite.writes());
+        return new ResolveResult(rewrite.landed(), lost, true);
       }
       if (!lost.isEmpty()) {
         return new ResolveResult(List.of(), lost, false);
@@ -755,11 +761,6 @@ public final class JdbcQueueStore implements QueueStore {
       }
     }
     return held;
-  }
-
-  private void repend(Connection connection, List<Resolution> resolutions) throws SQLException {
-    byId(connection, "UPDATE " + messages + " SET status = 'PENDING', " + CLEARED_CLAIM + " WHERE id IN ",
-        resolutions.stream().map(r -> r.claim().id()).toList());
   }
 
   /**
@@ -1071,30 +1072,12 @@ public final class JdbcQueueStore implements QueueStore {
 
   @Override
   public List<QueueStats> stats() {
-    String sql = "SELECT queue,"
-        + " SUM(CASE WHEN status = 'PENDING' THEN 1 ELSE 0 END) AS pending,"
-        + " SUM(CASE WHEN status = 'INFLIGHT' THEN 1 ELSE 0 END) AS inflight,"
-        + " SUM(CASE WHEN status = 'DEAD' THEN 1 ELSE 0 END) AS dead,"
-        + " SUM(CASE WHEN status = 'DONE' THEN 1 ELSE 0 END) AS done,"
-        + " MIN(CASE WHEN status = 'PENDING' AND available_at <= " + dialect.now() + " THEN available_at END)"
-        + " AS oldest, " + dialect.now() + " AS read_at"
-        + " FROM " + messages + " GROUP BY queue ORDER BY queue";
-    return jdbc.read("read queue stats", connection -> {
-      List<QueueStats> stats = new ArrayList<>();
-      try (PreparedStatement statement = connection.prepareStatement(sql); ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          Instant oldest = instantOrNull(rows, "oldest");
-          Duration age = null;
-          if (oldest != null) {
-            Duration waited = Duration.between(oldest, dialect.getInstant(rows, "read_at"));
-            age = waited.isNegative() ? Duration.ZERO : waited;
-          }
-          stats.add(new QueueStats(rows.getString("queue"), rows.getLong("pending"), rows.getLong("inflight"),
-              rows.getLong("dead"), rows.getLong("done"), age));
-        }
-      }
-      return List.copyOf(stats);
-    });
+    return stats.read();
+  }
+
+  /** The statement behind {@link #stats()}, for EXPLAIN and the benchmark. */
+  public String statsStatement() {
+    return stats.sql();
   }
 
   // ---- helpers ----
