@@ -601,8 +601,9 @@
     setClass(p.hb, `hb hb-${gone ? 'gone' : level}`);
     setAttr(p.hb, 'title', n.heartbeatAt ? `last heartbeat ${n.heartbeatAt}` : null);
     setText(p.agents, fmtNum(n.agents ?? 0));
-    const up = ageOf(n.startedAt);
-    setText(p.up, up == null ? '—' : fmtAge(up));
+    // A dead incarnation ran from its start to its last heartbeat; "up" would keep growing.
+    const up = gone ? parseTime(n.heartbeatAt) - parseTime(n.startedAt) : ageOf(n.startedAt);
+    setText(p.up, up == null || !Number.isFinite(up) ? '—' : gone ? `ran ${fmtAge(up)}` : fmtAge(up));
     setAttr(p.up, 'title', n.startedAt ? `started ${n.startedAt}` : null);
     const caps = n.capabilities ?? [];
     fillIfChanged(p.caps, JSON.stringify(caps), () =>
