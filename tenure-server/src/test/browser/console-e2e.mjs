@@ -257,7 +257,7 @@ async function metricsLinks(page) {
   for (const href of hrefs) {
     const url = new URL(href);
     if (url.pathname !== '/metrics') throw new Failure(`metrics link ${href} does not point at /metrics`);
-    const res = await page.request.get(href, { timeout: 5000 });
+    const res = await page.request.get(href, { timeout: 10_000 });
     if (res.status() !== 200 || !(await res.text()).includes('tenure_')) throw new Failure(`GET ${href} answered ${res.status()}, not the node's metrics`);
   }
   console.log(`console e2e: metrics links answer: ${hrefs.join(', ')}`);
@@ -334,7 +334,7 @@ async function orphanedAgents(page, departed, view) {
   }
   await waitUntil(
     'the real agent rows back',
-    10_000,
+    20_000,
     async () => (await clusterView(page)).chips.filter((c) => uris.includes(c.uri) && c.state === 'settled').length === 3,
     describeCluster(page),
   );
