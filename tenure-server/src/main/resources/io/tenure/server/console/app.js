@@ -4,8 +4,8 @@
 'use strict';
 
 (() => {
-  const FAST_MS = 1000; // cluster, agents, queues, demo
-  const SLOW_MS = 3000; // events, dead letters
+  const FAST_MS = 1000; // cluster, agents, queues, the chosen queue's dead letters, demo
+  const SLOW_MS = 3000; // events
   const READ_TIMEOUT_MS = 2000;
   // POST /api/agents/pause "returns once it runs nowhere": that can take longer than a poll.
   const ACTION_TIMEOUT_MS = 15000;
@@ -30,6 +30,9 @@
     resume: 'SIGCONT: thaw a paused node',
     start: 'start the node again as a new incarnation',
   };
+  // Shown wherever the demo's pause button is met when the store is SQLite (issue 15, item 3).
+  const SQLITE_PAUSE_WARNING =
+    "On SQLite, a paused process that holds the database's write lock stops every node's writes until it resumes (docs/PROVIDERS.md).";
 
   const state = {
     cluster: null,
@@ -48,10 +51,12 @@
     slowError: null,
     lastOkAt: 0,
     expanded: new Set(), // dead letter ids shown in full
+    showDead: new Set(), // node names whose dead incarnations are unfolded
     seenEvents: null,
   };
 
   const $ = (id) => document.getElementById(id);
+  const model = globalThis.TenureConsoleModel; // model.js: the pure decisions
 
   // ---------------------------------------------------------------- DOM helpers
 
@@ -322,10 +327,18 @@
     }
     fastBusy = true;
     try {
-      const jobs = [getJson('api/cluster'), getJson('api/agents'), getJson('api/queues')];
+      // The chosen queue's dead letters are read with the queue counts and rendered with them, so
+      // the dead-letter count and the rows listed always come from the same poll (issue 15, item 15).
+      const deadQueue = state.deadQueue;
       const askDemo = state.demoMode !== false;
-      if (askDemo) jobs.push(getJson('api/demo', { allow404: true }));
-      const [c, a, q, d] = await Promise.allSettled(jobs);
+      const [c, a, q, dl, d] = await Promise.allSettled([
+        getJson('api/cluster'),
+        getJson('api/agents'),
+        getJson('api/queues'),
+        // 404: the queue has no messages at all (it exists while it has some), so no dead letters
+        deadQueue ? getJson(`api/queues/${enc(deadQueue)}/dead?limit=${DEAD_LIMIT}`, { allow404: true }) : Promise.resolve(null),
+        askDemo ? getJson('api/demo', { allow404: true }) : Promise.resolve(null),
+      ]);
       const errors = [];
       if (c.status === 'fulfilled') state.cluster = c.value;
       else errors.push(c.reason.message);
@@ -335,6 +348,12 @@
         state.queues = q.value;
         sampleQueues(q.value);
       } else errors.push(q.reason.message);
+      if (deadQueue && deadQueue === state.deadQueue) {
+        if (dl.status === 'fulfilled') {
+          state.dead = { queue: deadQueue, messages: dl.value?.messages ?? [] };
+          state.deadError = null;
+        } else state.deadError = dl.reason.message;
+      }
       if (askDemo) {
         if (d.status === 'fulfilled') {
           state.demo = d.value;
@@ -363,25 +382,12 @@
     }
     slowBusy = true;
     try {
-      const queue = state.deadQueue;
-      const jobs = [getJson(`api/events?limit=${EVENT_LIMIT}`)];
-      if (queue) jobs.push(getJson(`api/queues/${enc(queue)}/dead?limit=${DEAD_LIMIT}`));
-      const [e, d] = await Promise.allSettled(jobs);
+      const [e] = await Promise.allSettled([getJson(`api/events?limit=${EVENT_LIMIT}`)]);
       if (e.status === 'fulfilled') {
         state.events = e.value;
         state.slowError = null;
       } else state.slowError = e.reason.message;
-      if (queue && queue === state.deadQueue) {
-        if (d.status === 'fulfilled') {
-          state.dead = { queue, messages: d.value.messages ?? [] };
-          state.deadError = null;
-        } else state.deadError = d.reason.message;
-      } else if (!queue) {
-        state.dead = null;
-        state.deadError = null;
-      }
       renderEvents();
-      renderDead();
     } finally {
       slowBusy = false;
       renderLive();
@@ -492,26 +498,34 @@
     return (state.demo.nodes ?? []).find((n) => n.name === name) ?? null;
   }
 
+  /** Whether the store is SQLite, where pausing a process can stop every node's writes. */
+  function onSqlite() {
+    const provider = String(state.cluster?.store?.provider ?? '').toLowerCase();
+    return provider === 'sqlite' || /^sqlite:/i.test(String(state.demo?.store ?? ''));
+  }
+
   function demoButton(action, name, procState, compact) {
     const enabled = DEMO_RULES[action](procState);
+    const warn = action === 'pause' && onSqlite();
     return h('button', {
       type: 'button',
-      class: `btn btn-demo btn-demo-${action}${compact ? ' btn-xs' : ''}`,
+      class: `btn btn-demo btn-demo-${action}${compact ? ' btn-xs' : ''}${warn ? ' has-warning' : ''}`,
       'data-demo-action': action,
       'data-demo-node': name,
-      title: DEMO_TITLES[action],
+      title: warn ? `${DEMO_TITLES[action]}.\n${SQLITE_PAUSE_WARNING}` : DEMO_TITLES[action],
       disabled: !enabled,
-      text: action,
+      text: warn ? `${action} ⚠` : action,
       onclick: (ev) => demoAction(ev.currentTarget, name, action),
     });
   }
 
   function demoAction(button, name, action) {
+    const warn = action === 'pause' && onSqlite();
     act(
       button,
       `${action} ${name}`,
       () => postJson(`api/demo/nodes/${enc(name)}/${enc(action)}`),
-      (r) => `${action} ${r.name ?? name}: now ${r.state ?? 'done'}`,
+      (r) => `${action} ${r.name ?? name}: now ${r.state ?? 'done'}${warn ? `. ${SQLITE_PAUSE_WARNING}` : ''}`,
     );
   }
 
@@ -528,9 +542,12 @@
         h('span', { class: 'spacer' }),
         (p.status = h('span', { class: 'status' })),
       ),
+      (p.older = h('p', { class: 'node-older', hidden: true })),
       h(
         'dl',
         { class: 'kv' },
+        (p.incDt = h('dt', { text: 'incarnation', hidden: true })),
+        (p.inc = h('dd', { class: 'mono', hidden: true })),
         h('dt', { text: 'heartbeat' }),
         (p.hb = h('dd', { class: 'hb' })),
         h('dt', { text: 'agents' }),
@@ -550,18 +567,27 @@
     return el;
   }
 
-  function updateNodeCard(el, n) {
+  /** role: 'current' (the name's live incarnation), 'older' (another live one) or 'dead'. */
+  function updateNodeCard(el, n, role, incarnations) {
     const p = el._p;
     const status = String(n.status ?? 'UNKNOWN');
     setAttr(el, 'data-node', n.name ?? '');
+    setAttr(el, 'data-node-id', n.nodeId ?? '');
     setAttr(el, 'data-status', status);
+    setAttr(el, 'data-incarnation', role);
     const isLeader = n.leader === true || (n.leader == null && state.cluster?.leader?.nodeId === n.nodeId);
     setAttr(el, 'data-leader', isLeader ? 'true' : null);
     const isSelf = state.cluster?.self?.nodeId != null && state.cluster.self.nodeId === n.nodeId;
-    setClass(el, `node-card st-${lower(status)}${isLeader ? ' is-leader' : ''}${isSelf ? ' is-self' : ''}`);
+    setClass(el, `node-card st-${lower(status)}${isLeader ? ' is-leader' : ''}${isSelf ? ' is-self' : ''}${role === 'current' ? '' : ` is-${role}`}`);
     p.selfDt.hidden = p.selfDd.hidden = !isSelf;
     setText(p.name, n.name ?? shortId(n.nodeId));
     setAttr(p.name, 'title', `node id ${n.nodeId ?? '?'}`);
+    // With several incarnations under one name, the id tells them apart.
+    p.incDt.hidden = p.inc.hidden = incarnations < 2;
+    setText(p.inc, incarnations > 1 ? `#${shortId(n.nodeId)}` : '');
+    setAttr(p.inc, 'title', incarnations > 1 ? `node id ${n.nodeId}` : null);
+    p.older.hidden = role !== 'older';
+    setText(p.older, role === 'older' ? 'an older incarnation: still a member until the leader declares it dead' : '');
     p.crown.hidden = !isLeader;
     setAttr(p.crown, 'title', isLeader && state.cluster?.leader ? `leader, epoch ${state.cluster.leader.epoch}` : null);
     setText(p.status, status);
@@ -570,12 +596,14 @@
     const age = n.heartbeatAgeMs ?? ageOf(n.heartbeatAt);
     const level = age == null ? '' : age > HEARTBEAT_BAD_MS ? 'bad' : age > HEARTBEAT_WARN_MS ? 'warn' : 'ok';
     const word = level === 'bad' ? ' · late' : level === 'warn' ? ' · slow' : '';
-    setText(p.hb, `${fmtAge(age)}${word}`);
-    setClass(p.hb, `hb hb-${level}`);
+    const gone = status === 'DEAD';
+    setText(p.hb, gone ? `last ${fmtAge(age)} ago` : `${fmtAge(age)}${word}`);
+    setClass(p.hb, `hb hb-${gone ? 'gone' : level}`);
     setAttr(p.hb, 'title', n.heartbeatAt ? `last heartbeat ${n.heartbeatAt}` : null);
     setText(p.agents, fmtNum(n.agents ?? 0));
-    const up = ageOf(n.startedAt);
-    setText(p.up, up == null ? '—' : fmtAge(up));
+    // A dead incarnation ran from its start to its last heartbeat; "up" would keep growing.
+    const up = gone ? parseTime(n.heartbeatAt) - parseTime(n.startedAt) : ageOf(n.startedAt);
+    setText(p.up, up == null || !Number.isFinite(up) ? '—' : gone ? `ran ${fmtAge(up)}` : fmtAge(up));
     setAttr(p.up, 'title', n.startedAt ? `started ${n.startedAt}` : null);
     const caps = n.capabilities ?? [];
     fillIfChanged(p.caps, JSON.stringify(caps), () =>
@@ -584,14 +612,19 @@
     fillIfChanged(p.addr, n.address ?? '', () => {
       const a = n.address;
       if (!a) return h('span', { class: 'muted', text: '—' });
-      return /^https?:\/\//i.test(a) ? h('a', { href: a, target: '_blank', rel: 'noopener', text: a }) : h('span', { text: a });
+      if (!/^https?:\/\//i.test(a)) return h('span', { text: a });
+      // Addresses are advertised with or without a final "/"; joinUrl takes either.
+      return [
+        h('a', { href: a, target: '_blank', rel: 'noopener', title: a, text: a.replace(/^https?:\/\//i, '').replace(/\/+$/, '') }),
+        ' · ',
+        h('a', { href: model.joinUrl(a, 'metrics'), target: '_blank', rel: 'noopener', 'data-metrics-link': '', text: 'metrics' }),
+      ];
     });
 
-    // Demo processes are per name: only the newest incarnation (last in join order) gets the controls.
-    const newest = [...(state.cluster?.nodes ?? [])].reverse().find((x) => x.name === n.name);
-    const dn = newest && newest.nodeId === n.nodeId ? demoNode(n.name) : null;
+    // Demo processes are per name: only the name's current incarnation gets the controls.
+    const dn = role === 'current' ? demoNode(n.name) : null;
     const procState = dn?.state ?? '';
-    fillIfChanged(p.proc, dn ? `${procState}|${dn.pid}` : '', () => {
+    fillIfChanged(p.proc, dn ? `${procState}|${dn.pid}|${onSqlite()}` : '', () => {
       if (!dn) return [];
       return [
         h('span', { class: 'proc-label', text: 'process' }),
@@ -614,44 +647,99 @@
     p.proc.hidden = !dn;
   }
 
+  // One group per node name: its current incarnation, other live ones, and the dead ones collapsed
+  // behind a toggle (they stay in the table until cleanup, SPEC §3.7).
+  function createNodeGroup(g) {
+    const p = {};
+    const el = h(
+      'div',
+      { class: 'node-group' },
+      (p.cards = h('div', { class: 'node-cards' })),
+      (p.history = h(
+        'div',
+        { class: 'node-history' },
+        (p.toggle = h('button', { type: 'button', class: 'btn btn-xs btn-ghost history-toggle', 'aria-expanded': 'false' })),
+        (p.dead = h('div', { class: 'node-cards history-cards', hidden: true })),
+      )),
+    );
+    p.toggle.addEventListener('click', () => {
+      const name = el._key;
+      if (state.showDead.has(name)) state.showDead.delete(name);
+      else state.showDead.add(name);
+      renderNodes();
+    });
+    el._p = p;
+    return el;
+  }
+
+  function updateNodeGroup(el, g) {
+    const p = el._p;
+    const count = 1 + g.older.length + g.dead.length;
+    setAttr(el, 'data-node-group', g.name);
+    reconcile(
+      p.cards,
+      [g.current, ...g.older],
+      (n) => n.nodeId ?? n.name,
+      createNodeCard,
+      (card, n) => updateNodeCard(card, n, n === g.current ? 'current' : 'older', count),
+    );
+    p.history.hidden = g.dead.length === 0;
+    const open = state.showDead.has(g.name) && g.dead.length > 0;
+    p.dead.hidden = !open;
+    const what = `${g.dead.length} dead incarnation${g.dead.length === 1 ? '' : 's'}`;
+    setText(p.toggle, open ? `▾ hide ${what}` : `▸ ${what}`);
+    setAttr(p.toggle, 'aria-expanded', open ? 'true' : 'false');
+    setAttr(p.toggle, 'data-incarnations-toggle', g.name);
+    setAttr(p.toggle, 'title', open ? null : `earlier processes named ${g.name}; the leader deletes them after a while`);
+    reconcile(p.dead, g.dead, (n) => n.nodeId ?? n.name, createNodeCard, (card, n) => updateNodeCard(card, n, 'dead', count));
+  }
+
   function renderNodes() {
     const c = state.cluster;
     if (!c) return;
     const nodes = c.nodes ?? [];
-    reconcile($('nodes'), nodes, (n) => n.nodeId ?? n.name, createNodeCard, updateNodeCard);
+    const groups = model.nodeGroups(nodes);
+    for (const name of state.showDead) if (!groups.some((g) => g.name === name && g.dead.length)) state.showDead.delete(name);
+    reconcile($('nodes'), groups, (g) => g.name, createNodeGroup, updateNodeGroup);
     $('nodes-empty').hidden = nodes.length > 0;
     const counts = {};
-    for (const n of nodes) counts[n.status] = (counts[n.status] ?? 0) + 1;
+    for (const g of groups) counts[g.current.status] = (counts[g.current.status] ?? 0) + 1;
+    const hidden = groups.reduce((k, g) => k + g.dead.length, 0);
     setText(
       $('nodes-meta'),
-      Object.entries(counts)
-        .map(([s, k]) => `${k} ${String(s).toLowerCase()}`)
+      [
+        ...Object.entries(counts).map(([s, k]) => `${k} ${String(s).toLowerCase()}`),
+        hidden ? `${hidden} dead incarnation${hidden === 1 ? '' : 's'}` : null,
+      ]
+        .filter(Boolean)
         .join(' · '),
     );
+    const paused = onSqlite() && state.demoMode ? (state.demo?.nodes ?? []).filter((n) => n.state === 'paused').map((n) => n.name) : [];
+    $('nodes-warning').hidden = paused.length === 0;
+    setText($('nodes-warning'), paused.length ? `${paused.join(', ')} ${paused.length === 1 ? 'is' : 'are'} paused. ${SQLITE_PAUSE_WARNING}` : '');
   }
 
   // ---------------------------------------------------------------- agents
 
   const UNASSIGNED = '\u0000unassigned';
 
+  function nodesById() {
+    return new Map((state.cluster?.nodes ?? []).map((n) => [n.nodeId, n]));
+  }
+
+  /** Settled agents under their owner's name; every other one (moving, or running nowhere) apart. */
   function agentGroups() {
     const agents = state.agents?.agents ?? [];
-    const nodes = state.cluster?.nodes ?? [];
+    const byId = nodesById();
     const groups = new Map();
-    for (const n of nodes) {
-      const key = n.name ?? n.nodeId;
-      if (!groups.has(key)) groups.set(key, { key, title: key, node: n, agents: [] });
-      else if (n.status === 'ACTIVE') groups.get(key).node = n; // a newer incarnation under the same name
+    for (const g of model.nodeGroups(state.cluster?.nodes ?? [])) {
+      groups.set(g.name, { key: g.name, title: g.name, node: g.current, agents: [] });
     }
-    const loose = { key: UNASSIGNED, title: 'unassigned / handing off', node: null, agents: [] };
+    const loose = { key: UNASSIGNED, title: 'unassigned / moving', node: null, agents: [] };
     for (const a of agents) {
-      const owner = a.ownerName ?? (a.owner ? shortId(a.owner) : null);
-      if (a.handoff || owner == null) {
-        loose.agents.push(a);
-        continue;
-      }
-      if (!groups.has(owner)) groups.set(owner, { key: owner, title: owner, node: null, agents: [] });
-      groups.get(owner).agents.push(a);
+      const owner = byId.get(a.owner);
+      if (model.agentState(a, byId) !== 'settled') loose.agents.push(a);
+      else groups.get(owner.name ?? owner.nodeId).agents.push(a);
     }
     return [...groups.values(), loose];
   }
@@ -660,7 +748,7 @@
     const p = {};
     const el = h(
       'section',
-      { class: 'agent-group', 'data-group': g.key === UNASSIGNED ? '' : g.key },
+      { class: 'agent-group' },
       h(
         'div',
         { class: 'group-head' },
@@ -687,6 +775,7 @@
     setClass(p.status, `status status-sm status-${lower(status || 'unknown')}`);
     setText(p.count, `${g.agents.length}`);
     setAttr(p.count, 'title', `${g.agents.length} agent${g.agents.length === 1 ? '' : 's'}`);
+    setAttr(el, 'data-group', isLoose ? 'unassigned' : g.key);
     setClass(el, `agent-group${isLoose ? ' group-loose' : ''}${isLoose && g.agents.length ? ' has-handoffs' : ''}`);
     p.empty.hidden = g.agents.length > 0;
     setText(p.empty, isLoose ? 'none: every agent is settled' : 'no agents');
@@ -720,30 +809,41 @@
   function updateAgentChip(el, a) {
     const p = el._p;
     el._agent = a;
+    const byId = nodesById();
+    const st = model.agentState(a, byId);
+    const moving = st === 'handoff' || st === 'stopping';
     setAttr(el, 'data-agent', a.uri);
     setAttr(el, 'data-owner', a.ownerName ?? '');
-    setAttr(el, 'data-handoff', a.handoff ? 'true' : null);
-    setClass(el, `agent-chip${a.paused ? ' is-paused' : ''}${a.handoff ? ' is-handoff' : ''}${a.pinnedTo ? ' is-pinned' : ''}`);
+    setAttr(el, 'data-owner-id', a.owner ?? '');
+    setAttr(el, 'data-target-id', a.target ?? '');
+    setAttr(el, 'data-agent-state', st);
+    setAttr(el, 'data-handoff', st === 'handoff' ? 'true' : null);
+    setClass(
+      el,
+      `agent-chip${a.paused ? ' is-paused' : ''}${moving ? ' is-handoff' : ''}${st === 'orphan' ? ' is-orphan' : ''}${a.pinnedTo ? ' is-pinned' : ''}`,
+    );
     el.style.setProperty('--fam-hue', String(familyHue(a.family)));
     setText(p.uri, a.uri);
     setText(p.epoch, `e${a.epoch ?? '?'}`);
     setAttr(p.epoch, 'title', `agent epoch ${a.epoch ?? '?'}`);
-    setAttr(
-      el,
-      'title',
-      `${a.uri}\nfamily ${a.family ?? '?'}\nowner ${a.ownerName ?? a.owner ?? 'none'}\ntarget ${a.targetName ?? a.target ?? 'none'}\nepoch ${a.epoch ?? '?'}`,
-    );
     const owner = a.ownerName ?? (a.owner ? shortId(a.owner) : null);
     const target = a.targetName ?? (a.target ? shortId(a.target) : null);
-    const sig = JSON.stringify([a.paused, a.pinnedTo, a.handoff, owner, target]);
+    const leaderless = !state.cluster?.leader;
+    const older = st === 'settled' && model.nodeGroups(state.cluster?.nodes ?? []).some((g) => g.older.some((n) => n.nodeId === a.owner));
+    const sig = JSON.stringify([st, a.paused, a.pinnedTo, owner, target, leaderless, older]);
     fillIfChanged(p.flags, sig, () => {
       const out = [];
-      if (a.handoff) out.push(h('span', { class: 'flag flag-handoff', text: `⇄ ${owner ?? 'nobody'} → ${target ?? 'nobody'}` }));
-      else if (owner == null) out.push(h('span', { class: 'flag flag-unassigned', text: target ? `unassigned → ${target}` : 'unassigned' }));
+      const waiting = leaderless ? 'no leader to place it yet' : 'waiting for the leader';
+      if (st === 'handoff') out.push(h('span', { class: 'flag flag-handoff', text: `⇄ ${owner} → ${target}` }));
+      else if (st === 'stopping') out.push(h('span', { class: 'flag flag-handoff', text: `stopping on ${owner} · then ${waiting}` }));
+      else if (st === 'claiming') out.push(h('span', { class: 'flag flag-claiming', text: `unassigned → ${target}` }));
+      else if (st === 'orphan') out.push(h('span', { class: 'flag flag-unassigned', text: `unassigned · ${waiting}` }));
+      if (older) out.push(h('span', { class: 'flag flag-older', text: `on an older ${owner}` }));
       if (a.paused) out.push(h('span', { class: 'flag flag-paused', text: '‖ paused' }));
       if (a.pinnedTo) out.push(h('span', { class: 'flag flag-pinned', text: `pinned → ${a.pinnedTo}` }));
       return out;
     });
+    setAttr(el, 'title', `${a.uri}\n${agentExplanation(a, st, byId)}\nfamily ${a.family ?? '?'} · epoch ${a.epoch ?? '?'}`);
     p.flags.hidden = p.flags.childElementCount === 0;
 
     // A node acts itself; a server that is not a node forwards agent actions to the leader.
@@ -760,6 +860,30 @@
       ...names.map((n) => h('option', { value: n, text: `pin → ${n}` })),
     ]);
     if (document.activeElement !== p.pin && !p.pin.disabled) p.pin.value = a.pinnedTo ?? '';
+  }
+
+  /** One sentence for the chip's tooltip: where the agent runs, and what happens next. */
+  function agentExplanation(a, st, byId) {
+    const name = (id) => {
+      const n = byId.get(id);
+      return n ? `${n.name ?? '?'} (#${shortId(id)}, ${String(n.status).toLowerCase()})` : `#${shortId(id)} (no longer a member)`;
+    };
+    const owner = a.owner ? name(a.owner) : 'nobody';
+    const target = a.target ? name(a.target) : 'none';
+    switch (st) {
+      case 'settled':
+        return `runs on ${owner}`;
+      case 'handoff':
+        return `moving: ${owner} stops it, then ${target} claims it`;
+      case 'stopping':
+        return `${owner} stops it; its target ${target} has left, so the leader places it again`;
+      case 'claiming':
+        return `runs nowhere; ${target} claims it next${a.owner ? ` (its owner ${owner} has gone)` : ''}`;
+      case 'paused':
+        return 'paused: runs nowhere until resumed';
+      default:
+        return `runs nowhere: its target ${target} is not an active node, so it waits for the leader to place it${a.owner ? ` (its owner ${owner} has gone)` : ''}`;
+    }
   }
 
   function agentPauseToggle(chip) {
@@ -794,11 +918,22 @@
     $('agents-readonly').hidden = canAct;
     reconcile($('agent-groups'), agentGroups(), (g) => g.key, createAgentGroup, updateAgentGroup);
     $('agents-empty').hidden = agents.length > 0;
-    const handoffs = agents.filter((a) => a.handoff).length;
+    const byId = nodesById();
+    const states = agents.map((a) => model.agentState(a, byId));
+    const count = (...which) => states.filter((st) => which.includes(st)).length;
+    const moving = count('handoff', 'stopping', 'claiming');
+    const waiting = count('orphan');
     const paused = agents.filter((a) => a.paused).length;
     setText(
       $('agents-meta'),
-      [`${agents.length} agents`, handoffs ? `${handoffs} handing off` : null, paused ? `${paused} paused` : null].filter(Boolean).join(' · '),
+      [
+        `${agents.length} agents`,
+        moving ? `${moving} handing off` : null,
+        waiting ? `${waiting} waiting for the leader` : null,
+        paused ? `${paused} paused` : null,
+      ]
+        .filter(Boolean)
+        .join(' · '),
     );
   }
 
@@ -841,14 +976,16 @@
   function updateQueueRow(el, q) {
     const p = el._p;
     setAttr(el, 'data-queue', q.name);
-    setClass(el, `queue-row${state.chartQueue === q.name ? ' is-selected' : ''}${q.dead > 0 ? ' has-dead' : ''}`);
+    setClass(el, `queue-row${state.chartQueue === q.name ? ' is-selected' : ''}${deadCountOf(q) > 0 ? ' has-dead' : ''}`);
     setAttr(el, 'aria-current', state.chartQueue === q.name ? 'true' : null);
     setAttr(el, 'title', 'click to chart this queue');
     setText(p.name, q.name);
     setText(p.pendingV, fmtNum(q.pending));
     setText(p.inflightV, fmtNum(q.inflight));
-    setText(p.dead, fmtNum(q.dead));
-    setClass(p.dead, `num${q.dead > 0 ? ' v-bad' : ''}`);
+    const dead = deadCountOf(q);
+    setAttr(el, 'data-dead-count', String(dead));
+    setText(p.dead, fmtNum(dead));
+    setClass(p.dead, `num${dead > 0 ? ' v-bad' : ''}`);
     setText(p.oldestV, fmtAge(q.oldestPendingAgeMs));
     setClass(p.oldest, `num${q.oldestPendingAgeMs > 60000 ? ' v-bad' : q.oldestPendingAgeMs > 5000 ? ' v-warn' : ''}`);
     setText(p.rate, fmtRate(q.handledPerSecond));
@@ -882,7 +1019,7 @@
     reconcile($('queues'), queues, (q) => q.name, createQueueRow, updateQueueRow);
     $('queues-empty').hidden = queues.length > 0;
     const total = queues.reduce((s, q) => s + (q.pending ?? 0), 0);
-    const dead = queues.reduce((s, q) => s + (q.dead ?? 0), 0);
+    const dead = queues.reduce((s, q) => s + deadCountOf(q), 0);
     setText($('queues-meta'), `${queues.length} queues · ${fmtNum(total)} pending · ${fmtNum(dead)} dead`);
 
     const charts = $('queue-charts');
@@ -1002,9 +1139,12 @@
   function syncDeadQueue(queues) {
     const names = queues.map((q) => q.name);
     const before = state.deadQueue;
+    const tabs = [...queues];
     if (state.deadQueue && !names.includes(state.deadQueue)) {
-      state.deadQueue = null;
-      state.deadQueueChosen = false;
+      // A queue exists while it has messages: one the operator chose (and maybe just purged) stays
+      // chosen, empty, until another is picked, rather than the panel jumping to another queue.
+      if (state.deadQueueChosen) tabs.push({ name: state.deadQueue, dead: 0 });
+      else state.deadQueue = null;
     }
     if (!state.deadQueueChosen) {
       const current = queues.find((q) => q.name === state.deadQueue);
@@ -1013,13 +1153,18 @@
         state.deadQueue = withDead?.name ?? current?.name ?? names[0] ?? null;
       }
     }
-    reconcile($('dead-tabs'), queues, (q) => q.name, createDeadTab, updateDeadTab);
+    reconcile($('dead-tabs'), tabs, (q) => q.name, createDeadTab, updateDeadTab);
     if (state.deadQueue !== before) {
       state.dead = null;
       state.expanded.clear();
       renderDead();
-      slowTick(true);
+      fastTick(true);
     }
+  }
+
+  /** A queue's dead-letter count: the same number in the table, the tab, the note and the buttons. */
+  function deadCountOf(q) {
+    return model.deadCount(q, state.dead && state.dead.queue === q.name ? state.dead.messages : null, DEAD_LIMIT);
   }
 
   function createDeadTab(q) {
@@ -1037,7 +1182,7 @@
       state.expanded.clear();
       renderQueues();
       renderDead();
-      slowTick(true);
+      fastTick(true);
     });
     el._p = p;
     return el;
@@ -1045,13 +1190,14 @@
 
   function updateDeadTab(el, q) {
     const selected = state.deadQueue === q.name;
+    const dead = deadCountOf(q);
     setAttr(el, 'data-dead-tab', q.name);
-    setAttr(el, 'data-dead-count', String(q.dead ?? 0));
+    setAttr(el, 'data-dead-count', String(dead));
     setAttr(el, 'aria-selected', selected ? 'true' : 'false');
-    setClass(el, `tab${selected ? ' is-selected' : ''}${q.dead > 0 ? ' has-dead' : ''}`);
+    setClass(el, `tab${selected ? ' is-selected' : ''}${dead > 0 ? ' has-dead' : ''}`);
     setText(el._p.name, q.name);
-    setText(el._p.count, fmtNum(q.dead ?? 0));
-    setAttr(el._p.count, 'aria-label', `${q.dead ?? 0} dead`);
+    setText(el._p.count, fmtNum(dead));
+    setAttr(el._p.count, 'aria-label', `${dead} dead`);
   }
 
   function createDeadRow() {
@@ -1065,11 +1211,11 @@
       (p.error = h(
         'td',
         { class: 'dl-error' },
-        (p.errorText = h('span', { class: 'clip mono' })),
+        (p.errorText = h('span', { class: 'clip dl-message' })),
         (p.detail = h(
           'div',
           { class: 'dl-detail', hidden: true },
-          h('div', { class: 'dl-label', text: 'error' }),
+          (p.errorLabel = h('div', { class: 'dl-label' })),
           (p.fullError = h('pre', { class: 'dl-pre dl-pre-error' })),
           (p.payloadLabel = h('div', { class: 'dl-label' })),
           (p.fullPayload = h('pre', { class: 'dl-pre' })),
@@ -1106,7 +1252,9 @@
     setText(p.id, m.id);
     setText(p.key, m.key ?? '—');
     setText(p.attempts, m.maxAttempts != null ? `${m.attempts}/${m.maxAttempts}` : `${m.attempts ?? '?'}`);
-    setText(p.errorText, m.error ?? '');
+    const error = model.splitError(m.error);
+    setText(p.errorText, error.message || error.simpleName);
+    setAttr(p.error, 'data-error-class', error.className || null);
     setAttr(p.error, 'title', open ? null : m.error ?? null);
     // Opened, the error cell spans error, finished and payload and shows everything in full.
     p.errorText.hidden = open;
@@ -1115,7 +1263,8 @@
     p.payload.hidden = open;
     if (p.error.colSpan !== (open ? 3 : 1)) p.error.colSpan = open ? 3 : 1;
     if (open) {
-      setText(p.fullError, m.error ?? '(no error text)');
+      setText(p.errorLabel, error.className ? `error · ${error.className}` : 'error');
+      setText(p.fullError, error.message || error.simpleName || '(no error text)');
       setText(p.payloadLabel, `payload · ${m.contentType ?? 'no content type'} · ${m.payloadEncoding ?? 'utf-8'} (first 4 KiB)`);
       setText(p.fullPayload, prettyPayload(m));
       setText(p.times, `created ${m.createdAt ?? '?'} · finished ${m.finishedAt ?? '?'} · attempts ${m.attempts ?? '?'}/${m.maxAttempts ?? '?'}`);
@@ -1173,7 +1322,7 @@
     const queue = state.deadQueue;
     if (!queue) return;
     const q = (state.queues?.queues ?? []).find((x) => x.name === queue);
-    const n = q?.dead ?? state.dead?.messages?.length ?? 0;
+    const n = q ? deadCountOf(q) : state.dead?.messages?.length ?? 0;
     if (!window.confirm(`Purge all ${fmtNum(n)} dead letters of queue "${queue}"?\n\nThey are deleted for good; this cannot be undone.`)) return;
     act(button, `purge ${queue}`, () => postJson(`api/queues/${enc(queue)}/dead/purge`), (r) => `${queue}: purged ${fmtNum(r.purged ?? 0)} dead letters`);
   }
@@ -1182,8 +1331,8 @@
     const queue = state.deadQueue;
     const msgs = state.dead && state.dead.queue === queue ? state.dead.messages : [];
     reconcile($('dead-rows'), msgs, (m) => m.id, createDeadRow, updateDeadRow);
-    const q = (state.queues?.queues ?? []).find((x) => x.name === queue);
-    const total = q?.dead ?? msgs.length;
+    const q = (state.queues?.queues ?? []).find((x) => x.name === queue) ?? (queue ? { name: queue, dead: 0 } : null);
+    const total = q ? deadCountOf(q) : msgs.length;
     $('replay-all').disabled = !queue || total === 0;
     $('purge-all').disabled = !queue || total === 0;
     setText($('replay-all'), total ? `replay all (${fmtNum(total)})` : 'replay all');
@@ -1299,7 +1448,7 @@
     setAttr(p.name, 'title', n.http ?? null);
     setText(p.state, n.state ?? '?');
     setClass(p.state, `proc proc-${lower(n.state)}`);
-    fillIfChanged(p.actions, `${n.name}|${n.state}`, () => Object.keys(DEMO_RULES).map((a) => demoButton(a, n.name, n.state, true)));
+    fillIfChanged(p.actions, `${n.name}|${n.state}|${onSqlite()}`, () => Object.keys(DEMO_RULES).map((a) => demoButton(a, n.name, n.state, true)));
   }
 
   function renderDemo() {
@@ -1310,6 +1459,8 @@
     if (!on) return;
     const d = state.demo;
     setText($('demo-store'), d.store ?? '');
+    $('demo-sqlite-warning').hidden = !onSqlite();
+    setText($('demo-sqlite-warning'), onSqlite() ? `⚠ pause: ${SQLITE_PAUSE_WARNING}` : '');
     const w = d.workload ?? {};
     setText($('wl-enqueued'), fmtNum(w.enqueued));
     setText($('wl-handled'), fmtNum(w.handled));
