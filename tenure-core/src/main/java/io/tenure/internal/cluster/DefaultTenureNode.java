@@ -82,7 +82,7 @@ public final class DefaultTenureNode implements TenureNode {
     History history = new History(store.events());
     this.keeper = new MembershipKeeper(store.membership(), settings, ticker, fired, history);
     this.elector = new LeaderElector(store.leases(), settings, ticker, keeper::nodeId, fired, history);
-    this.duties = new LeaderDuties(store.membership(), store.events(), settings, history);
+    this.duties = new LeaderDuties(store.membership(), store.events(), settings, history, keeper::steady);
     this.agents = new AgentRuntime(store.agents(), settings, families, keeper::nodeId, store.events(), ticker);
     this.queueSettings = queueSettings;
     this.consumers = queueSettings.consumers().stream()

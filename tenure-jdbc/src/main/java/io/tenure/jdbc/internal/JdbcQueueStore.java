@@ -63,6 +63,7 @@ public final class JdbcQueueStore implements QueueStore {
 
   private final Dialect.ConnectionSource sessions;
   private final String channel;
+  private final IdleReads idleReads;
 
   /**
    * @param sessions opens connections outside the pools, for PostgreSQL's {@code LISTEN}
@@ -75,6 +76,7 @@ public final class JdbcQueueStore implements QueueStore {
     this.agents = prefix.table("agents");
     this.sessions = sessions;
     this.channel = prefix.value() + "queue";
+    this.idleReads = new IdleReads(jdbc, messages);
   }
 
   @Override
@@ -251,6 +253,9 @@ public final class JdbcQueueStore implements QueueStore {
 
   @Override
   public List<QueueMessage> claim(ClaimRequest request) {
+    if (dialect.writesOneAtATime() && !idleReads.anyPending(request.queue())) {
+      return List.of(); // no write lock for a poll that finds nothing: see IdleReads
+    }
     return jdbc.write("claim from queue " + request.queue(), connection -> {
       if (request.guard() != null && !guardHolds(connection, request.guard(), true)) {
         return List.<QueueMessage>of();
@@ -863,6 +868,9 @@ public final class JdbcQueueStore implements QueueStore {
   @Override
   public int reclaimExpired(int limit) {
     checkLimit(limit);
+    if (dialect.writesOneAtATime() && !idleReads.anyExpired()) {
+      return 0;
+    }
     String select = expiredQuery();
     return jdbc.write("reclaim expired messages", connection -> {
       List<Long> ids;
