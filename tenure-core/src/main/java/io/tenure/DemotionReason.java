@@ -9,5 +9,10 @@ public enum DemotionReason {
   /** The node's membership row was gone or dead; it rejoins as a new incarnation. */
   EJECTED,
   /** The node stepped down on shutdown. */
-  STEP_DOWN
+  STEP_DOWN,
+  /**
+   * The node lost its session lock (its connection was closed or killed) and another session took
+   * it: that candidate may take the lease over, so the node stops leading and steps down at once.
+   */
+  LOCK_LOST
 }

@@ -28,6 +28,10 @@ import org.jspecify.annotations.Nullable;
  * @param keyOverlaps messages of a key (or of an exclusive queue) that began while an older one was
  *     still being handled under its latest claim (a safety violation)
  * @param unconvergedAgents expected agents not owned by a live node at the end (a safety violation)
+ * @param leaderOverlaps pairs of nodes that both believed they led for more than 50 ms at once (a
+ *     safety violation)
+ * @param leaderBounces pauses of the leader followed by more than one leader change (a safety
+ *     violation)
  * @param unfailedOver leader faults never followed by a new leader; reported, not a safety
  *     violation
  * @param failoverMs time from a fault of the leader to the next leader; null if there is none
@@ -49,6 +53,8 @@ public record ChaosReport(
     long fifoOrderViolations,
     long keyOverlaps,
     long unconvergedAgents,
+    long leaderOverlaps,
+    long leaderBounces,
     long unfailedOver,
     @Nullable Millis failoverMs,
     @Nullable Millis convergenceMs,
@@ -71,7 +77,8 @@ public record ChaosReport(
    * and a missing time; neither makes a run unsafe.
    *
    * @return true if nothing was lost or stranded, no agent overlapped, no stale write was accepted,
-   *     no key was handled out of order or had two messages in flight, and every agent converged
+   *     no key was handled out of order or had two messages in flight, every agent converged, no
+   *     two nodes led at once and no pause of the leader changed it more than once
    */
   public boolean safe() {
     return lost == 0
@@ -80,7 +87,9 @@ public record ChaosReport(
         && staleEpochWritesAccepted == 0
         && fifoOrderViolations == 0
         && keyOverlaps == 0
-        && unconvergedAgents == 0;
+        && unconvergedAgents == 0
+        && leaderOverlaps == 0
+        && leaderBounces == 0;
   }
 
   /**
@@ -101,6 +110,8 @@ public record ChaosReport(
     json.put("fifoOrderViolations", fifoOrderViolations);
     json.put("keyOverlaps", keyOverlaps);
     json.put("unconvergedAgents", unconvergedAgents);
+    json.put("leaderOverlaps", leaderOverlaps);
+    json.put("leaderBounces", leaderBounces);
     json.put("unfailedOver", unfailedOver);
     json.put("failoverMs", failoverMs == null ? null : failoverMs.toMap());
     json.put("convergenceMs", convergenceMs == null ? null : convergenceMs.toMap());

@@ -126,6 +126,59 @@ public final class ChaosWorkload {
         });
   }
 
+  /**
+   * Samples the node's own belief that it leads, every few milliseconds, and records each interval
+   * as {@code LEADING} / {@code LEADING_ENDED} with the times of its first and last sample (SPEC
+   * §4.7: never two nodes at once). A frozen process samples nothing, so its interval ends at its
+   * last sample before the freeze. The samples go on while an edge is being written (retried until
+   * the database answers).
+   */
+  public static void sampleLeadership(io.tenure.TenureNode node, History history, String name) {
+    Thread.ofPlatform().daemon().name("chaos-leading").start(() -> {
+      long epoch = 0;
+      long lastSeen = 0;
+      while (true) {
+        var fence = node.leaderFence();
+        long now = System.nanoTime();
+        if (fence.isPresent() && fence.get().epoch() == epoch) {
+          lastSeen = now;
+        } else {
+          if (epoch != 0) {
+            recordLeading(history, HistoryEvent.Kind.LEADING_ENDED, name, epoch, lastSeen);
+          }
+          epoch = fence.map(f -> f.epoch()).orElse(0L);
+          if (epoch != 0) {
+            lastSeen = now;
+            recordLeading(history, HistoryEvent.Kind.LEADING, name, epoch, now);
+          }
+        }
+        try {
+          Thread.sleep(SAMPLE_EVERY);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+  }
+
+  private static final Duration SAMPLE_EVERY = Duration.ofMillis(5);
+
+  private static void recordLeading(History history, HistoryEvent.Kind kind, String name, long epoch, long seenAt) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        history.recordLeading(kind, name, epoch, seenAt);
+        return;
+      } catch (RuntimeException e) {
+        LOG.warn("could not record {} at epoch {} (attempt {}): {}", kind, epoch, attempt, e.toString());
+        try {
+          Thread.sleep(Math.min(1_000, 50L * attempt));
+        } catch (InterruptedException stop) {
+          return;
+        }
+      }
+    }
+  }
+
   private static void handled(History history, String node, Delivery delivery, Duration work)
       throws InterruptedException {
     var message = delivery.message();

@@ -70,6 +70,19 @@ import java.util.Set;
  *             within its self-fence time once it can notice. This is what catches a broken hand-off
  *             or fence while the register still refuses the stale writes.
  *       </ol>
+ *   <li><b>leaderOverlaps</b>: two nodes believing they lead at once (SPEC §4.7). Each node
+ *       samples its own {@code leaderFence()} every 5 ms and records an interval from its first
+ *       to its last sample at one epoch ({@code LEADING}, {@code LEADING_ENDED}, each timed as its
+ *       row's database time less the delay the node measured before writing it). An interval that
+ *       was never ended closes at the node's next kill or stop fault, its next {@code LEADING}, or
+ *       the end of the history. The count is the pairs of intervals of different nodes that
+ *       overlap by more than {@link CheckLeaders#TOLERANCE} (50 ms). A frozen node samples
+ *       nothing, so its interval ends before the freeze; what counts is a node that went on
+ *       answering it leads after another began to.
+ *   <li><b>leaderBounces</b>: pauses of the leader (a {@code pause} fault whose target the last
+ *       {@code LEADER} event named) after which {@code LEADER} events named more than one new
+ *       epoch between the pause and {@link CheckLeaders#SETTLE} (5 s) after its resume, with no
+ *       other fault in that window: one pause, one leader change at most (SPEC §4.7).
  *   <li><b>unconvergedAgents</b>: expected agents whose final owner is absent or null, or names a
  *       node that is not among the live nodes.
  *   <li><b>Disruptive faults.</b> A {@code FAULT} whose detail's first word (up to the first
@@ -125,6 +138,7 @@ public final class Checker {
     CheckMessages.Counts messages = CheckMessages.check(events, end, examples);
     CheckAgents.Counts agents = CheckAgents.check(events, end, examples);
     CheckFaults.Times times = CheckFaults.check(events, examples);
+    CheckLeaders.Counts leaders = CheckLeaders.check(events, examples);
     return new ChaosReport(
         messages.enqueued(),
         messages.handled(),
@@ -138,6 +152,8 @@ public final class Checker {
         messages.fifoOrderViolations(),
         messages.keyOverlaps(),
         agents.unconverged(),
+        leaders.overlaps(),
+        leaders.bounces(),
         times.unfailedOver(),
         ChaosReport.Millis.of(times.failovers()),
         ChaosReport.Millis.of(times.convergences()),
@@ -146,12 +162,26 @@ public final class Checker {
 
   /** Whether a fault stops its target from working: see "Disruptive faults" above. */
   static boolean disruptive(HistoryEvent fault) {
+    return DISRUPTIVE.contains(firstWord(fault));
+  }
+
+  /** Whether a fault ends its target's process: a kill or a stop. */
+  static boolean endsProcess(HistoryEvent fault) {
+    String word = firstWord(fault);
+    return word.equals("kill") || word.equals("stop");
+  }
+
+  /** Whether a fault freezes its target's process. */
+  static boolean isPause(HistoryEvent fault) {
+    return firstWord(fault).equals("pause");
+  }
+
+  private static String firstWord(HistoryEvent fault) {
     String detail = fault.detail();
     if (detail == null || detail.isBlank()) {
-      return false;
+      return "";
     }
-    String word = detail.strip().split("\\s+", 2)[0];
-    return DISRUPTIVE.contains(word.toLowerCase(Locale.ROOT));
+    return detail.strip().split("\\s+", 2)[0].toLowerCase(Locale.ROOT);
   }
 
   private static void validate(HistoryEvent event) {
@@ -185,7 +215,7 @@ public final class Checker {
               "history event " + event.id() + " (" + event.kind() + ") needs a token: " + event);
         }
       }
-      case LEADER, FAULT, FAULT_END -> {}
+      case LEADER, LEADING, LEADING_ENDED, FAULT, FAULT_END -> {}
     }
   }
 }

@@ -93,6 +93,19 @@ public final class History implements AutoCloseable {
   }
 
   /**
+   * Records a leadership edge seen at {@code seenAtNanos} ({@link System#nanoTime}): how long ago
+   * that was is measured just before the row is written, so the event's time is that of the sample
+   * however long the write took to get through.
+   */
+  public synchronized void recordLeading(HistoryEvent.Kind kind, String node, long epoch, long seenAtNanos) {
+    run(c -> {
+      long ago = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - seenAtNanos);
+      insert(c, kind, node, null, null, ago, null, epoch, null, null);
+      return null;
+    });
+  }
+
+  /**
    * Writes {@code node} at {@code epoch} into the agent's fenced register if it holds no higher
    * epoch, and records the outcome, in one transaction.
    *

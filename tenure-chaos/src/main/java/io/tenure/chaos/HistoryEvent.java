@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * @param queue the queue, for message events
  * @param key the message's ordering key; {@link #EXCLUSIVE} for a message of an exclusive queue
  *     (strict order over the whole queue); null for an unordered message
- * @param message the message id, for message events; 0 otherwise
+ * @param message the message id, for message events; for {@code LEADING} and {@code
+ *     LEADING_ENDED}, how many milliseconds before {@code at} the node was seen; 0 otherwise
  * @param agent the agent URI, for agent events
  * @param epoch the agent's ownership epoch (agent events), the leader epoch ({@code LEADER}), or
  *     the claim's attempt number ({@code HANDLING}, {@code HANDLED}: a message's claims count up,
@@ -63,6 +64,16 @@ public record HistoryEvent(
     FENCED_WRITE_REJECTED,
     /** {@code node} became leader at {@code epoch}. */
     LEADER,
+    /**
+     * {@code node} was first seen answering {@code leaderFence()} at {@code epoch}, {@code message}
+     * milliseconds before {@code at}: the start of an interval in which it believed it led.
+     */
+    LEADING,
+    /**
+     * {@code node} was last seen answering {@code leaderFence()} at {@code epoch} {@code message}
+     * milliseconds before {@code at} (and not since): the end of its interval.
+     */
+    LEADING_ENDED,
     /**
      * {@code node}, as leader at {@code epoch}, begins an assignment write ({@code detail}: which);
      * {@code token} pairs it with its {@link #LEADER_WRITE_APPLIED}.

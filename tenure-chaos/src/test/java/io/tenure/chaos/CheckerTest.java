@@ -47,7 +47,7 @@ class CheckerTest {
     ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n1")));
 
     assertThat(report)
-        .isEqualTo(new ChaosReport(3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null, Map.of()));
+        .isEqualTo(new ChaosReport(3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null, Map.of()));
     assertThat(report.safe()).isTrue();
   }
 
@@ -859,6 +859,8 @@ class CheckerTest {
             "fifoOrderViolations",
             "keyOverlaps",
             "unconvergedAgents",
+            "leaderOverlaps",
+            "leaderBounces",
             "unfailedOver",
             "failoverMs",
             "convergenceMs",
@@ -893,6 +895,93 @@ class CheckerTest {
         .containsEntry("examples", Map.of())
         .containsEntry("failoverMs", null)
         .containsEntry("convergenceMs", null);
+  }
+
+  // ---- leaders
+
+  @Test
+  void a_node_that_goes_on_leading_after_another_began_to_is_a_leader_overlap() {
+    Timeline h = new Timeline()
+        .at(1000).leading("n1", 1, 0)
+        .at(3000).leading("n2", 2, 0)
+        // n1 was last seen leading at 3400: 400 ms together with n2.
+        .at(3500).leadingEnded("n1", 1, 100);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.leaderOverlaps()).isEqualTo(1);
+    assertThat(report.safe()).isFalse();
+    assertThat(report.examples().get("leaderOverlaps")).singleElement().asString()
+        .contains("n1 (epoch 1) and n2 (epoch 2) both led for 400 ms");
+  }
+
+  @Test
+  void a_frozen_leader_whose_last_sample_came_before_its_successor_is_no_overlap() {
+    Timeline h = new Timeline()
+        .at(1000).leading("n1", 1, 0)
+        .at(2000).fault("pause", "n1")
+        .at(9000).leading("n2", 2, 0)
+        .at(14000).faultEnd("resume", "n1")
+        // Written on resume: n1 was last seen leading 12,100 ms earlier, at 1,910, before it froze.
+        .at(14010).leadingEnded("n1", 1, 12100)
+        // Overlaps of at most the tolerance are the write's trip, not two leaders.
+        .at(20000).leadingEnded("n2", 2, 0)
+        .at(20000 - 50).leading("n3", 3, 0);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.leaderOverlaps()).isZero();
+  }
+
+  @Test
+  void a_killed_leaders_interval_ends_with_the_kill_and_an_unended_one_runs_to_the_end() {
+    Timeline killed = new Timeline()
+        .at(1000).leading("n1", 1, 0)
+        .at(2000).fault("kill leader", "n1")
+        .at(2500).leading("n2", 2, 0)
+        .at(9000).faultEnd("restart", "n1");
+    Timeline neverEnded = new Timeline()
+        .at(1000).leading("n1", 1, 0)
+        .at(2500).leading("n2", 2, 0)
+        .at(9000).leader("n2", 2);
+
+    assertThat(Checker.check(killed.events(), end(Map.of(), Map.of())).leaderOverlaps()).isZero();
+    assertThat(Checker.check(neverEnded.events(), end(Map.of(), Map.of())).leaderOverlaps()).isEqualTo(1);
+  }
+
+  @Test
+  void a_pause_of_the_leader_followed_by_two_leader_changes_is_a_bounce() {
+    Timeline h = new Timeline()
+        .at(0).leader("n1", 1)
+        .at(1000).fault("pause leader", "n1")
+        .at(6000).leader("n2", 2)
+        .at(13000).faultEnd("resume", "n1")
+        .at(13030).leader("n3", 3);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.leaderBounces()).isEqualTo(1);
+    assertThat(report.safe()).isFalse();
+  }
+
+  @Test
+  void one_change_per_pause_a_change_after_the_settle_time_or_after_another_fault_is_no_bounce() {
+    Timeline once = new Timeline()
+        .at(0).leader("n1", 1)
+        .at(1000).fault("pause leader", "n1")
+        .at(6000).leader("n2", 2)
+        .at(13000).faultEnd("resume", "n1")
+        .at(13000 + 5001).leader("n3", 3);
+    Timeline otherFault = new Timeline()
+        .at(0).leader("n1", 1)
+        .at(1000).fault("pause", "n1")
+        .at(6000).leader("n2", 2)
+        .at(7000).fault("kill", "n2")
+        .at(7500).leader("n3", 3)
+        .at(13000).faultEnd("resume", "n1");
+
+    assertThat(Checker.check(once.events(), end(Map.of(), Map.of())).leaderBounces()).isZero();
+    assertThat(Checker.check(otherFault.events(), end(Map.of(), Map.of())).leaderBounces()).isZero();
   }
 
   // ---- helpers
@@ -956,6 +1045,16 @@ class CheckerTest {
 
     Timeline leader(String node, long epoch) {
       return add(Kind.LEADER, node, null, null, 0, null, epoch, null);
+    }
+
+    /** {@code node} first seen leading at {@code epoch}, {@code agoMillis} before this event's time. */
+    Timeline leading(String node, long epoch, long agoMillis) {
+      return add(Kind.LEADING, node, null, null, agoMillis, null, epoch, null);
+    }
+
+    /** {@code node} last seen leading at {@code epoch}, {@code agoMillis} before this event's time. */
+    Timeline leadingEnded(String node, long epoch, long agoMillis) {
+      return add(Kind.LEADING_ENDED, node, null, null, agoMillis, null, epoch, null);
     }
 
     Timeline fault(String detail, String node) {

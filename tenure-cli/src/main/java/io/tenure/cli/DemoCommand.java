@@ -38,7 +38,9 @@ import picocli.CommandLine.Model.CommandSpec;
       "a steady workload on two queues (orders: FIFO per key; ledger: exclusive), and the console.",
       "Stop, kill, pause and restart nodes from the console and watch the leader, agents and work move.",
       "With --duration it runs unattended and prints a one-line JSON summary; exit 0 when no",
-      "message was lost or stranded."
+      "message was lost or stranded.",
+      "On SQLite, pausing a node freezes its process: one frozen inside a write holds SQLite's only write lock"
+          + " and stalls every node's writes until it resumes (docs/PROVIDERS.md); kill and stop do not."
     })
 final class DemoCommand implements Callable<Integer> {
   /** Exit code of an unattended run that lost or stranded messages. */

@@ -149,6 +149,9 @@ final class NodeCommand implements Callable<Integer> {
         nodeStore = io.tenure.chaos.LeaderWrites.recorded(store, history, name);
       }
       node = configure(TenureNode.builder(nodeStore), store, out, server, history).build();
+      if (history != null) {
+        io.tenure.chaos.ChaosWorkload.sampleLeadership(node, history, name);
+      }
       LogContext.nodeId(node.nodeId());
       if (server != null) {
         server.attach(node);

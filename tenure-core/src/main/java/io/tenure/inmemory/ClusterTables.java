@@ -20,6 +20,8 @@ final class ClusterTables {
   long leaseEpoch;
   Instant leaseExpiresAt = Instant.EPOCH;
   @Nullable Instant leaseAcquiredAt;
+  /** The epoch at which the holder recorded holding the session lock; 0 for none. */
+  long leaseLockEpoch;
   final Deque<ClusterEvent> events = new ArrayDeque<>();
   final java.util.TreeMap<String, io.tenure.AgentAssignment> agents = new java.util.TreeMap<>();
   long nextEventId = 1;
@@ -36,6 +38,7 @@ final class ClusterTables {
     leaseEpoch = 0;
     leaseExpiresAt = Instant.EPOCH;
     leaseAcquiredAt = null;
+    leaseLockEpoch = 0;
     events.clear();
     agents.clear();
     messages.clear();

@@ -8,7 +8,10 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 
-/** The leader lease in memory. No session lock: failover waits for expiry. */
+/**
+ * The leader lease in memory. No session lock: failover waits for expiry, and a take-over finds
+ * the record only where a test put it there.
+ */
 final class InMemoryLeaseStore implements LeaseStore {
   private final InMemoryStore store;
 
@@ -18,6 +21,7 @@ final class InMemoryLeaseStore implements LeaseStore {
 
   @Override
   public Optional<Lease> acquire(String nodeId, Duration ttl) {
+    LeaseStore.checkTtl(ttl);
     ClusterTables t = store.clusterTables();
     synchronized (t) {
       Instant now = store.now();
@@ -31,12 +35,14 @@ final class InMemoryLeaseStore implements LeaseStore {
         t.leaseAcquiredAt = now;
       }
       t.leaseExpiresAt = now.plus(ttl);
+      t.leaseLockEpoch = 0;
       return Optional.of(lease(t, now));
     }
   }
 
   @Override
   public Optional<Lease> renew(String nodeId, long epoch, Duration ttl) {
+    LeaseStore.checkTtl(ttl);
     ClusterTables t = store.clusterTables();
     synchronized (t) {
       if (!nodeId.equals(t.leaseHolder) || t.leaseEpoch != epoch) {
@@ -62,12 +68,27 @@ final class InMemoryLeaseStore implements LeaseStore {
   }
 
   @Override
-  public Optional<Lease> takeOver(String nodeId, String observedHolder, long observedEpoch, Duration ttl) {
+  public boolean recordSessionLock(String nodeId, long epoch) {
     ClusterTables t = store.clusterTables();
     synchronized (t) {
-      if (!observedHolder.equals(t.leaseHolder) || t.leaseEpoch != observedEpoch) {
+      if (!isCurrent(t, new LeaderFence(nodeId, epoch), store.now())) {
+        return false;
+      }
+      t.leaseLockEpoch = epoch;
+      return true;
+    }
+  }
+
+  @Override
+  public Optional<Lease> takeOver(String nodeId, String observedHolder, long observedEpoch, Duration ttl) {
+    LeaseStore.checkTtl(ttl);
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      if (!observedHolder.equals(t.leaseHolder) || t.leaseEpoch != observedEpoch
+          || t.leaseLockEpoch != observedEpoch) {
         return Optional.empty();
       }
+      t.leaseLockEpoch = 0;
       Instant now = store.now();
       t.leaseEpoch++;
       t.leaseHolder = nodeId;
@@ -106,6 +127,7 @@ final class InMemoryLeaseStore implements LeaseStore {
   }
 
   private static Lease lease(ClusterTables t, Instant now) {
-    return new Lease(t.leaseHolder, t.leaseEpoch, t.leaseExpiresAt, t.leaseAcquiredAt, now);
+    return new Lease(t.leaseHolder, t.leaseEpoch, t.leaseExpiresAt, t.leaseAcquiredAt, now,
+        t.leaseHolder != null && t.leaseLockEpoch == t.leaseEpoch);
   }
 }

@@ -12,9 +12,17 @@ import org.jspecify.annotations.Nullable;
  * @param acquiredAt when the current holder took it (renewals keep it), by the database clock;
  *     null if never acquired
  * @param readAt the database clock when the row was read
+ * @param sessionLocked true if the holder recorded, at this epoch, that it holds the session lock
+ *     ({@link LeaseStore#recordSessionLock}): only then may a candidate that finds the lock free
+ *     take the lease over ({@link LeaseStore#takeOver})
  */
 public record Lease(
-    @Nullable String holder, long epoch, Instant expiresAt, @Nullable Instant acquiredAt, Instant readAt) {
+    @Nullable String holder,
+    long epoch,
+    Instant expiresAt,
+    @Nullable Instant acquiredAt,
+    Instant readAt,
+    boolean sessionLocked) {
   /**
    * @return true if the lease had not expired when read
    */

@@ -6,12 +6,33 @@ import java.util.Optional;
 /**
  * The leader lease and its fencing epoch (SPEC §4). One lease per table prefix. Expiry is always
  * decided by the database clock inside the statement.
+ *
+ * <p>Every method that takes a {@code ttl} MUST refuse a zero or negative one with an {@link
+ * IllegalArgumentException} naming it, before it changes anything: a lease born expired would
+ * bump the epoch for a holder that can never act.
  */
 public interface LeaseStore {
+  /**
+   * The check every implementation runs first on a {@code ttl}.
+   *
+   * @return {@code ttl}
+   * @throws IllegalArgumentException if it is null, zero or negative
+   */
+  static Duration checkTtl(Duration ttl) {
+    if (ttl == null || ttl.isZero() || ttl.isNegative()) {
+      throw new IllegalArgumentException("a lease TTL must be positive, got " + ttl);
+    }
+    return ttl;
+  }
+
   /**
    * Takes the lease in one conditional write: succeeds when it was never held, has expired, or is
    * already held by {@code nodeId}. The epoch is kept when the holder is unchanged and incremented
    * when it changes (so the first acquire gives 1). Sets {@code expires_at = now() + ttl}.
+   *
+   * <p>MUST clear the session-lock record ({@link Lease#sessionLocked()} false afterwards), also
+   * when {@code nodeId} already held the lease: a holder that acquires again has not yet shown
+   * that it holds the session lock.
    *
    * @return the lease if {@code nodeId} holds it after the call; empty if another node holds a live
    *     lease (a lost race is a result, never an exception)
@@ -19,7 +40,8 @@ public interface LeaseStore {
   Optional<Lease> acquire(String nodeId, Duration ttl);
 
   /**
-   * Extends the lease to {@code now() + ttl}, conditional on holder and epoch.
+   * Extends the lease to {@code now() + ttl}, conditional on holder and epoch. MUST NOT change the
+   * session-lock record.
    *
    * @return the renewed lease; empty if the holder or epoch changed (the caller is superseded)
    */
@@ -34,10 +56,24 @@ public interface LeaseStore {
   boolean release(String nodeId, long epoch);
 
   /**
-   * Takes over a live lease from a holder known to be gone (PostgreSQL: its session lock was
-   * released with its connection). Conditional on the observed holder and epoch; bumps the epoch.
+   * Records that {@code nodeId}, holding the live lease at {@code epoch}, holds the session lock.
+   * From then until the epoch changes, a candidate that finds the lock free may take the lease
+   * over. MUST change nothing and return false unless {@code nodeId} holds the live lease at
+   * {@code epoch}. Recording twice is harmless.
    *
-   * @return the new lease; empty if the lease changed since it was observed
+   * @return true if the record is in place after the call
+   */
+  boolean recordSessionLock(String nodeId, long epoch);
+
+  /**
+   * Takes over the lease from a holder known to be gone (PostgreSQL: its session lock was free for
+   * longer than a live holder takes to notice). Conditional on the observed holder and epoch, and
+   * on that holder having recorded the session lock at that epoch ({@link #recordSessionLock}):
+   * MUST change nothing otherwise, because a free lock says nothing about a holder that never took
+   * it. Bumps the epoch and clears the record.
+   *
+   * @return the new lease; empty if the lease changed since it was observed or its holder had not
+   *     recorded the session lock
    */
   Optional<Lease> takeOver(String nodeId, String observedHolder, long observedEpoch, Duration ttl);
 
@@ -55,20 +91,40 @@ public interface LeaseStore {
   /**
    * A crash detector tied to the holder's database session, where the database has one.
    *
-   * @return the detector (PostgreSQL: a session advisory lock on a dedicated connection), or empty
+   * @return a new detector (PostgreSQL: a session advisory lock on a dedicated connection), or
+   *     empty; each call returns a lock of its own
    */
   Optional<SessionLock> sessionLock();
 
   /**
    * A lock held by a database session and released by the database when that session ends,
-   * including when its process crashes. One per node; not thread-safe.
+   * including when its process crashes. One per node, used from one thread.
    */
   interface SessionLock extends AutoCloseable {
+    /** What {@link #hold()} found. */
+    enum Hold {
+      /**
+       * Held without a break since the previous call that returned {@code KEPT} or {@code TAKEN}:
+       * the same session is still alive, so nobody else can have held the lock in between.
+       */
+      KEPT,
+      /** Taken by this call: not held before, or its session was lost and the lock taken again. */
+      TAKEN,
+      /** Another session holds it. */
+      REFUSED,
+      /** The database could not be reached; not held. */
+      UNAVAILABLE
+    }
+
     /**
-     * @return true if this node holds the lock after the call (taken now or already held); false if
-     *     another session holds it
+     * Takes the lock if it is not held, and checks that the session holding it is still alive if
+     * it is. MUST answer {@link Hold#KEPT} only when the lock was held without a break since the
+     * previous call that held it. Never throws for a database failure: that is {@link
+     * Hold#UNAVAILABLE}.
+     *
+     * @return what it found
      */
-    boolean tryHold();
+    Hold hold();
 
     /** Releases the lock if held; keeps the connection for later calls. */
     void release();

@@ -252,4 +252,59 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
     assertThatThrownBy(twin::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("'twin'");
     assertThat(observer.membership().read().version()).isEqualTo(version);
   }
+
+  @Test
+  void a_frozen_leader_that_resumes_after_its_successor_took_the_lease_never_takes_it_back()
+      throws InterruptedException {
+    List<FaultyStore> stores = new ArrayList<>();
+    List<TenureNode> three = new ArrayList<>();
+    try (LeaderOverlaps overlaps = new LeaderOverlaps()) {
+      for (String name : List.of("a", "b", "c")) {
+        FaultyStore store = new FaultyStore(fixture.open(prefix));
+        stores.add(store);
+        TenureNode node = started(builder(store, name).listener(overlaps.listener()));
+        three.add(node);
+        overlaps.watch(node);
+      }
+      TenureNode leader = awaitOneLeader(three);
+      long epoch = leader.leaderFence().orElseThrow().epoch();
+      boolean locking = hasSessionLock();
+      if (locking) {
+        Await.until(BOUND, "the leader records its session lock", () -> observer.leases().read().sessionLocked());
+      }
+      FaultyStore frozen = stores.get(three.indexOf(leader));
+
+      // Frozen past the lease TTL: its session (where there is one) keeps the lock all the while.
+      frozen.freeze(true);
+      List<TenureNode> others = three.stream().filter(n -> n != leader).toList();
+      TenureNode successor = awaitOneLeader(others);
+      assertThat(successor.leaderFence().orElseThrow().epoch()).isEqualTo(epoch + 1);
+      // The successor's lock checks stall for a while, so that the others find the freed lock first.
+      FaultyStore successorStore = stores.get(three.indexOf(successor));
+      successorStore.lockChecksDown(true);
+      frozen.freeze(false);
+
+      // The resumed node lets its lock go; the others leave it alone (the successor never recorded
+      // it), the successor takes it and records it, and nobody takes the lease over.
+      Thread.sleep(TTL.toMillis());
+      successorStore.lockChecksDown(false);
+      if (locking) {
+        Await.until(BOUND, "the successor records its session lock", () -> observer.leases().read().sessionLocked());
+      }
+      long until = System.nanoTime() + TTL.multipliedBy(2).toNanos();
+      while (System.nanoTime() < until) {
+        Lease lease = observer.leases().read();
+        assertThat(lease.epoch()).as("exactly one leader change for one pause").isEqualTo(epoch + 1);
+        assertThat(lease.holder()).isEqualTo(successor.nodeId());
+        Thread.sleep(20);
+      }
+      assertThat(overlaps.violations()).isEmpty();
+    }
+  }
+
+  private boolean hasSessionLock() {
+    Optional<io.tenure.spi.LeaseStore.SessionLock> probe = observer.leases().sessionLock();
+    probe.ifPresent(io.tenure.spi.LeaseStore.SessionLock::close);
+    return probe.isPresent();
+  }
 }

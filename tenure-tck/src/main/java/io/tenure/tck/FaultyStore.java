@@ -31,6 +31,8 @@ public final class FaultyStore implements Store {
   private final FaultyQueueStore queues;
   private volatile boolean heartbeatsDown;
   private volatile boolean leasesDown;
+  private volatile boolean lockChecksDown;
+  private volatile boolean lockFrozen;
 
   /**
    * @param delegate the real store
@@ -55,6 +57,25 @@ public final class FaultyStore implements Store {
   /** Makes every lease call fail, or work again. */
   public void leasesDown(boolean down) {
     leasesDown = down;
+  }
+
+  /**
+   * Makes the session lock's checks answer {@code UNAVAILABLE} without reaching the lock, or work
+   * again: the lock's session itself stays as it is, as when the node's lock thread stalls.
+   */
+  public void lockChecksDown(boolean down) {
+    lockChecksDown = down;
+  }
+
+  /**
+   * Freezes the node's side of the store, as {@code SIGSTOP} freezes a process: heartbeats and
+   * lease calls fail, and the session lock stays held by its open session (checks answer {@code
+   * UNAVAILABLE}, releases do nothing), so no other session can take it until {@code thaw}.
+   */
+  public void freeze(boolean frozen) {
+    lockFrozen = frozen;
+    heartbeatsDown(frozen);
+    leasesDown(frozen);
   }
 
   /**
@@ -201,13 +222,15 @@ public final class FaultyStore implements Store {
       this.real = real;
       this.sessionLock = real.sessionLock().map(lock -> new SessionLock() {
         @Override
-        public boolean tryHold() {
-          return !leasesDown && lock.tryHold();
+        public Hold hold() {
+          return leasesDown || lockChecksDown || lockFrozen ? Hold.UNAVAILABLE : lock.hold();
         }
 
         @Override
         public void release() {
-          lock.release();
+          if (!lockFrozen) {
+            lock.release();
+          }
         }
 
         @Override
@@ -239,6 +262,12 @@ public final class FaultyStore implements Store {
     public boolean release(String nodeId, long epoch) {
       check("lease release");
       return real.release(nodeId, epoch);
+    }
+
+    @Override
+    public boolean recordSessionLock(String nodeId, long epoch) {
+      check("lease lock record");
+      return real.recordSessionLock(nodeId, epoch);
     }
 
     @Override

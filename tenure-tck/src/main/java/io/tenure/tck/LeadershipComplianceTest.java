@@ -1,6 +1,7 @@
 package io.tenure.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.Lease;
@@ -137,6 +138,7 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
   @Test
   void a_take_over_succeeds_only_on_the_holder_and_epoch_observed() {
     Lease held = leases.acquire(a, TTL).orElseThrow();
+    assertThat(leases.recordSessionLock(a, held.epoch())).isTrue();
 
     assertThat(leases.takeOver(b, a, held.epoch() + 1, TTL)).isEmpty();
     assertThat(leases.takeOver(b, b, held.epoch(), TTL)).isEmpty();
@@ -145,7 +147,73 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
     assertThat(taken.holder()).isEqualTo(b);
     assertThat(taken.epoch()).isEqualTo(held.epoch() + 1);
     assertThat(taken.acquiredAt()).isAfterOrEqualTo(held.acquiredAt());
+    assertThat(taken.sessionLocked()).as("the new holder has not recorded its lock yet").isFalse();
     assertThat(leases.renew(a, held.epoch(), TTL)).isEmpty();
+  }
+
+  @Test
+  void a_take_over_of_a_holder_that_never_recorded_the_session_lock_changes_nothing() {
+    Lease held = leases.acquire(a, TTL).orElseThrow();
+    assertThat(held.sessionLocked()).isFalse();
+
+    assertThat(leases.takeOver(b, a, held.epoch(), TTL)).isEmpty();
+
+    Lease after = leases.read();
+    assertThat(after.holder()).isEqualTo(a);
+    assertThat(after.epoch()).isEqualTo(held.epoch());
+    assertThat(after.expiresAt()).isEqualTo(held.expiresAt());
+  }
+
+  @Test
+  void only_the_live_holder_at_its_epoch_records_the_session_lock_and_renewals_keep_the_record() {
+    Lease held = leases.acquire(a, SHORT_TTL).orElseThrow();
+
+    assertThat(leases.recordSessionLock(b, held.epoch())).isFalse();
+    assertThat(leases.recordSessionLock(a, held.epoch() + 1)).isFalse();
+    assertThat(leases.read().sessionLocked()).isFalse();
+    assertThat(leases.recordSessionLock(a, held.epoch())).isTrue();
+    assertThat(leases.recordSessionLock(a, held.epoch())).as("recording twice").isTrue();
+    assertThat(leases.renew(a, held.epoch(), SHORT_TTL).orElseThrow().sessionLocked()).isTrue();
+
+    Lease renewed = leases.read();
+    DatabaseClock.awaitPast(store, renewed.expiresAt());
+    assertThat(leases.recordSessionLock(a, held.epoch())).as("an expired lease").isFalse();
+  }
+
+  @Test
+  void acquiring_clears_the_session_lock_record_also_for_the_holder_acquiring_again() {
+    Lease held = leases.acquire(a, SHORT_TTL).orElseThrow();
+    leases.recordSessionLock(a, held.epoch());
+
+    Lease again = leases.acquire(a, SHORT_TTL).orElseThrow();
+
+    assertThat(again.epoch()).isEqualTo(held.epoch());
+    assertThat(again.sessionLocked()).isFalse();
+    assertThat(leases.takeOver(b, a, held.epoch(), TTL)).isEmpty();
+    leases.recordSessionLock(a, held.epoch());
+    DatabaseClock.awaitPast(store, leases.read().expiresAt());
+    assertThat(leases.acquire(b, TTL).orElseThrow().sessionLocked()).isFalse();
+  }
+
+  @Test
+  void a_zero_or_negative_ttl_is_refused_by_name_and_changes_nothing() {
+    Lease held = leases.acquire(a, TTL).orElseThrow();
+    leases.recordSessionLock(a, held.epoch());
+
+    for (Duration bad : List.of(Duration.ZERO, Duration.ofMillis(-1))) {
+      assertThatThrownBy(() -> leases.acquire(b, bad)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("TTL").hasMessageContaining(bad.toString());
+      assertThatThrownBy(() -> leases.acquire(a, bad)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> leases.renew(a, held.epoch(), bad)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> leases.takeOver(b, a, held.epoch(), bad))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    Lease after = leases.read();
+    assertThat(after.holder()).isEqualTo(a);
+    assertThat(after.epoch()).isEqualTo(held.epoch());
+    assertThat(after.expiresAt()).isEqualTo(held.expiresAt());
+    assertThat(after.sessionLocked()).isTrue();
   }
 
   @Test

@@ -33,6 +33,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>heartbeat: one write per {@code heartbeatInterval} on the store's coordination connections;
  *   <li>elector: acquire or renew per {@code renewInterval}, nothing else;
+ *   <li>lock (where the store has a session lock): checks the leader's session lock, or watches the
+ *       leader's for a fast take-over, every tenth of a {@code renewInterval};
  *   <li>leader: while leader, the duties (deaths, cleanup) and the agent pass;
  *   <li>agents: the node's agent sweep;
  *   <li>reclaim: the queue reclaim sweep;
@@ -80,7 +82,7 @@ public final class DefaultTenureNode implements TenureNode {
     History history = new History(store.events());
     this.keeper = new MembershipKeeper(store.membership(), settings, ticker, fired, history);
     this.elector = new LeaderElector(store.leases(), settings, ticker, keeper::nodeId, fired, history);
-    this.duties = new LeaderDuties(store.membership(), store.events(), settings, history);
+    this.duties = new LeaderDuties(store.membership(), store.events(), settings, history, keeper::steady);
     this.agents = new AgentRuntime(store.agents(), settings, families, keeper::nodeId, store.events(), ticker);
     this.queueSettings = queueSettings;
     this.consumers = queueSettings.consumers().stream()
@@ -119,6 +121,7 @@ public final class DefaultTenureNode implements TenureNode {
     }
     schedule("heartbeat", settings.heartbeatInterval(), this::heartbeatTick);
     schedule("elector", settings.renewInterval(), elector::tick);
+    elector.lockWatch().ifPresent(watch -> schedule("lock", LeaderElector.lockInterval(settings), watch::tick));
     leaderThread = schedule("leader", settings.renewInterval(), this::leaderTick);
     startSweeps();
     schedule("reclaim", queueSettings.reclaimInterval(), this::reclaimTick);
@@ -372,7 +375,7 @@ public final class DefaultTenureNode implements TenureNode {
       // Threads first: an elector tick still running after the step-down would take the lease
       // back, and a sweep would start agents again. Heart-beats go on while the agents stop.
       elector.shutdown();
-      stopThreads("elector", "leader", "agents", "reclaim", "watchdog");
+      stopThreads("elector", "lock", "leader", "agents", "reclaim", "watchdog");
       listening.ifPresent(DefaultTenureNode::closeQuietly);
       placements.ifPresent(DefaultTenureNode::closeQuietly);
       closeConsumers();

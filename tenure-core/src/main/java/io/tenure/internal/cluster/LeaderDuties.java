@@ -26,16 +26,25 @@ final class LeaderDuties {
   private final EventStore events;
   private final NodeSettings settings;
   private final History history;
+  private final java.util.function.BooleanSupplier steady;
 
-  LeaderDuties(MembershipStore membership, EventStore events, NodeSettings settings, History history) {
+  /**
+   * @param steady whether this node's own heartbeats have gone through steadily of late (see
+   *     {@link MembershipKeeper#steady}); deaths are declared only then
+   */
+  LeaderDuties(MembershipStore membership, EventStore events, NodeSettings settings, History history,
+      java.util.function.BooleanSupplier steady) {
     this.membership = membership;
     this.events = events;
     this.settings = settings;
     this.history = history;
+    this.steady = steady;
   }
 
   void tick(LeaderFence fence) {
-    declareStaleNodesDead(fence);
+    if (steady.getAsBoolean()) {
+      declareStaleNodesDead(fence);
+    }
     cleanUpDefunct(fence);
     events.trim(settings.eventsToKeep(), settings.eventMaxAge());
   }

@@ -7,6 +7,7 @@ import io.tenure.Ticker;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.Lease;
 import io.tenure.spi.LeaseStore;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -21,10 +22,16 @@ import org.slf4j.LoggerFactory;
  * never from the time the reply arrived. {@code fenceAfter < leaseTtl} leaves the difference as a
  * safety margin for clock rates. Past the deadline {@link #isLeader()} is false and the demotion
  * fires, whether the watchdog or a caller notices first.
+ *
+ * <p>Where the store has a session lock (PostgreSQL), a second window applies once the leader has
+ * promised candidates that it holds that lock ({@link SessionLockWatch}): it trusts itself only
+ * until {@link #lockTrust} after the start of its last check that found the lock held without a
+ * break. A candidate that finds the lock free waits longer than that before it takes the lease over,
+ * so the two never lead at once, even when the old leader was paused while its session was killed.
  */
 final class LeaderElector {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElector.class);
-  private static final long NEVER = Long.MIN_VALUE;
+  static final long NEVER = Long.MIN_VALUE;
 
   private final LeaseStore leases;
   private final NodeSettings settings;
@@ -34,8 +41,8 @@ final class LeaderElector {
   private final History history;
   private final long fenceAfterNanos;
   private final long acquireDelayNanos;
-  private final long takeOverGraceNanos;
-  private final LeaseStore.@Nullable SessionLock sessionLock;
+  private final long lockTrustNanos;
+  private final @Nullable SessionLockWatch lockWatch;
 
   // Guarded by this.
   private boolean shutDown;
@@ -43,6 +50,12 @@ final class LeaderElector {
   private long epoch;
   private long renewStartedAt = NEVER;
   private long acquirableSince = NEVER;
+  /** No acquire before this (monotonic): after losing the lock, the candidate that took it goes first. */
+  private long holdOffUntil = NEVER;
+  /** While leader: candidates may rely on this node's session lock, so trust needs lock checks. */
+  private boolean lockPromised;
+  /** The start of the last check that found the session lock held without a break. */
+  private long lockConfirmedAt = NEVER;
 
   LeaderElector(
       LeaseStore leases, NodeSettings settings, Ticker ticker, Supplier<String> nodeId,
@@ -55,15 +68,51 @@ final class LeaderElector {
     this.history = history;
     this.fenceAfterNanos = settings.fenceAfter().toNanos();
     this.acquireDelayNanos = settings.acquireDelay().toNanos();
-    // A live leader takes the session lock within a renew interval of acquiring the lease; until
-    // then, holding the lock proves nothing about it.
-    this.takeOverGraceNanos = settings.renewInterval().multipliedBy(2).toNanos();
-    this.sessionLock = settings.promotable() ? leases.sessionLock().orElse(null) : null;
+    this.lockTrustNanos = lockTrust(settings).toNanos();
+    LeaseStore.SessionLock lock = settings.promotable() ? leases.sessionLock().orElse(null) : null;
+    this.lockWatch = lock == null ? null : new SessionLockWatch(this, lock, leases, settings, ticker, nodeId);
+  }
+
+  /** The shortest lock trust: a check overdue by less is scheduling noise, not a pause. */
+  private static final Duration MIN_LOCK_TRUST = Duration.ofMillis(250);
+
+  /**
+   * How long a leader that promised its session lock trusts one check of it: half a renew interval
+   * (at least {@link #MIN_LOCK_TRUST}, at most half of {@code fenceAfter}), so a crashed leader is
+   * replaced within about that.
+   */
+  static Duration lockTrust(NodeSettings settings) {
+    Duration half = settings.renewInterval().dividedBy(2);
+    Duration trust = half.compareTo(MIN_LOCK_TRUST) < 0 ? MIN_LOCK_TRUST : half;
+    Duration most = settings.fenceAfter().dividedBy(2);
+    return trust.compareTo(most) > 0 ? most : trust;
+  }
+
+  /**
+   * How often the session lock is checked: a tenth of a renew interval, at least every 5 ms and at
+   * least five times per lock trust.
+   */
+  static Duration lockInterval(NodeSettings settings) {
+    Duration interval = settings.renewInterval().dividedBy(10);
+    Duration most = lockTrust(settings).dividedBy(5);
+    if (interval.compareTo(most) > 0) {
+      interval = most;
+    }
+    return interval.compareTo(Duration.ofMillis(5)) < 0 ? Duration.ofMillis(5) : interval;
+  }
+
+  /**
+   * @return the session lock's watch, to tick every {@link #lockInterval}; empty where the store has
+   *     no session lock or the node never leads
+   */
+  Optional<SessionLockWatch> lockWatch() {
+    return Optional.ofNullable(lockWatch);
   }
 
   /** One election step: renew while leader, else try to become leader. Called on one thread. */
   void tick() {
     if (!settings.promotable()) {
+      stepDownIfHolding();
       return;
     }
     long start = ticker.read();
@@ -72,7 +121,7 @@ final class LeaderElector {
       if (shutDown) {
         return;
       }
-      heldEpoch = isLeaderLocked(start) ? epoch : NEVER;
+      heldEpoch = leaderAt(start);
     }
     if (heldEpoch != NEVER) {
       renew(start, heldEpoch);
@@ -81,38 +130,64 @@ final class LeaderElector {
     }
   }
 
+  /**
+   * A node that must not lead yet holds the lease (a test, an operator, an old setting) lets it go
+   * at once, so that a node that may lead need not wait for it to expire.
+   */
+  private void stepDownIfHolding() {
+    String me = nodeId.get();
+    Lease lease = leases.read();
+    if (lease.heldBy(me) && leases.release(me, lease.epoch())) {
+      LOG.warn("node {} may not lead but held the lease at epoch {}; released it", me, lease.epoch());
+    }
+  }
+
   private void renew(long start, long heldEpoch) {
     Optional<Lease> renewed = leases.renew(nodeId.get(), heldEpoch, settings.leaseTtl());
-    synchronized (this) {
-      if (!leader || epoch != heldEpoch) {
-        return;
-      }
-      if (renewed.isPresent()) {
-        renewStartedAt = start;
-      } else {
-        demoteLocked(DemotionReason.SUPERSEDED);
-      }
+    renewed(start, heldEpoch, renewed.isPresent());
+  }
+
+  /** Applies a renewal's result: trusted from {@code start}, or superseded. */
+  synchronized void renewed(long start, long heldEpoch, boolean held) {
+    if (!leader || epoch != heldEpoch) {
+      return;
     }
-    holdSessionLock();
+    if (held) {
+      // Two threads renew (the elector, and the lock watch after re-taking the lock): keep the later.
+      renewStartedAt = Math.max(renewStartedAt, start);
+    } else {
+      demoteLocked(DemotionReason.SUPERSEDED);
+    }
   }
 
   private void compete(long start) {
     String me = nodeId.get();
     Lease lease = leases.read();
-    if (lease.live() && !me.equals(lease.holder())) {
-      tryTakeOverFromGoneHolder(start, lease);
-      return;
+    if (lockWatch != null) {
+      lockWatch.seen(lease);
     }
+    if (lease.live() && !me.equals(lease.holder())) {
+      notTakeable();
+      return; // a take-over through the session lock is the lock watch's
+    }
+    acquire(start);
+  }
+
+  /** Acquires the lease if free, expired or already this node's, once the acquire delay allows. */
+  void acquire(long start) {
     if (delayElapsed(start)) {
-      leases.acquire(me, settings.leaseTtl()).ifPresent(acquired -> promote(start, acquired));
+      leases.acquire(nodeId.get(), settings.leaseTtl()).ifPresent(acquired -> promote(start, acquired));
     }
   }
 
   /**
-   * The acquire delay counts from when this node first saw the lease takeable (free, expired, or
-   * its holder's session gone), on the monotonic clock, and applies to both ways of taking it.
+   * The acquire delay counts from when this node first saw the lease free or expired, on the
+   * monotonic clock. A node that just lost its session lock waits a lease TTL as well.
    */
   private synchronized boolean delayElapsed(long start) {
+    if (holdOffUntil != NEVER && start < holdOffUntil) {
+      return false;
+    }
     if (acquirableSince == NEVER) {
       acquirableSince = start;
     }
@@ -123,53 +198,11 @@ final class LeaderElector {
     acquirableSince = NEVER;
   }
 
-  /**
-   * Fast failover (PostgreSQL): a candidate that can take the session lock knows the holder's
-   * session ended, and takes the lease over by compare-and-swap on the holder and epoch it saw. The
-   * epoch guard keeps this safe even if it guessed wrong: the deposed holder's writes are refused.
-   */
-  private void tryTakeOverFromGoneHolder(long start, Lease lease) {
-    if (sessionLock == null || lease.holder() == null || !sessionLock.tryHold()) {
-      notTakeable();
-      return;
-    }
-    Lease current = leases.read();
-    boolean sameLease = lease.holder().equals(current.holder()) && lease.epoch() == current.epoch();
-    if (!sameLease || !current.live() || !heldLongEnough(current)) {
-      sessionLock.release();
-      notTakeable();
-      return;
-    }
-    if (!delayElapsed(start)) {
-      // Let go while waiting, so that a preferred node can take the lock and the lease.
-      sessionLock.release();
-      return;
-    }
-    Optional<Lease> taken = leases.takeOver(nodeId.get(), lease.holder(), lease.epoch(), settings.leaseTtl());
-    if (taken.isPresent()) {
-      LOG.info("node {} took the lease over from {} (epoch {}), whose session lock was free",
-          nodeId.get(), lease.holder(), lease.epoch());
-      promote(start, taken.get());
-    } else {
-      sessionLock.release();
-    }
-  }
-
-  /** Measured on the database clock from acquisition, which renewals do not move. */
-  private boolean heldLongEnough(Lease lease) {
-    java.time.Instant acquiredAt = lease.acquiredAt();
-    return acquiredAt != null
-        && java.time.Duration.between(acquiredAt, lease.readAt()).toNanos() >= takeOverGraceNanos;
-  }
-
-  private void holdSessionLock() {
-    if (sessionLock != null && isLeader()) {
-      sessionLock.tryHold();
-    }
-  }
-
-  private void promote(long start, Lease lease) {
+  void promote(long start, Lease lease) {
     synchronized (this) {
+      if (leader && epoch == lease.epoch()) {
+        return; // both threads acquired the same lease
+      }
       if (shutDown) {
         // Acquired by a tick that began before shutdown: keep it only until the step-down.
         LOG.info("node {} acquired the lease while shutting down; it steps down", nodeId.get());
@@ -178,11 +211,57 @@ final class LeaderElector {
       epoch = lease.epoch();
       renewStartedAt = start;
       acquirableSince = NEVER;
+      lockPromised = false;
+      lockConfirmedAt = NEVER;
       LOG.info("node {} became leader at epoch {}", nodeId.get(), epoch);
       listeners.fire("promotion", l -> l.onPromoted(lease.epoch()));
     }
     history.record(ClusterEvent.Kind.LEADER_ACQUIRED, nodeId.get(), lease.epoch(), "became leader");
-    holdSessionLock();
+  }
+
+  /**
+   * A check found the session lock held without a break: trusted from {@code start}, and from now
+   * on this node's trust needs such checks (candidates may rely on the lock).
+   *
+   * @return false if the node no longer leads at {@code heldEpoch}
+   */
+  synchronized boolean lockConfirmed(long start, long heldEpoch) {
+    if (!leader || epoch != heldEpoch) {
+      return false;
+    }
+    lockPromised = true;
+    lockConfirmedAt = Math.max(lockConfirmedAt, start);
+    return true;
+  }
+
+  /**
+   * Another session holds the lock this node promised: a candidate may take the lease over once it
+   * has waited out {@link #lockTrust}, so step down now and let it acquire at once.
+   */
+  void lockLost(long heldEpoch) {
+    synchronized (this) {
+      if (!leader || epoch != heldEpoch || !lockPromised) {
+        return;
+      }
+      LOG.warn("node {}: another session holds the leader's session lock at epoch {}", nodeId.get(), heldEpoch);
+      demoteLocked(DemotionReason.LOCK_LOST);
+      holdOffUntil = ticker.read() + settings.leaseTtl().toNanos();
+    }
+    String me = nodeId.get();
+    try {
+      leases.release(me, heldEpoch);
+    } catch (RuntimeException e) {
+      LOG.warn("node {} could not release the lease at epoch {} after losing its session lock; a candidate"
+          + " takes it over: {}", me, heldEpoch, e.toString());
+    }
+  }
+
+  /**
+   * @return the epoch this node leads at, or {@link #NEVER}: leading in its own state, whether or
+   *     not it can prove it right now (see {@link #isLeader()})
+   */
+  synchronized long leadingEpoch() {
+    return leaderAt(ticker.read());
   }
 
   /** The watchdog: demotes once the trust window has passed. Cheap; called often. */
@@ -191,25 +270,30 @@ final class LeaderElector {
   }
 
   /**
-   * @return true while leader within the trust window; demotes (once) when the window has passed
+   * @return true while leader within the trust windows; demotes (once) when the renewal window has
+   *     passed. While a leader cannot prove it still holds its promised session lock (a check is
+   *     overdue: after a pause, or a slow database) it answers false without demoting, and true
+   *     again once a check finds the lock held without a break.
    */
   synchronized boolean isLeader() {
-    return isLeaderLocked(ticker.read());
+    long now = ticker.read();
+    return leaderAt(now) != NEVER && (!lockPromised || now - lockConfirmedAt <= lockTrustNanos);
   }
 
-  private boolean isLeaderLocked(long now) {
+  /** Demotes past the renewal window; returns the epoch still led, or {@link #NEVER}. */
+  private long leaderAt(long now) {
     if (!leader) {
-      return false;
+      return NEVER;
     }
     if (now - renewStartedAt > fenceAfterNanos) {
       demoteLocked(DemotionReason.SELF_FENCE);
-      return false;
+      return NEVER;
     }
-    return true;
+    return epoch;
   }
 
   synchronized Optional<LeaderFence> fence() {
-    return isLeaderLocked(ticker.read()) ? Optional.of(new LeaderFence(nodeId.get(), epoch)) : Optional.empty();
+    return isLeader() ? Optional.of(new LeaderFence(nodeId.get(), epoch)) : Optional.empty();
   }
 
   /** Demotes now, if leader, for {@code reason}. */
@@ -221,6 +305,7 @@ final class LeaderElector {
 
   private void demoteLocked(DemotionReason reason) {
     leader = false;
+    lockPromised = false;
     long lost = epoch;
     if (reason == DemotionReason.STEP_DOWN) {
       LOG.info("node {} stepped down as leader at epoch {}", nodeId.get(), lost);
@@ -228,8 +313,8 @@ final class LeaderElector {
       LOG.warn("node {} stopped being leader at epoch {}: {}", nodeId.get(), lost, reason);
     }
     listeners.fire("demotion", l -> l.onDemoted(lost, reason));
-    if (sessionLock != null) {
-      sessionLock.release();
+    if (lockWatch != null) {
+      lockWatch.letGo();
     }
     history.record(ClusterEvent.Kind.LEADER_LOST, nodeId.get(), lost, reason.name());
   }
@@ -237,6 +322,10 @@ final class LeaderElector {
   /** Stops further election ticks from acquiring; the caller then stops the thread and steps down. */
   synchronized void shutdown() {
     shutDown = true;
+  }
+
+  synchronized boolean isShutDown() {
+    return shutDown;
   }
 
   /** Clean step-down: demote, then expire the lease so a successor acquires at once. */
@@ -257,9 +346,10 @@ final class LeaderElector {
     }
   }
 
+  /** Closes the session lock; call after the lock watch's thread has stopped. */
   void close() {
-    if (sessionLock != null) {
-      sessionLock.close();
+    if (lockWatch != null) {
+      lockWatch.close();
     }
   }
 }

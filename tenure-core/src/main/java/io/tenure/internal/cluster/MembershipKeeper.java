@@ -32,6 +32,8 @@ final class MembershipKeeper {
   private volatile String nodeId = UUID.randomUUID().toString();
   // Guarded by this.
   private long heartbeatStartedAt = NEVER;
+  /** The start of the first heartbeat of the current unbroken run of them; NEVER after a failure. */
+  private long steadySince = NEVER;
   private boolean selfFenced;
 
   MembershipKeeper(MembershipStore membership, NodeSettings settings, Ticker ticker,
@@ -68,6 +70,7 @@ final class MembershipKeeper {
     }
     synchronized (this) {
       heartbeatStartedAt = start;
+      steadySince = start;
     }
     history.record(ClusterEvent.Kind.JOINED, nodeId, null, "name " + settings.name());
     MembershipWrite activated = membership.changeStatusQueued(nodeId, NodeStatus.ACTIVE);
@@ -91,11 +94,17 @@ final class MembershipKeeper {
       alive = membership.heartbeat(nodeId);
     } catch (StoreException e) {
       LOG.warn("heartbeat of node {} failed: {}", nodeId, e.toString());
+      synchronized (this) {
+        steadySince = NEVER;
+      }
       return true;
     }
     if (alive) {
       boolean unfenced;
       synchronized (this) {
+        if (steadySince == NEVER || heartbeatStartedAt == NEVER || start - heartbeatStartedAt > gapNanos()) {
+          steadySince = start; // a failure, or a gap (this process was frozen, or its heartbeats stalled)
+        }
         heartbeatStartedAt = start;
         unfenced = selfFenced;
         selfFenced = false;
@@ -123,6 +132,24 @@ final class MembershipKeeper {
           settings.selfFenceAfter());
       listeners.fire("self-fence", l -> l.onSelfFenced());
     }
+  }
+
+  /**
+   * Whether this node may judge others' heartbeats (SPEC §3.4): its own heartbeats have gone
+   * through, without a failure or a gap, for two intervals, and the latest is recent. After a freeze
+   * of this process, or a stall that held every node's heartbeats back (on SQLite a frozen process
+   * can hold the one write lock), the others' heartbeats are as old as its own; they get two
+   * intervals to heartbeat again before this node declares any of them dead.
+   */
+  synchronized boolean steady() {
+    long now = ticker.read();
+    long two = 2 * settings.heartbeatInterval().toNanos();
+    return steadySince != NEVER && now - heartbeatStartedAt <= gapNanos() && now - steadySince >= two;
+  }
+
+  /** More than this between two heartbeats' starts is a gap: two intervals and a slow statement. */
+  private long gapNanos() {
+    return 2 * settings.heartbeatInterval().toNanos() + settings.statementTimeout().toNanos();
   }
 
   synchronized boolean isSelfFenced() {

@@ -52,7 +52,7 @@ class LeaderDutiesTest {
         Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofSeconds(4), Duration.ZERO,
         true, Duration.ZERO, DEFUNCT_AFTER, batchSize, maxPerTick, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50, Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO);
     return new LeaderDuties(new FailingMembership(store.membership()), store.events(), settings,
-        new History(store.events()));
+        new History(store.events()), () -> true);
   }
 
   private List<String> remaining() {

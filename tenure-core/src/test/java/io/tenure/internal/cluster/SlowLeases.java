@@ -6,19 +6,23 @@ import io.tenure.spi.LeaseStore;
 import java.time.Duration;
 import java.util.Optional;
 
-/** Leases whose renewals "take" as long as the test says: it moves time before replying. */
+/**
+ * Leases whose renewals "take" as long as the test says (it moves time before replying), with a
+ * simulated session lock where the test gives one: each elector built on it gets a session of its
+ * own from {@link FakeSessionLocks}.
+ */
 final class SlowLeases implements LeaseStore {
   private final LeaseStore delegate;
+  private final @org.jspecify.annotations.Nullable FakeSessionLocks locks;
   private volatile Runnable beforeRenewReply = () -> {};
-  private volatile boolean sessionLockFree;
 
   SlowLeases(LeaseStore delegate) {
-    this.delegate = delegate;
+    this(delegate, null);
   }
 
-  /** Makes the (simulated) session lock free, as when its holder's connection closed. */
-  void sessionLockFree(boolean free) {
-    this.sessionLockFree = free;
+  SlowLeases(LeaseStore delegate, @org.jspecify.annotations.Nullable FakeSessionLocks locks) {
+    this.delegate = delegate;
+    this.locks = locks;
   }
 
   void beforeRenewReply(Runnable action) {
@@ -43,6 +47,11 @@ final class SlowLeases implements LeaseStore {
   }
 
   @Override
+  public boolean recordSessionLock(String nodeId, long epoch) {
+    return delegate.recordSessionLock(nodeId, epoch);
+  }
+
+  @Override
   public Optional<Lease> takeOver(String nodeId, String observedHolder, long observedEpoch, Duration ttl) {
     return delegate.takeOver(nodeId, observedHolder, observedEpoch, ttl);
   }
@@ -59,17 +68,6 @@ final class SlowLeases implements LeaseStore {
 
   @Override
   public Optional<SessionLock> sessionLock() {
-    return Optional.of(new SessionLock() {
-      @Override
-      public boolean tryHold() {
-        return sessionLockFree;
-      }
-
-      @Override
-      public void release() {}
-
-      @Override
-      public void close() {}
-    });
+    return locks == null ? Optional.empty() : Optional.of(locks.session());
   }
 }

@@ -52,12 +52,13 @@ public final class JdbcLeaseStore implements LeaseStore {
 
   @Override
   public Optional<Lease> acquire(String nodeId, Duration ttl) {
+    LeaseStore.checkTtl(ttl);
     // Assignment order matters on MySQL/MariaDB, which evaluate SET left to right with new values:
     // epoch and acquired_at must read the old holder, so holder is assigned after them.
     String sql = "UPDATE " + leases + " SET"
         + " epoch = CASE WHEN holder = ? THEN epoch ELSE epoch + 1 END,"
         + " acquired_at = CASE WHEN holder = ? THEN acquired_at ELSE " + dialect.now() + " END,"
-        + " holder = ?, expires_at = " + dialect.nowPlusMicros()
+        + " holder = ?, expires_at = " + dialect.nowPlusMicros() + ", lock_epoch = NULL"
         + " WHERE name = '" + LEADER + "' AND (holder = ? OR expires_at <= " + dialect.now() + ")";
     return change("acquire the leader lease for " + nodeId, sql, statement -> {
       statement.setString(1, nodeId);
@@ -70,6 +71,7 @@ public final class JdbcLeaseStore implements LeaseStore {
 
   @Override
   public Optional<Lease> renew(String nodeId, long epoch, Duration ttl) {
+    LeaseStore.checkTtl(ttl);
     String sql = "UPDATE " + leases + " SET expires_at = " + dialect.nowPlusMicros()
         + " WHERE name = '" + LEADER + "' AND holder = ? AND epoch = ?";
     return change("renew the leader lease of " + nodeId + " at epoch " + epoch, sql, statement -> {
@@ -93,10 +95,27 @@ public final class JdbcLeaseStore implements LeaseStore {
   }
 
   @Override
+  public boolean recordSessionLock(String nodeId, long epoch) {
+    String sql = "UPDATE " + leases + " SET lock_epoch = epoch"
+        + " WHERE name = '" + LEADER + "' AND holder = ? AND epoch = ? AND expires_at > " + dialect.now();
+    return jdbc.write("record the session lock of " + nodeId + " at epoch " + epoch, connection -> {
+      try (PreparedStatement statement = jdbc.prepare(connection, sql)) {
+        statement.setString(1, nodeId);
+        statement.setLong(2, epoch);
+        // MariaDB counts changed rows, not matched ones: recording twice may count 0.
+        statement.executeUpdate();
+      }
+      Lease after = readRow(connection);
+      return after.heldBy(nodeId) && after.epoch() == epoch && after.sessionLocked();
+    });
+  }
+
+  @Override
   public Optional<Lease> takeOver(String nodeId, String observedHolder, long observedEpoch, Duration ttl) {
+    LeaseStore.checkTtl(ttl);
     String sql = "UPDATE " + leases + " SET epoch = epoch + 1, acquired_at = " + dialect.now()
-        + ", holder = ?, expires_at = " + dialect.nowPlusMicros()
-        + " WHERE name = '" + LEADER + "' AND holder = ? AND epoch = ?";
+        + ", holder = ?, expires_at = " + dialect.nowPlusMicros() + ", lock_epoch = NULL"
+        + " WHERE name = '" + LEADER + "' AND holder = ? AND epoch = ? AND lock_epoch = epoch";
     return change("take over the leader lease for " + nodeId, sql, statement -> {
       statement.setString(1, nodeId);
       statement.setLong(2, Rows.micros(ttl));
@@ -122,6 +141,11 @@ public final class JdbcLeaseStore implements LeaseStore {
     });
   }
 
+  /** The session lock's key, for tests that find its holder in {@code pg_locks}. */
+  long sessionLockKey() {
+    return sessionLockKey;
+  }
+
   @Override
   public Optional<SessionLock> sessionLock() {
     return dialect.sessionLock(sessionConnections, sessionLockKey);
@@ -144,7 +168,7 @@ public final class JdbcLeaseStore implements LeaseStore {
   }
 
   private Lease readRow(Connection connection) throws SQLException {
-    String sql = "SELECT holder, epoch, expires_at, acquired_at, " + dialect.now() + " AS read_at FROM " + leases
+    String sql = "SELECT holder, epoch, expires_at, acquired_at, lock_epoch, " + dialect.now() + " AS read_at FROM " + leases
         + " WHERE name = '" + LEADER + "'";
     try (PreparedStatement statement = jdbc.prepare(connection, sql);
         ResultSet rows = statement.executeQuery()) {
@@ -153,8 +177,12 @@ public final class JdbcLeaseStore implements LeaseStore {
             "the leader lease row is missing from " + leases + "; run 'tenure migrate'", null);
       }
       String holder = rows.getString("holder");
-      return new Lease(holder, rows.getLong("epoch"), dialect.getInstant(rows, "expires_at"),
-          holder == null ? null : dialect.getInstant(rows, "acquired_at"), dialect.getInstant(rows, "read_at"));
+      long epoch = rows.getLong("epoch");
+      long lockEpoch = rows.getLong("lock_epoch");
+      boolean locked = !rows.wasNull() && holder != null && lockEpoch == epoch;
+      return new Lease(holder, epoch, dialect.getInstant(rows, "expires_at"),
+          holder == null ? null : dialect.getInstant(rows, "acquired_at"), dialect.getInstant(rows, "read_at"),
+          locked);
     }
   }
 }

@@ -65,6 +65,7 @@ public final class JdbcQueueStore implements QueueStore {
 
   private final Dialect.ConnectionSource sessions;
   private final String channel;
+  private final IdleReads idleReads;
 
   /**
    * @param sessions opens connections outside the pools, for PostgreSQL's {@code LISTEN}
@@ -79,6 +80,7 @@ public final class JdbcQueueStore implements QueueStore {
     this.stats = new QueueStatsQuery(jdbc, messages, prefix.table("messages_status"));
     this.sessions = sessions;
     this.channel = prefix.value() + "queue";
+    this.idleReads = new IdleReads(jdbc, messages);
   }
 
   @Override
@@ -255,6 +257,9 @@ public final class JdbcQueueStore implements QueueStore {
 
   @Override
   public List<QueueMessage> claim(ClaimRequest request) {
+    if (dialect.writesOneAtATime() && !idleReads.anyPending(request.queue())) {
+      return List.of(); // no write lock for a poll that finds nothing: see IdleReads
+    }
     return jdbc.write("claim from queue " + request.queue(), connection -> {
       if (request.guard() != null && !guardHolds(connection, request.guard(), true)) {
         return List.<QueueMessage>of();
@@ -864,6 +869,9 @@ public final class JdbcQueueStore implements QueueStore {
   @Override
   public int reclaimExpired(int limit) {
     checkLimit(limit);
+    if (dialect.writesOneAtATime() && !idleReads.anyExpired()) {
+      return 0;
+    }
     String select = expiredQuery();
     return jdbc.write("reclaim expired messages", connection -> {
       List<Long> ids;

@@ -25,15 +25,23 @@ final class PostgresSessionLock implements LeaseStore.SessionLock {
   }
 
   @Override
-  public boolean tryHold() {
+  public Hold hold() {
+    if (held && connection != null) {
+      try {
+        if (connection.isValid(VALID_CHECK_SECONDS)) {
+          // Only this session unlocks it, and a session that is alive now was alive all along.
+          return Hold.KEPT;
+        }
+      } catch (SQLException e) {
+        // treated as a lost session below
+      }
+      // A lost session took the lock with it: start over on a new one.
+      closeConnection();
+    }
     try {
       if (connection == null || !connection.isValid(VALID_CHECK_SECONDS)) {
-        // A lost connection took the lock with it: start over on a new session.
         closeConnection();
         connection = connections.open();
-      }
-      if (held) {
-        return true;
       }
       try (PreparedStatement lock = connection.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
         lock.setLong(1, key);
@@ -42,10 +50,10 @@ final class PostgresSessionLock implements LeaseStore.SessionLock {
           held = rows.getBoolean(1);
         }
       }
-      return held;
+      return held ? Hold.TAKEN : Hold.REFUSED;
     } catch (SQLException e) {
       closeConnection();
-      return false;
+      return Hold.UNAVAILABLE;
     }
   }
 
