@@ -47,13 +47,13 @@ public final class ChaosRun {
     try (Store store = Stores.open(new StoreSettings(settings.storeUrl(), prefix, true));
         History history = new History(settings.storeUrl(), settings.prefix())) {
       history.create();
-      NodeProcesses nodes = new NodeProcesses(settings.launcher(), settings.dir());
+      NodeProcesses nodes = new NodeProcesses(settings.launcher(), settings.storeUrl(), settings.dir());
       try {
         for (int i = 1; i <= settings.nodes(); i++) {
           nodes.add("n" + i, nodeArguments("n" + i));
         }
         say("%d nodes started on %s (prefix %s), seed %d; faults for %d s, then %d s quiet", settings.nodes(),
-            settings.storeUrl(), settings.prefix(), settings.seed(), settings.faultPhase().toSeconds(),
+            Stores.maskSecrets(settings.storeUrl()), settings.prefix(), settings.seed(), settings.faultPhase().toSeconds(),
             settings.quiet().toSeconds());
         AtomicBoolean producing = new AtomicBoolean(true);
         Thread producer = Thread.ofPlatform().name("chaos-producer").start(() -> produce(store, history, producing));
@@ -79,8 +79,9 @@ public final class ChaosRun {
     }
   }
 
+  /** A node's arguments: the store URL is not among them (it is in the environment, see NodeProcesses). */
   private List<String> nodeArguments(String name) {
-    List<String> arguments = new ArrayList<>(List.of("--store", settings.storeUrl(), "--prefix", settings.prefix(),
+    List<String> arguments = new ArrayList<>(List.of("--prefix", settings.prefix(),
         "--name", name, "--chaos-workload", "--chaos-work", Long.toString(settings.work().toMillis()),
         "--exit-with", Long.toString(ProcessHandle.current().pid())));
     if (!settings.guarded()) {
@@ -143,7 +144,8 @@ public final class ChaosRun {
       faults.remove(Fault.RESTART_DATABASE); // no server
     }
     if (faults.isEmpty()) {
-      throw new IllegalArgumentException("none of the faults " + settings.faults() + " applies to " + settings.storeUrl());
+      throw new IllegalArgumentException("none of the faults " + settings.faults() + " applies to "
+          + Stores.maskSecrets(settings.storeUrl()));
     }
     while (System.nanoTime() < end) {
       Fault fault = faults.get(random.nextInt(faults.size()));

@@ -59,7 +59,7 @@ public final class History implements AutoCloseable {
       this.flavor = Flavor.MARIADB;
     } else {
       throw new IllegalArgumentException("the chaos harness runs on sqlite:, jdbc:postgresql: or jdbc:mariadb: stores, not "
-          + storeUrl);
+          + io.tenure.Stores.maskSecrets(storeUrl));
     }
     if (!prefix.matches("[a-z][a-z0-9_]{0,29}")) {
       throw new IllegalArgumentException("bad table prefix " + prefix);

@@ -19,9 +19,17 @@ import org.jspecify.annotations.Nullable;
  * Node processes of one cluster, each a {@code tenure node} of the launcher, with real process
  * faults: SIGTERM (leave), SIGKILL (crash), SIGSTOP/SIGCONT (freeze), and start again as a new
  * incarnation. Each node's output goes to {@code NAME.log} in a folder.
+ *
+ * <p>The store URL goes to each process in its environment ({@link #STORE_VARIABLE}), never on its
+ * command line: any user can read a process's arguments ({@code ps}), only its owner its
+ * environment, and the URL may carry a password.
  */
 public final class NodeProcesses {
+  /** The variable {@code tenure node} takes its store URL from when {@code --store} is not given. */
+  public static final String STORE_VARIABLE = "TENURE_STORE";
+
   private final List<String> launcher;
+  private final Map<String, String> environment;
   private final Path logs;
   private final Output output;
   private final Map<String, Node> nodes = new LinkedHashMap<>();
@@ -52,17 +60,32 @@ public final class NodeProcesses {
    * @param launcher the command that runs the launcher, e.g. {@code java -jar tenure.jar}
    * @param logs where each node's output goes
    */
-  public NodeProcesses(List<String> launcher, Path logs) {
-    this(launcher, logs, (name, pid, line) -> { });
+  public NodeProcesses(List<String> launcher, String storeUrl, Path logs) {
+    this(launcher, storeUrl, logs, (name, pid, line) -> { });
   }
 
   /**
+   * @param storeUrl the nodes' store, passed in {@link #STORE_VARIABLE}: do not also pass
+   *     {@code --store} in a node's arguments
    * @param output told every line each node prints, and when each process ends
    */
-  public NodeProcesses(List<String> launcher, Path logs, Output output) {
+  public NodeProcesses(List<String> launcher, String storeUrl, Path logs, Output output) {
     this.launcher = List.copyOf(launcher);
+    this.environment = Map.of(STORE_VARIABLE, storeUrl);
     this.logs = logs;
     this.output = output;
+  }
+
+  /**
+   * @param name a node
+   * @return the command its process runs (launcher, {@code node}, its arguments): what {@code ps}
+   *     shows of it
+   */
+  public synchronized List<String> command(String name) {
+    List<String> command = new ArrayList<>(launcher);
+    command.add("node");
+    command.addAll(node(name).arguments);
+    return command;
   }
 
   /** Adds a node running {@code tenure node ARGUMENTS} and starts it. */
@@ -90,12 +113,11 @@ public final class NodeProcesses {
     if (node.process != null && node.process.isAlive()) {
       throw new IllegalStateException(name + " is still running");
     }
-    List<String> command = new ArrayList<>(launcher);
-    command.add("node");
-    command.addAll(node.arguments);
+    ProcessBuilder builder = new ProcessBuilder(command(name)).redirectErrorStream(true);
+    builder.environment().putAll(environment);
     Process process;
     try {
-      process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      process = builder.start();
     } catch (IOException e) {
       throw new IllegalStateException("cannot start node " + name + ": " + e.getMessage(), e);
     }

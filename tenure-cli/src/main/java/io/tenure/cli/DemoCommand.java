@@ -93,17 +93,18 @@ final class DemoCommand implements Callable<Integer> {
         : TablePrefix.of("demo_" + Long.toString(System.currentTimeMillis() / 1000, 36) + "_");
     try (Store supervisor = Stores.open(new StoreSettings(url, prefix, true))) {
       DemoLedger ledger = new DemoLedger(supervisor);
-      DemoNodes processes = new DemoNodes(launcher(), dir, out);
+      DemoNodes processes = new DemoNodes(launcher(), url, dir, out);
       AdminServer console = console(supervisor, processes, ledger, url);
       try {
         for (int i = 1; i <= nodes; i++) {
-          processes.add("node-" + i, nodeArguments(url, prefix, i));
+          processes.add("node-" + i, nodeArguments(prefix, i));
         }
         if (!processes.awaitStarted(Duration.ofSeconds(60))) {
           throw new CommandFailure(ExitCodes.UNAVAILABLE,
               "a demo node did not start within 60 s; see its log in " + dir.toAbsolutePath());
         }
-        say(out, "console: " + console.url() + "  (store " + url + (store == null ? "" : ", prefix " + prefix.value())
+        say(out, "console: " + console.url() + "  (store " + Stores.maskSecrets(url)
+            + (store == null ? "" : ", prefix " + prefix.value())
             + "; node logs in " + dir.toAbsolutePath() + ")");
         if (!noBrowser) {
           openBrowser(console.url(), out);
@@ -151,7 +152,7 @@ final class DemoCommand implements Callable<Integer> {
               throw new AdminException(405, "use GET /api/demo");
             }
             Map<String, Object> demo = new LinkedHashMap<>();
-            demo.put("store", url);
+            demo.put("store", Stores.maskSecrets(url)); // no token guards this page: never the password
             demo.put("nodes", processes.describe());
             demo.put("workload", ledger.live());
             return demo;
@@ -166,9 +167,10 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private List<String> nodeArguments(String url, TablePrefix prefix, int index) {
+  /** A node's arguments; its store URL goes in its environment, where {@code ps} cannot show it. */
+  static List<String> nodeArguments(TablePrefix prefix, int index) {
     List<String> arguments = new ArrayList<>(List.of(
-        "--store", url, "--prefix", prefix.value(), "--name", "node-" + index, "--http", "0",
+        "--prefix", prefix.value(), "--name", "node-" + index, "--http", "0",
         "--agents", "projection=6", "--agents", "report=3", "--agents", "singleton=1", "--demo-workload",
         "--exit-with", Long.toString(ProcessHandle.current().pid())));
     if (index > 3) {

@@ -42,10 +42,11 @@ final class DemoNodes {
 
   /**
    * @param baseCommand the command that runs this launcher, e.g. {@code java -jar tenure.jar}
+   * @param storeUrl the nodes' store, passed in their environment (never on a command line)
    * @param logs the folder for each node's output ({@code node-1.log} ...)
    */
-  DemoNodes(List<String> baseCommand, Path logs, PrintWriter out) {
-    this.processes = new NodeProcesses(baseCommand, logs, new NodeProcesses.Output() {
+  DemoNodes(List<String> baseCommand, String storeUrl, Path logs, PrintWriter out) {
+    this.processes = new NodeProcesses(baseCommand, storeUrl, logs, new NodeProcesses.Output() {
       @Override
       public void line(String name, long pid, String line) {
         DemoNode node = node(name);

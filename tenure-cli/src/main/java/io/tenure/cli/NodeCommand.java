@@ -83,8 +83,15 @@ final class NodeCommand implements Callable<Integer> {
   String httpHost = "127.0.0.1";
 
   @Option(names = "--http-token", paramLabel = "TOKEN", defaultValue = "${env:TENURE_HTTP_TOKEN}",
-      description = "Bearer token every mutating admin call must carry. Default: $TENURE_HTTP_TOKEN.")
+      description = "Bearer token every admin API call and /metrics must then carry (health checks and the console's"
+          + " files need none). Default: $TENURE_HTTP_TOKEN.")
   @Nullable String httpToken;
+
+  @Option(names = "--http-allowed-host", paramLabel = "NAME[:PORT]",
+      description = "A name the admin endpoint also answers to, e.g. the Host a reverse proxy or tunnel forwards; repeatable."
+          + " NAME alone allows any port. It always answers to its bind address with its port (on loopback also"
+          + " localhost, 127.0.0.1 and [::1]) and to the host of --address; a request naming any other host gets 421.")
+  List<String> httpAllowedHosts = new ArrayList<>();
 
   @Option(names = "--agents", paramLabel = "FAMILY=COUNT", converter = AgentsConverter.class,
       description = {"Run sample agents: COUNT agents of FAMILY (FAMILY://FAMILY-1 ...); repeatable.",
@@ -127,7 +134,7 @@ final class NodeCommand implements Callable<Integer> {
     if (httpPort != null) {
       // Checked before the store is opened: a bad host, a missing token or a port in use changes nothing.
       try {
-        AdminServer.checkBinding(httpHost, httpPort, httpToken);
+        AdminServer.checkBinding(httpHost, httpPort, httpToken, allowedHosts());
       } catch (IllegalArgumentException | IllegalStateException e) {
         throw new CommandFailure(ExitCodes.USAGE, e.getMessage());
       }
@@ -138,7 +145,8 @@ final class NodeCommand implements Callable<Integer> {
     try {
       if (httpPort != null) {
         // Started before the node is built, so the node can advertise the port actually bound.
-        server = AdminServer.builder(store).bind(httpHost, httpPort).token(httpToken).build().start();
+        server = AdminServer.builder(store).bind(httpHost, httpPort).token(httpToken).allowedHosts(allowedHosts())
+            .build().start();
       }
       io.tenure.chaos.History history = null;
       Store nodeStore = store;
@@ -190,6 +198,25 @@ final class NodeCommand implements Callable<Integer> {
       Thread.currentThread().interrupt();
     }
     return ExitCodes.OK;
+  }
+
+  /**
+   * The allowed names, and the host other nodes are told to use (--address): a call they forward
+   * names it.
+   */
+  private List<String> allowedHosts() {
+    List<String> hosts = new ArrayList<>(httpAllowedHosts);
+    if (!address.isEmpty()) {
+      try {
+        String advertised = java.net.URI.create(address).getHost();
+        if (advertised != null) {
+          hosts.add(advertised);
+        }
+      } catch (IllegalArgumentException e) {
+        // not a URL: the admin server has no name to add; the node reports its address as given
+      }
+    }
+    return hosts;
   }
 
   private TenureNode.Builder configure(TenureNode.Builder builder, Store store, PrintWriter out,

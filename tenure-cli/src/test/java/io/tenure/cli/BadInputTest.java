@@ -58,6 +58,16 @@ class BadInputTest {
   }
 
   @Test
+  void a_node_admin_endpoint_with_an_allowed_host_that_is_no_host_name_is_refused() {
+    Result result = Cli.run("node", "--store", store(), "--name", "n1", "--http", "0",
+        "--http-allowed-host", "tenure.internal", "--http-allowed-host", "evil example");
+
+    assertOneErrorLine(result, 2);
+    assertThat(result.err()).contains("'evil example'");
+    assertThat(file()).doesNotExist();
+  }
+
+  @Test
   void sample_agents_need_a_family_and_a_count_in_range() {
     for (String bad : new String[] {"queue=2", "projection=0", "projection=x", "Bad Family=1"}) {
       Result result = Cli.run("node", "--store", store(), "--name", "n1", "--agents", bad);

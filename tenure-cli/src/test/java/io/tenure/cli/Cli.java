@@ -55,13 +55,28 @@ final class Cli {
 
   private static Result run(
       Map<String, String> environment, Consumer<CommandLine> setup, String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
+    return run(environment, setup, new StringWriter(), new StringWriter(), args);
+  }
+
+  private static Result run(Map<String, String> environment, Consumer<CommandLine> setup, StringWriter out,
+      StringWriter err, String... args) {
     var commandLine = TenureCommand.commandLine(new TenureCommand(environment));
     setup.accept(commandLine);
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
     int exitCode = commandLine.execute(args);
     return new Result(exitCode, out.toString(), err.toString());
+  }
+
+  /** A run on another thread: what it printed so far, and its result once it ends. */
+  record Background(StringWriter out, StringWriter err, java.util.concurrent.CompletableFuture<Result> result) {}
+
+  /** Starts a run on a thread of its own (with an empty environment), for a test that watches it run. */
+  static Background start(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    var result = java.util.concurrent.CompletableFuture.supplyAsync(() -> run(Map.of(), commandLine -> {}, out, err, args),
+        task -> Thread.ofPlatform().name("cli-" + args[0]).start(task));
+    return new Background(out, err, result);
   }
 }

@@ -93,4 +93,43 @@ class NodeProcessTest {
       assertThat(store.membership().read().nodes()).isEmpty();
     }
   }
+
+  @Test
+  void the_admin_endpoint_answers_to_its_address_and_allowed_names_and_refuses_others() throws Exception {
+    String url = "sqlite:" + directory.resolve("h.db");
+    List<String> command = List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--enable-native-access=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"), TenureCommand.class.getName(),
+        "node", "--store", url, "--name", "web", "--http", "0", "--address", "http://tenure-web.example:9000",
+        "--http-allowed-host", "proxy.example");
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().remove("TENURE_STORE");
+    Process process = builder.start();
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      String line = awaitLine(out, "admin API and console on ");
+      String console = line.substring(line.indexOf("http://")).trim();
+      assertThat(console).doesNotEndWith("/");
+      int port = java.net.URI.create(console).getPort();
+
+      for (String host : List.of("127.0.0.1:" + port, "localhost:" + port, "tenure-web.example:9000", "proxy.example")) {
+        assertThat(status(port, host)).as(host).isEqualTo(200);
+      }
+      assertThat(status(port, "rebind.evil.example:" + port)).isEqualTo(421);
+    } finally {
+      process.destroyForcibly();
+      process.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The status of GET /health/live naming {@code host}, sent on a socket (HttpClient will not set Host). */
+  private static int status(int port, String host) throws Exception {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(30_000);
+      socket.getOutputStream().write(("GET /health/live HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+          .getBytes(StandardCharsets.ISO_8859_1));
+      String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+      return Integer.parseInt(response.split(" ")[1]);
+    }
+  }
 }

@@ -31,9 +31,11 @@ import org.jspecify.annotations.Nullable;
 /** The standard admin API paths (docs/ADMIN-API.md), read from the store and, if any, the node. */
 final class AdminApi {
   private static final Pattern DEAD = Pattern.compile("/api/queues/([^/]+)/dead");
-  private static final Pattern DEAD_ONE = Pattern.compile("/api/queues/([^/]+)/dead/(\\d+)/replay");
+  private static final Pattern DEAD_ONE = Pattern.compile("/api/queues/([^/]+)/dead/([^/]+)/replay");
   private static final Pattern DEAD_ALL = Pattern.compile("/api/queues/([^/]+)/dead/(replay|purge)");
-  private static final Pattern MESSAGE = Pattern.compile("/api/messages/(\\d+)");
+  private static final Pattern MESSAGE = Pattern.compile("/api/messages/([^/]+)");
+  /** A message id: a JSON-safe positive long (ids stay below 2^53). */
+  private static final Pattern ID = Pattern.compile("\\d{1,18}");
 
   private final Store store;
   private final @Nullable TenureNode node;
@@ -67,7 +69,7 @@ final class AdminApi {
           return Optional.of(agents());
         }
         case "/api/queues" -> {
-          return Optional.of(queues());
+          return Optional.of(queues(request.authorization()));
         }
         case "/api/events" -> {
           return Optional.of(events(request.intParameter("limit", 100, 1, 10_000)));
@@ -80,7 +82,7 @@ final class AdminApi {
       }
       Matcher message = MESSAGE.matcher(path);
       if (message.matches()) {
-        long id = Long.parseLong(message.group(1));
+        long id = id(message.group(1));
         return Optional.of(MessageJson.shown(store.queues().find(id)
             .orElseThrow(() -> AdminException.notFound("no message " + id))));
       }
@@ -91,7 +93,7 @@ final class AdminApi {
     }
     Matcher one = DEAD_ONE.matcher(path);
     if (one.matches()) {
-      return Optional.of(replayOne(knownQueue(one.group(1)), Long.parseLong(one.group(2))));
+      return Optional.of(replayOne(knownQueue(one.group(1)), id(one.group(2))));
     }
     Matcher all = DEAD_ALL.matcher(path);
     if (all.matches()) {
@@ -199,7 +201,11 @@ final class AdminApi {
     return Map.of("agents", agents);
   }
 
-  Map<String, Object> queues() {
+  /**
+   * @param authorization the caller's Authorization header, passed on when the rates are asked of
+   *     the nodes (a server that is not a node)
+   */
+  Map<String, Object> queues(@Nullable String authorization) {
     Map<String, List<ConsumerStats>> consumers = new HashMap<>();
     Map<String, Double> rates;
     if (node != null) {
@@ -207,7 +213,7 @@ final class AdminApi {
       node.consumerStats().forEach(c -> consumers.computeIfAbsent(c.queue(), q -> new ArrayList<>()).add(c));
       rates = this.rates;
     } else {
-      rates = peers.clusterRates(store.membership().read());
+      rates = peers.clusterRates(store.membership().read(), authorization);
     }
     List<Map<String, Object>> queues = new ArrayList<>();
     for (QueueStats stats : store.queues().stats()) {
@@ -345,6 +351,16 @@ final class AdminApi {
       throw AdminException.notFound("no agent " + uri + "; GET /api/agents lists them");
     }
     return uri;
+  }
+
+  /** A message id from a path: a whole number, else 400 naming what was sent. */
+  private static long id(String raw) {
+    String text = java.net.URLDecoder.decode(raw, StandardCharsets.UTF_8);
+    if (!ID.matcher(text).matches()) {
+      String shown = text.length() > 40 ? text.substring(0, 40) + "..." : text;
+      throw AdminException.badRequest("a message id is a whole number, got '" + shown + "'");
+    }
+    return Long.parseLong(text);
   }
 
   private String knownQueue(String name) {

@@ -2,23 +2,22 @@ package io.tenure.server;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.tenure.NodeInfo;
-import io.tenure.NodeStatus;
 import io.tenure.StoreUnavailableException;
 import io.tenure.TenureNode;
 import io.tenure.spi.Store;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -32,23 +31,28 @@ import org.slf4j.LoggerFactory;
  * health checks and Prometheus metrics, on the JDK's built-in HTTP server with a virtual thread
  * per request.
  *
- * <p>Bound to loopback by default. Bound anywhere else it needs a bearer token, which every
- * mutating call ({@code POST}) must carry; reads need none.
+ * <p>Bound to loopback by default. Bound anywhere else it needs a bearer token; with a token, every
+ * {@code /api} call and {@code /metrics} must carry it (health checks and the console's files need
+ * none). Every request must name this server in its Host header ({@link RequestGuard}).
  */
 public final class AdminServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
   /** Request bodies are small JSON objects; anything larger is refused unread. */
   static final int MAX_BODY_BYTES = 64 * 1024;
-  private static final String CONSOLE = "/io/tenure/server/console/";
+  /** How often store-wide gauges are re-read when nothing scrapes them. */
+  public static final Duration DEFAULT_METRICS_REFRESH = Duration.ofSeconds(5);
 
   private final Store store;
   private volatile @Nullable TenureNode node;
   private final String host;
   private final int requestedPort;
-  private final @Nullable String token;
+  private final RequestGuard guard;
   private final Map<String, AdminRoute> routes;
-  private final PrometheusMeterRegistry registry;
+  private final MeterRegistry registry;
+  private final @Nullable PrometheusMeterRegistry prometheus;
   private final TenureMetrics metrics;
+  private final Duration metricsRefresh;
+  private final TenureMetrics.Schedule metricsSchedule;
   private volatile AdminApi api;
   private @Nullable HttpServer server;
   private @Nullable ExecutorService executor;
@@ -58,10 +62,13 @@ public final class AdminServer implements AutoCloseable {
     this.node = builder.node;
     this.host = builder.host;
     this.requestedPort = builder.port;
-    this.token = builder.token;
+    this.guard = new RequestGuard(host, builder.allowedHosts, builder.token);
     this.routes = Map.copyOf(builder.routes);
     this.registry = builder.registry != null ? builder.registry : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    this.prometheus = TenureMetrics.prometheusOf(registry);
     this.metrics = new TenureMetrics(store, node, registry);
+    this.metricsRefresh = builder.metricsRefresh;
+    this.metricsSchedule = builder.metricsSchedule;
     this.api = new AdminApi(store, node);
   }
 
@@ -95,6 +102,8 @@ public final class AdminServer implements AutoCloseable {
     http.createContext("/", this::serve);
     http.start();
     server = http;
+    guard.started(http.getAddress().getPort());
+    metrics.refreshEvery(metricsRefresh, metricsSchedule);
     LOG.info("admin API and console on {}", url());
     return this;
   }
@@ -121,7 +130,16 @@ public final class AdminServer implements AutoCloseable {
    * @throws IllegalArgumentException or IllegalStateException with a one-line reason
    */
   public static void checkBinding(String host, int port, @Nullable String token) {
-    Builder check = new Builder(null).bind(host, port).token(token);
+    checkBinding(host, port, token, List.of());
+  }
+
+  /**
+   * Also checks the {@link Builder#allowedHosts allowed host names}.
+   *
+   * @throws IllegalArgumentException or IllegalStateException with a one-line reason
+   */
+  public static void checkBinding(String host, int port, @Nullable String token, Collection<String> allowedHosts) {
+    Builder check = new Builder(null).bind(host, port).token(token).allowedHosts(allowedHosts);
     check.checkToken();
     if (port != 0) {
       try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
@@ -135,15 +153,16 @@ public final class AdminServer implements AutoCloseable {
   }
 
   /**
-   * The URL other machines should use: {@link #url()}, unless bound to every interface, where the
-   * machine's host name stands in for the wildcard.
+   * The URL other machines should use, without a trailing slash (so {@code $address/metrics}
+   * works): {@link #url()}, unless bound to every interface, where the machine's host name stands
+   * in for the wildcard.
    */
   public String advertisedUrl() {
     if (!host.equals("0.0.0.0") && !host.equals("::")) {
       return url();
     }
     try {
-      return "http://" + InetAddress.getLocalHost().getHostName() + ":" + port() + "/";
+      return "http://" + InetAddress.getLocalHost().getHostName() + ":" + port();
     } catch (IOException e) {
       return url();
     }
@@ -158,19 +177,26 @@ public final class AdminServer implements AutoCloseable {
     return http.getAddress().getPort();
   }
 
-  /** Where a browser on this machine reaches the console, e.g. {@code http://127.0.0.1:8081/}. */
+  /**
+   * Where a browser on this machine reaches the console, without a trailing slash, e.g. {@code
+   * http://127.0.0.1:8081}.
+   */
   public String url() {
     String shown = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
-    return "http://" + (shown.contains(":") ? "[" + shown + "]" : shown) + ":" + port() + "/";
+    return "http://" + (shown.contains(":") ? "[" + shown + "]" : shown) + ":" + port();
   }
 
-  /** The registry {@code /metrics} serves; callers may add their own meters. */
-  public PrometheusMeterRegistry meterRegistry() {
+  /**
+   * The registry Tenure's meters are on (the one given to the builder, else the server's own
+   * Prometheus one); callers may add their own meters.
+   */
+  public MeterRegistry meterRegistry() {
     return registry;
   }
 
   @Override
   public synchronized void close() {
+    metrics.close();
     if (server != null) {
       server.stop(0);
       server = null;
@@ -184,31 +210,35 @@ public final class AdminServer implements AutoCloseable {
   private void serve(HttpExchange exchange) {
     try (exchange) {
       String method = exchange.getRequestMethod();
-      String path = exchange.getRequestURI().getRawPath();
+      // Doubled slashes route as one: "$address/" + "/metrics" still finds /metrics.
+      String path = exchange.getRequestURI().getRawPath().replaceAll("/{2,}", "/");
       try {
+        guard.checkHost(exchange);
+        if (RequestGuard.needsToken(path)) {
+          guard.authorize(exchange);
+        }
         if (path.startsWith("/api/")) {
           serveApi(exchange, method, path);
         } else if (path.equals("/health/live")) {
-          send(exchange, 200, "application/json", Json.write(Map.of("status", "UP")));
+          Health.live(exchange);
         } else if (path.equals("/health/ready")) {
-          ready(exchange);
+          Health.ready(exchange, store, node);
         } else if (path.equals("/metrics")) {
-          metrics.refresh();
-          send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
+          scrape(exchange);
         } else if (method.equals("GET") || method.equals("HEAD")) {
-          serveConsole(exchange, path);
+          ConsoleFiles.serve(exchange, path);
         } else {
           throw new AdminException(405, method + " is not allowed on " + path);
         }
       } catch (AdminException e) {
-        error(exchange, e.status(), e.getMessage());
+        Exchanges.error(exchange, e.status(), e.getMessage());
       } catch (StoreUnavailableException e) {
-        error(exchange, 503, "the store is unreachable: " + e.getMessage());
+        Exchanges.error(exchange, 503, "the store is unreachable: " + e.getMessage());
       } catch (IllegalArgumentException e) {
-        error(exchange, 400, e.getMessage());
+        Exchanges.error(exchange, 400, e.getMessage());
       } catch (RuntimeException e) {
         LOG.warn("admin {} {} failed", method, path, e);
-        error(exchange, 500, "internal error: " + e);
+        Exchanges.error(exchange, 500, "internal error: " + e);
       }
     } catch (IOException e) {
       LOG.debug("admin response not sent: {}", e.toString());
@@ -218,21 +248,20 @@ public final class AdminServer implements AutoCloseable {
   private void serveApi(HttpExchange exchange, String method, String path) throws IOException {
     String body = "";
     if (method.equals("POST")) {
-      authorize(exchange);
-      refuseCrossSite(exchange);
-      body = readBody(exchange);
+      RequestGuard.refuseCrossSite(exchange);
+      body = Exchanges.body(exchange, MAX_BODY_BYTES);
     }
-    AdminRequest request = new AdminRequest(method, path, query(exchange), body,
+    AdminRequest request = new AdminRequest(method, path, Exchanges.query(exchange), body,
         exchange.getRequestHeaders().getFirst("Authorization"),
         exchange.getRequestHeaders().getFirst(Peers.FORWARDED) != null);
     Optional<Object> standard = api.handle(request);
     if (standard.isPresent()) {
-      send(exchange, 200, "application/json", Json.write(standard.get()));
+      Exchanges.json(exchange, 200, standard.get());
       return;
     }
     for (Map.Entry<String, AdminRoute> route : routes.entrySet()) {
       if (path.equals(route.getKey()) || path.startsWith(route.getKey() + "/")) {
-        send(exchange, 200, "application/json", Json.write(route.getValue().handle(request)));
+        Exchanges.json(exchange, 200, route.getValue().handle(request));
         return;
       }
     }
@@ -242,133 +271,16 @@ public final class AdminServer implements AutoCloseable {
     throw AdminException.notFound("no such path: " + path + " (see docs/ADMIN-API.md)");
   }
 
-  /** Refuses a mutating call without the token, when a token is required. */
-  private void authorize(HttpExchange exchange) {
-    if (token == null) {
-      return;
+  /** Prometheus text, when there is a Prometheus registry; otherwise the meters are pushed elsewhere. */
+  private void scrape(HttpExchange exchange) throws IOException {
+    if (prometheus == null) {
+      throw AdminException.notFound("no Prometheus registry: Tenure's meters are on the "
+          + registry.getClass().getSimpleName() + " given to AdminServer.Builder.meterRegistry; /metrics serves"
+          + " only a Prometheus one (see docs/ADMIN-API.md#metrics)");
     }
-    String header = exchange.getRequestHeaders().getFirst("Authorization");
-    String expected = "Bearer " + token;
-    if (header == null || !MessageDigest.isEqual(header.getBytes(StandardCharsets.UTF_8),
-        expected.getBytes(StandardCharsets.UTF_8))) {
-      throw new AdminException(401, header == null
-          ? "this call changes the cluster and needs 'Authorization: Bearer TOKEN' (the node's --http-token)"
-          : "wrong bearer token; use the node's --http-token");
-    }
-  }
-
-  /**
-   * A page the operator has open elsewhere can send a "simple" cross-site POST to a loopback
-   * server without a preflight, or read it after DNS rebinding. So a change must declare JSON (a
-   * cross-site page cannot without a preflight the server never answers) and, when the browser
-   * names an origin, come from this server's own.
-   */
-  private void refuseCrossSite(HttpExchange exchange) {
-    String type = exchange.getRequestHeaders().getFirst("Content-Type");
-    if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
-      throw new AdminException(415, "send changes with 'Content-Type: application/json'");
-    }
-    String origin = exchange.getRequestHeaders().getFirst("Origin");
-    String host = exchange.getRequestHeaders().getFirst("Host");
-    if (origin != null && (host == null || !origin.equalsIgnoreCase("http://" + host))) {
-      throw new AdminException(403, "cross-site request refused: origin " + origin + " is not this server");
-    }
-  }
-
-  private static String readBody(HttpExchange exchange) throws IOException {
-    try (InputStream in = exchange.getRequestBody()) {
-      byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
-      if (bytes.length > MAX_BODY_BYTES) {
-        throw new AdminException(413, "request body over " + MAX_BODY_BYTES + " bytes");
-      }
-      return new String(bytes, StandardCharsets.UTF_8);
-    }
-  }
-
-  private static Map<String, String> query(HttpExchange exchange) {
-    Map<String, String> parameters = new LinkedHashMap<>();
-    String raw = exchange.getRequestURI().getRawQuery();
-    if (raw == null || raw.isEmpty()) {
-      return parameters;
-    }
-    for (String pair : raw.split("&")) {
-      int eq = pair.indexOf('=');
-      String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-      String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-      parameters.put(name, value);
-    }
-    return parameters;
-  }
-
-  /** Ready: the store answers and, on a node, the node is ACTIVE and not self-fenced. */
-  private void ready(HttpExchange exchange) throws IOException {
-    String problem = null;
-    try {
-      store.now();
-      if (node != null) {
-        Optional<NodeInfo> self = store.membership().read().nodes().stream()
-            .filter(n -> n.nodeId().equals(node.nodeId())).findFirst();
-        if (node.isSelfFenced()) {
-          problem = "self-fenced: no heartbeat succeeded in time";
-        } else if (self.isEmpty() || self.get().status() != NodeStatus.ACTIVE) {
-          problem = "node is " + self.map(n -> n.status().name()).orElse("not in the membership table");
-        }
-      }
-    } catch (RuntimeException e) {
-      problem = "the store is unreachable: " + e.getMessage();
-    }
-    if (problem == null) {
-      send(exchange, 200, "application/json", Json.write(Map.of("status", "UP")));
-    } else {
-      send(exchange, 503, "application/json", Json.write(Map.of("status", "DOWN", "reason", problem)));
-    }
-  }
-
-  private void serveConsole(HttpExchange exchange, String path) throws IOException {
-    String file = path.equals("/") ? "index.html" : path.substring(1);
-    if (!file.matches("[A-Za-z0-9_-]+\\.(html|js|css|svg|png|ico)")) {
-      throw AdminException.notFound("no such page: " + path);
-    }
-    try (InputStream in = AdminServer.class.getResourceAsStream(CONSOLE + file)) {
-      if (in == null) {
-        throw AdminException.notFound("no such page: " + path);
-      }
-      byte[] bytes = in.readAllBytes();
-      exchange.getResponseHeaders().set("Cache-Control", "no-cache");
-      send(exchange, 200, contentType(file), bytes);
-    }
-  }
-
-  private static String contentType(String file) {
-    String extension = file.substring(file.lastIndexOf('.') + 1);
-    return switch (extension) {
-      case "html" -> "text/html; charset=utf-8";
-      case "js" -> "text/javascript; charset=utf-8";
-      case "css" -> "text/css; charset=utf-8";
-      case "svg" -> "image/svg+xml";
-      case "png" -> "image/png";
-      default -> "image/x-icon";
-    };
-  }
-
-  private static void error(HttpExchange exchange, int status, @Nullable String message) throws IOException {
-    send(exchange, status, "application/json", Json.write(Map.of("error", message == null ? "error" : message)));
-  }
-
-  private static void send(HttpExchange exchange, int status, String type, String body) throws IOException {
-    send(exchange, status, type, body.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
-    exchange.getResponseHeaders().set("Content-Type", type);
-    exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-    boolean head = exchange.getRequestMethod().equals("HEAD");
-    exchange.sendResponseHeaders(status, head ? -1 : body.length == 0 ? -1 : body.length);
-    if (!head && body.length > 0) {
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-    }
+    metrics.refresh();
+    Exchanges.send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8",
+        prometheus.scrape().getBytes(StandardCharsets.UTF_8));
   }
 
   /** Configures an {@link AdminServer}. */
@@ -378,8 +290,11 @@ public final class AdminServer implements AutoCloseable {
     private String host = "127.0.0.1";
     private int port = 0;
     private @Nullable String token;
+    private final List<String> allowedHosts = new ArrayList<>();
     private final Map<String, AdminRoute> routes = new LinkedHashMap<>();
-    private @Nullable PrometheusMeterRegistry registry;
+    private @Nullable MeterRegistry registry;
+    private Duration metricsRefresh = DEFAULT_METRICS_REFRESH;
+    private TenureMetrics.Schedule metricsSchedule = TenureMetrics.DAEMON;
 
     private Builder(@Nullable Store store) {
       this.store = store;
@@ -407,10 +322,36 @@ public final class AdminServer implements AutoCloseable {
       return this;
     }
 
-    /** The bearer token mutating calls must carry; null or blank for none (loopback only). */
+    /**
+     * The bearer token every {@code /api} call and {@code /metrics} must then carry; null or blank
+     * for none (loopback only).
+     */
     public Builder token(@Nullable String token) {
       this.token = token == null || token.isBlank() ? null : token;
       return this;
+    }
+
+    /**
+     * Names this server answers to besides the address it is bound to (and, bound to loopback,
+     * {@code localhost}, {@code 127.0.0.1} and {@code [::1]}): e.g. the name a reverse proxy or a
+     * tunnel forwards as Host. A request naming any other host gets 421.
+     *
+     * @param hosts each {@code NAME} (with any port) or {@code NAME:PORT}; IPv6 in brackets
+     * @throws IllegalArgumentException naming an entry that is neither
+     */
+    public Builder allowedHosts(Collection<String> hosts) {
+      if (hosts == null) {
+        throw new IllegalArgumentException("allowed hosts must not be null");
+      }
+      List<String> checked = new ArrayList<>();
+      hosts.forEach(h -> checked.add(RequestGuard.checkAllowedHost(h)));
+      allowedHosts.addAll(checked);
+      return this;
+    }
+
+    /** See {@link #allowedHosts(Collection)}. */
+    public Builder allowedHosts(String... hosts) {
+      return allowedHosts(hosts == null ? null : List.of(hosts));
     }
 
     /** Extra paths, e.g. {@code /api/demo}: a route gets the path and every path under it. */
@@ -422,9 +363,35 @@ public final class AdminServer implements AutoCloseable {
       return this;
     }
 
-    /** The registry to serve on {@code /metrics} (and to register Tenure's meters on). */
-    public Builder meterRegistry(PrometheusMeterRegistry registry) {
+    /**
+     * The registry to register Tenure's meters on: any Micrometer registry. {@code /metrics} serves
+     * it when it is a Prometheus one (or a composite holding one), and answers 404 otherwise.
+     */
+    public Builder meterRegistry(MeterRegistry registry) {
+      if (registry == null) {
+        throw new IllegalArgumentException("the meter registry must not be null");
+      }
       this.registry = registry;
+      return this;
+    }
+
+    /**
+     * How often store-wide gauges re-read the store while the server runs, so a registry nothing
+     * scrapes (a push registry) sees current values; a scrape of {@code /metrics} also re-reads.
+     *
+     * @param every 100 ms to 1 hour; {@link #DEFAULT_METRICS_REFRESH} by default
+     */
+    public Builder metricsRefresh(Duration every) {
+      if (every == null || every.compareTo(Duration.ofMillis(100)) < 0 || every.compareTo(Duration.ofHours(1)) > 0) {
+        throw new IllegalArgumentException("the metrics refresh must be 100ms to 1h, got " + every);
+      }
+      this.metricsRefresh = every;
+      return this;
+    }
+
+    /** Tests: what runs the refresh, fired by hand instead of a timer. */
+    Builder metricsSchedule(TenureMetrics.Schedule schedule) {
+      this.metricsSchedule = schedule;
       return this;
     }
 

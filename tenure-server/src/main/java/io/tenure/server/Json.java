@@ -14,8 +14,15 @@ import org.jspecify.annotations.Nullable;
  * JSON strictly (request bodies, tests). Hand-written so the launcher needs no JSON library.
  */
 public final class Json {
+  /**
+   * How deep arrays and objects may nest in what {@link #parseObject} reads: far more than any
+   * request needs, and far less than the recursion a thread's stack holds.
+   */
+  public static final int MAX_DEPTH = 64;
+
   private final String text;
   private int at;
+  private int depth;
 
   private Json(String text) {
     this.text = text;
@@ -107,7 +114,8 @@ public final class Json {
    * Reads one JSON object. Numbers come back as Long (or Double when they have a fraction or an
    * exponent), objects as ordered maps, arrays as lists.
    *
-   * @throws IllegalArgumentException naming the position, if the text is not exactly one object
+   * @throws IllegalArgumentException naming the position, if the text is not exactly one object or
+   *     nests deeper than {@link #MAX_DEPTH}
    */
   @SuppressWarnings("unchecked")
   public static Map<String, Object> parseObject(String text) {
@@ -126,14 +134,23 @@ public final class Json {
   private @Nullable Object value() {
     char c = peek();
     return switch (c) {
-      case '{' -> object();
-      case '[' -> array();
+      case '{', '[' -> nested(c);
       case '"' -> string();
       case 't' -> literal("true", Boolean.TRUE);
       case 'f' -> literal("false", Boolean.FALSE);
       case 'n' -> literal("null", null);
       default -> number();
     };
+  }
+
+  /** An object or array, one level deeper: refused past the cap, before the stack can overflow. */
+  private Object nested(char open) {
+    if (++depth > MAX_DEPTH) {
+      throw error("arrays and objects nested deeper than " + MAX_DEPTH + " levels");
+    }
+    Object value = open == '{' ? object() : array();
+    depth--;
+    return value;
   }
 
   private Map<String, Object> object() {

@@ -88,15 +88,20 @@ final class Peers {
   }
 
   /**
-   * Each queue's handled-per-second summed over the ACTIVE nodes that answer within a second;
-   * queues no node reported are left out.
+   * Each queue's handled-per-second summed over the ACTIVE nodes that answer within a second,
+   * asked with the caller's Authorization header; queues no node reported are left out.
    */
-  Map<String, Double> clusterRates(MembershipView view) {
+  Map<String, Double> clusterRates(MembershipView view, @org.jspecify.annotations.Nullable String authorization) {
     List<NodeInfo> active = view.nodes().stream()
         .filter(n -> n.status() == NodeStatus.ACTIVE && !n.address().isBlank()).toList();
     List<CompletableFuture<HttpResponse<String>>> answers = active.stream()
-        .map(n -> http.sendAsync(HttpRequest.newBuilder(resolve(n.address(), "/api/queues")).timeout(TIMEOUT).GET().build(),
-            HttpResponse.BodyHandlers.ofString()))
+        .map(n -> {
+          HttpRequest.Builder ask = HttpRequest.newBuilder(resolve(n.address(), "/api/queues")).timeout(TIMEOUT).GET();
+          if (authorization != null) {
+            ask.header("Authorization", authorization); // nodes with a token need it on reads too
+          }
+          return http.sendAsync(ask.build(), HttpResponse.BodyHandlers.ofString());
+        })
         .toList();
     Map<String, Double> rates = new HashMap<>();
     for (CompletableFuture<HttpResponse<String>> answer : answers) {

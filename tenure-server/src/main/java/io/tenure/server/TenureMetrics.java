@@ -3,36 +3,65 @@ package io.tenure.server;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tenure.ConsumerStats;
 import io.tenure.NodeInfo;
 import io.tenure.NodeStatus;
 import io.tenure.QueueStats;
 import io.tenure.TenureNode;
+import io.tenure.spi.Lease;
 import io.tenure.spi.Store;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Tenure's meters (docs/ADMIN-API.md#metrics) on a Micrometer registry. Store-wide gauges read a
- * snapshot that {@link #refresh()} takes once per scrape, so a scrape costs two store reads
- * whatever the number of queues; gauges for a queue are registered the first time it is seen.
+ * Tenure's meters (docs/ADMIN-API.md#metrics) on any Micrometer registry. Store-wide gauges (tagged
+ * {@code scope="store"}: every node reports the same values) read a snapshot that {@link
+ * #refresh()} takes, on a scrape and every period of {@link #refreshEvery}, so a push registry
+ * sees current values too; a refresh costs three store reads whatever the number of queues.
+ * Gauges for a queue are registered the first time a refresh sees it.
  */
-public final class TenureMetrics {
+public final class TenureMetrics implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TenureMetrics.class);
+  /** The tag that marks a gauge whose value is the store's, the same on every node. */
+  static final String SCOPE = "scope";
+  static final String STORE_SCOPE = "store";
+
+  /** Runs a task every period until the returned handle is closed; tests fire it by hand. */
+  @FunctionalInterface
+  interface Schedule {
+    AutoCloseable every(Duration period, Runnable task);
+  }
+
+  /** A daemon thread that runs the task at once and then every period. */
+  static final Schedule DAEMON = (period, task) -> {
+    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+        r -> Thread.ofPlatform().daemon().name("tenure-metrics-refresh").unstarted(r));
+    timer.scheduleWithFixedDelay(task, 0, period.toMillis(), TimeUnit.MILLISECONDS);
+    return timer::shutdownNow;
+  };
 
   private final Store store;
   private volatile @Nullable TenureNode node;
   private final MeterRegistry registry;
   private volatile Map<String, QueueStats> queues = Map.of();
   private volatile Map<NodeStatus, Long> nodes = Map.of();
+  private volatile long leaderEpoch;
+  private volatile boolean failing;
+  private @Nullable AutoCloseable schedule;
   private final Set<String> registeredQueues = ConcurrentHashMap.newKeySet();
   private final Set<String> registeredConsumers = ConcurrentHashMap.newKeySet();
 
@@ -41,10 +70,13 @@ public final class TenureMetrics {
     this.registry = registry;
     for (NodeStatus status : NodeStatus.values()) {
       Gauge.builder("tenure_cluster_nodes", this, m -> m.nodes.getOrDefault(status, 0L))
-          .tag("status", status.name())
+          .tag("status", status.name()).tag(SCOPE, STORE_SCOPE)
           .description("Nodes in the membership table, per status")
           .register(registry);
     }
+    Gauge.builder("tenure_cluster_leader_epoch", this, m -> m.leaderEpoch).tag(SCOPE, STORE_SCOPE)
+        .description("The epoch in the lease table: the current leader's, or the last one's while none leads")
+        .register(registry);
     if (node != null) {
       attach(node);
     }
@@ -59,15 +91,56 @@ public final class TenureMetrics {
     Gauge.builder("tenure_node_leader", node, n -> n.isLeader() ? 1 : 0)
         .description("1 while this node holds the leader lease").register(registry);
     Gauge.builder("tenure_node_leader_epoch", node, n -> n.leaderFence().map(f -> (double) f.epoch()).orElse(0.0))
-        .description("The leader epoch this node holds, 0 when not leader").register(registry);
+        .description("The leader epoch this node holds, 0 when it does not lead (the cluster's: tenure_cluster_leader_epoch)")
+        .register(registry);
     Gauge.builder("tenure_node_self_fenced", node, n -> n.isSelfFenced() ? 1 : 0)
         .description("1 while this node is self-fenced").register(registry);
     Gauge.builder("tenure_node_agents_running", node, n -> n.runningAgents().size())
         .description("Agents running on this node").register(registry);
   }
 
+  /**
+   * Refreshes the snapshot every {@code period} on a daemon thread (the first at once), until
+   * {@link #close()}.
+   *
+   * @throws IllegalStateException if it already refreshes on a schedule
+   */
+  public void refreshEvery(Duration period) {
+    refreshEvery(period, DAEMON);
+  }
+
+  synchronized void refreshEvery(Duration period, Schedule on) {
+    if (period == null || period.isNegative() || period.isZero()) {
+      throw new IllegalArgumentException("the refresh period must be positive, got " + period);
+    }
+    if (schedule != null) {
+      throw new IllegalStateException("these metrics already refresh on a schedule");
+    }
+    schedule = on.every(period, () -> {
+      try {
+        refresh();
+      } catch (RuntimeException e) {
+        // A task that throws is never run again: this must not end the schedule.
+        LOG.warn("metrics: refresh failed: {}", e.toString());
+      }
+    });
+  }
+
+  /** Stops the scheduled refresh, if any; the meters stay registered. */
+  @Override
+  public synchronized void close() {
+    if (schedule != null) {
+      try {
+        schedule.close();
+      } catch (Exception e) {
+        LOG.debug("metrics: stopping the refresh failed: {}", e.toString());
+      }
+      schedule = null;
+    }
+  }
+
   /** Reads the store snapshot the gauges report and registers meters for new queues. */
-  public void refresh() {
+  public synchronized void refresh() {
     try {
       Map<String, QueueStats> byQueue = new HashMap<>();
       store.queues().stats().forEach(s -> byQueue.put(s.queue(), s));
@@ -75,10 +148,20 @@ public final class TenureMetrics {
       for (NodeInfo info : store.membership().read().nodes()) {
         byStatus.merge(info.status(), 1L, Long::sum);
       }
+      Lease lease = store.leases().read();
       queues = byQueue;
       nodes = byStatus;
+      leaderEpoch = lease.epoch();
+      if (failing) {
+        failing = false;
+        LOG.info("metrics: the store answers again");
+      }
     } catch (RuntimeException e) {
-      LOG.warn("metrics: could not read the store: {}", e.toString());
+      // Once per outage, not once per refresh: the node's own log says the rest.
+      if (!failing) {
+        failing = true;
+        LOG.warn("metrics: could not read the store; gauges keep their last values: {}", e.toString());
+      }
     }
     queues.keySet().forEach(this::registerQueue);
     TenureNode self = node;
@@ -103,7 +186,7 @@ public final class TenureMetrics {
           QueueStats stats = m.queues.get(queue);
           return stats == null ? 0 : value.applyAsDouble(stats);
         })
-        .tag("queue", queue).description(description).register(registry);
+        .tag("queue", queue).tag(SCOPE, STORE_SCOPE).description(description).register(registry);
   }
 
   private void registerConsumer(String queue) {
@@ -133,6 +216,22 @@ public final class TenureMetrics {
           return sum;
         })
         .tag("queue", queue).description(description).register(registry);
+  }
+
+  /** The registry itself if it is a Prometheus one, else the first Prometheus one in a composite. */
+  static @Nullable PrometheusMeterRegistry prometheusOf(MeterRegistry registry) {
+    if (registry instanceof PrometheusMeterRegistry found) {
+      return found;
+    }
+    if (registry instanceof CompositeMeterRegistry composite) {
+      for (MeterRegistry member : composite.getRegistries()) {
+        PrometheusMeterRegistry found = prometheusOf(member);
+        if (found != null) {
+          return found;
+        }
+      }
+    }
+    return null;
   }
 
   private static List<ConsumerStats> consumers(@Nullable TenureNode node) {

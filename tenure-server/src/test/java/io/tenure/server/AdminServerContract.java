@@ -3,6 +3,7 @@ package io.tenure.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tenure.Agent;
 import io.tenure.AgentContext;
 import io.tenure.AgentFamily;
@@ -53,7 +54,7 @@ abstract class AdminServerContract {
     store = openStore();
     queue = Queue.on(store.queues(), QUEUE, QueuePolicy.defaults());
     server = AdminServer.builder(store).bind("127.0.0.1", 0).build().start();
-    node = TenureNode.builder(store).name("n1").address(server.url())
+    node = TenureNode.builder(store).name("n1").address(server.advertisedUrl())
         .agentFamily(family("projection", "a", "b"))
         .build();
     server.attach(node);
@@ -89,7 +90,7 @@ abstract class AdminServerContract {
     assertThat(self.get("status")).isEqualTo("ACTIVE");
     assertThat(self.get("leader")).isEqualTo(true);
     assertThat(self.get("agents")).isEqualTo(2L);
-    assertThat(self.get("address")).isEqualTo(server.url());
+    assertThat(self.get("address")).isEqualTo(server.advertisedUrl());
   }
 
   @Test
@@ -215,6 +216,123 @@ abstract class AdminServerContract {
   }
 
   @Test
+  void a_page_on_a_rebinding_domain_is_refused_on_every_route_and_changes_nothing() throws Exception {
+    // DNS rebinding: a page at http://rebind.evil.example:PORT whose name now resolves to 127.0.0.1.
+    // The browser sends its own name as Host and a matching Origin: same-origin, as far as it knows.
+    String evil = "rebind.evil.example:" + server.port();
+    List<String> asTheBrowser = List.of("Host: " + evil, "Origin: http://" + evil, "Content-Type: application/json");
+    long dead = deadLetter("secret payload");
+
+    Raw pause = raw(server.port(), "POST", "/api/agents/pause", asTheBrowser, "{\"uri\":\"projection://a\"}");
+    Raw purge = raw(server.port(), "POST", "/api/queues/orders/dead/purge", asTheBrowser, "");
+    Raw payload = raw(server.port(), "GET", "/api/messages/" + dead, asTheBrowser, "");
+
+    for (Raw refused : List.of(pause, purge, payload)) {
+      assertThat(refused.status()).as(refused.toString()).isEqualTo(421);
+      assertThat(refused.body()).doesNotContain("secret payload").contains("rebind.evil.example");
+    }
+    for (String path : List.of("/", "/app.js", "/health/live", "/health/ready", "/metrics", "/api/cluster", "/nothing")) {
+      assertThat(raw(server.port(), "GET", path, asTheBrowser, "").status()).as(path).isEqualTo(421);
+    }
+    assertThat(store.agents().read(AgentUri.parse("projection://a")).orElseThrow().paused()).isFalse();
+    assertThat(node.runningAgents()).hasSize(2);
+    assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.DEAD);
+  }
+
+  @Test
+  void the_bound_address_and_the_loopback_names_with_its_port_are_served() throws Exception {
+    int port = server.port();
+    for (String host : List.of("127.0.0.1:" + port, "localhost:" + port, "LOCALHOST:" + port, "[::1]:" + port,
+        "[0:0:0:0:0:0:0:1]:" + port)) {
+      assertThat(raw(port, "GET", "/api/cluster", List.of("Host: " + host), "").status()).as(host).isEqualTo(200);
+    }
+    for (String host : List.of("127.0.0.1:" + (port == 1 ? 2 : port - 1), "127.0.0.1", "localhost.evil.example:" + port,
+        "127.0.0.1.evil.example:" + port, "[::2]:" + port, "")) {
+      assertThat(raw(port, "GET", "/health/live", List.of("Host: " + host), "").status()).as(host).isEqualTo(421);
+    }
+    // An absolute-form target names the server itself, instead of the Host header (RFC 9112 3.2.2).
+    assertThat(raw(port, "GET", "http://rebind.evil.example:" + port + "/api/cluster", List.of("Host: 127.0.0.1:" + port), "")
+        .status()).isEqualTo(421);
+    // HTTP/1.1 requires exactly one Host; HTTP/1.0 clients (some load balancers' probes) send none.
+    assertThat(raw(port, "GET", "/health/live", List.of(), "").status()).isEqualTo(400);
+    assertThat(raw(port, "GET", "/health/live", List.of("Host: 127.0.0.1:" + port, "Host: rebind.evil.example:" + port), "")
+        .status()).isEqualTo(400);
+    assertThat(raw(port, "GET", "/health/live", "HTTP/1.0", List.of(), "").status()).isEqualTo(200);
+  }
+
+  @Test
+  void every_response_forbids_framing_sniffing_and_foreign_scripts() throws Exception {
+    for (String path : List.of("/", "/app.js", "/api/cluster", "/api/nothing", "/health/live", "/metrics")) {
+      Raw response = raw(server.port(), "GET", path, List.of("Host: 127.0.0.1:" + server.port()), "");
+      assertThat(response.headers()).as(path)
+          .containsEntry("x-frame-options", "DENY")
+          .containsEntry("x-content-type-options", "nosniff");
+      assertThat(response.headers().get("content-security-policy")).as(path)
+          .contains("frame-ancestors 'none'").contains("base-uri 'none'");
+    }
+    String console = raw(server.port(), "GET", "/", List.of("Host: 127.0.0.1:" + server.port()), "")
+        .headers().get("content-security-policy");
+    assertThat(console).startsWith("default-src 'self';").contains("form-action 'self'").doesNotContain("unsafe");
+  }
+
+  @Test
+  void deeply_nested_json_is_bad_input_and_the_server_keeps_serving() throws Exception {
+    assertError(post("/api/agents/pause", "[".repeat(30_000), null), 400, "nested deeper than 64");
+    assertError(post("/api/agents/pause", "{\"uri\":" + "[".repeat(65) + "]".repeat(65) + "}", null), 400,
+        "nested deeper than 64");
+
+    assertThat(get("/api/cluster").status()).isEqualTo(200);
+    assertThat(store.agents().readAll()).noneMatch(a -> a.paused());
+  }
+
+  @Test
+  void an_id_that_is_not_a_number_is_bad_input_naming_it() throws Exception {
+    long dead = deadLetter("poison");
+
+    assertError(get("/api/messages/abc"), 400, "'abc'");
+    assertError(get("/api/messages/99999999999999999999"), 400, "'99999999999999999999'");
+    assertError(post("/api/queues/orders/dead/abc/replay", "", null), 400, "'abc'");
+    assertError(get("/api/messages/999999"), 404, "no message 999999");
+    assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.DEAD);
+  }
+
+  @Test
+  void the_published_address_has_no_trailing_slash_so_paths_join_onto_it() throws Exception {
+    assertThat(server.advertisedUrl()).doesNotEndWith("/");
+    assertThat(server.url()).doesNotEndWith("/");
+    String address = (String) ((Map<?, ?>) ((List<?>) getJson("/api/cluster").get("nodes")).get(0)).get("address");
+
+    assertThat(send(HttpRequest.newBuilder(URI.create(address + "/metrics")).GET()).status()).isEqualTo(200);
+    assertThat(send(HttpRequest.newBuilder(URI.create(address + "/health/live")).GET()).status()).isEqualTo(200);
+    // Doubled slashes inside a path route as single ones.
+    assertThat(get("/api//cluster").status()).isEqualTo(200);
+    assertThat(get("///metrics").status()).isEqualTo(200);
+  }
+
+  @Test
+  void with_a_token_every_api_call_and_metrics_need_it_but_health_and_the_console_files_do_not() throws Exception {
+    long dead = deadLetter("secret payload");
+    try (AdminServer guarded = AdminServer.builder(store).node(node).bind("127.0.0.1", 0).token("s3cret").build().start()) {
+      String base = "http://127.0.0.1:" + guarded.port();
+      for (String path : List.of("/api/cluster", "/api/agents", "/api/queues", "/api/events", "/api/queues/orders/dead",
+          "/api/messages/" + dead, "/metrics")) {
+        Response refused = send(HttpRequest.newBuilder(URI.create(base + path)).GET());
+        assertError(refused, 401, "needs 'Authorization: Bearer TOKEN'");
+        assertThat(refused.body()).doesNotContain("secret payload");
+        assertError(send(HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Bearer wrong").GET()),
+            401, "wrong bearer token");
+        assertThat(send(HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Bearer s3cret").GET())
+            .status()).as(path).isEqualTo(200);
+      }
+      for (String path : List.of("/", "/app.js", "/style.css", "/favicon.svg", "/health/live", "/health/ready")) {
+        assertThat(send(HttpRequest.newBuilder(URI.create(base + path)).GET()).status()).as(path).isEqualTo(200);
+      }
+      assertError(post(base, "/api/queues/orders/dead/" + dead + "/replay", "", null), 401, "Bearer TOKEN");
+      assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.DEAD);
+    }
+  }
+
+  @Test
   void beyond_loopback_a_token_is_required_and_checked_on_every_change() throws Exception {
     assertThatThrownBy(() -> AdminServer.builder(store).bind("0.0.0.0", 0).build())
         .isInstanceOf(IllegalArgumentException.class)
@@ -228,7 +346,16 @@ abstract class AdminServerContract {
       assertError(post(base, replay, "", null), 401, "needs 'Authorization: Bearer TOKEN'");
       assertError(post(base, replay, "", "Bearer wrong"), 401, "wrong bearer token");
       assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.DEAD);
-      assertThat(send(HttpRequest.newBuilder(URI.create(base + "/api/cluster")).GET()).status()).isEqualTo(200);
+      assertError(send(HttpRequest.newBuilder(URI.create(base + "/api/cluster")).GET()), 401, "Bearer TOKEN");
+      assertThat(send(HttpRequest.newBuilder(URI.create(base + "/api/cluster")).header("Authorization", "Bearer s3cret")
+          .GET()).status()).isEqualTo(200);
+      // Bound to every interface, it answers to the machine's name: what it advertises to other nodes.
+      String name = java.net.InetAddress.getLocalHost().getHostName();
+      assertThat(guarded.advertisedUrl()).isEqualTo("http://" + name + ":" + guarded.port());
+      assertThat(raw(guarded.port(), "GET", "/health/live", List.of("Host: " + name + ":" + guarded.port()), "").status())
+          .isEqualTo(200);
+      assertThat(raw(guarded.port(), "GET", "/health/live", List.of("Host: rebind.evil.example:" + guarded.port()), "")
+          .status()).isEqualTo(421);
 
       assertThat(post(base, replay, "", "Bearer s3cret").status()).isEqualTo(200);
       assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.PENDING);
@@ -255,11 +382,94 @@ abstract class AdminServerContract {
 
     String metrics = get("/metrics").body();
 
-    assertThat(metrics).contains("tenure_queue_depth{queue=\"orders\"} 2.0");
-    assertThat(metrics).contains("tenure_queue_dead{queue=\"orders\"} 1.0");
+    assertThat(metrics).contains("tenure_queue_depth{queue=\"orders\",scope=\"store\"} 2.0");
+    assertThat(metrics).contains("tenure_queue_dead{queue=\"orders\",scope=\"store\"} 1.0");
     assertThat(metrics).contains("tenure_node_leader 1.0");
     assertThat(metrics).contains("tenure_node_agents_running 2.0");
-    assertThat(metrics).contains("tenure_cluster_nodes{status=\"ACTIVE\"} 1.0");
+    assertThat(metrics).contains("tenure_cluster_nodes{scope=\"store\",status=\"ACTIVE\"} 1.0");
+    long epoch = store.leases().read().epoch();
+    assertThat(metrics).contains("tenure_cluster_leader_epoch{scope=\"store\"} " + (double) epoch);
+    assertThat(metrics).contains("tenure_node_leader_epoch " + (double) epoch);
+  }
+
+  @Test
+  void on_a_follower_the_node_epoch_is_0_and_the_cluster_epoch_is_the_leaders() throws Exception {
+    try (AdminServer followerAdmin = AdminServer.builder(store).bind("127.0.0.1", 0).build().start();
+        TenureNode follower = TenureNode.builder(store).name("n2").promotable(false)
+            .address(followerAdmin.advertisedUrl()).build()) {
+      followerAdmin.attach(follower);
+      follower.start();
+      long epoch = store.leases().read().epoch();
+
+      String metrics = send(HttpRequest.newBuilder(URI.create(followerAdmin.url() + "/metrics")).GET()).body();
+
+      assertThat(metrics).contains("tenure_node_leader 0.0").contains("tenure_node_leader_epoch 0.0");
+      assertThat(metrics).contains("tenure_cluster_leader_epoch{scope=\"store\"} " + (double) epoch);
+    }
+  }
+
+  @Test
+  void store_wide_gauges_refresh_on_their_schedule_for_a_registry_nothing_scrapes() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    ManualSchedule schedule = new ManualSchedule();
+    queue.enqueueAll(List.of(OutgoingMessage.text("1"), OutgoingMessage.text("2")));
+    try (AdminServer pushed = AdminServer.builder(store).node(node).bind("127.0.0.1", 0).meterRegistry(registry)
+        .metricsRefresh(Duration.ofSeconds(7)).metricsSchedule(schedule).build().start()) {
+      assertThat(schedule.period).isEqualTo(Duration.ofSeconds(7));
+      schedule.fire();
+      assertThat(depth(registry)).isEqualTo(2.0);
+      assertThat(registry.get("tenure_cluster_nodes").tags("status", "ACTIVE", "scope", "store").gauge().value())
+          .isEqualTo(1.0);
+
+      queue.enqueue(OutgoingMessage.text("3"));
+      assertThat(depth(registry)).as("a snapshot until the next refresh").isEqualTo(2.0);
+      schedule.fire();
+      assertThat(depth(registry)).isEqualTo(3.0);
+      assertThat(registry.get("tenure_node_leader").gauge().value()).isEqualTo(1.0);
+
+      assertError(send(HttpRequest.newBuilder(URI.create(pushed.url() + "/metrics")).GET()), 404,
+          "no Prometheus registry");
+    }
+    assertThat(schedule.closed).as("close() stops the refresh").isTrue();
+  }
+
+  @Test
+  void the_default_schedule_refreshes_without_a_scrape() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    queue.enqueue(OutgoingMessage.text("1"));
+    try (AdminServer pushed = AdminServer.builder(store).node(node).bind("127.0.0.1", 0).meterRegistry(registry)
+        .metricsRefresh(Duration.ofMillis(100)).build().start()) {
+      await("the first refresh registered the queue's gauges", () -> registry.find("tenure_queue_depth").gauge() != null
+          && depth(registry) == 1.0);
+      queue.enqueue(OutgoingMessage.text("2"));
+      await("a later refresh saw the second message", () -> depth(registry) == 2.0);
+    }
+  }
+
+  @Test
+  void builder_options_are_checked_at_once_naming_the_value() {
+    AdminServer.Builder builder = AdminServer.builder(store);
+    for (String bad : new String[] {"", " ", "evil example", "host:99999", "host:", "[::1", "[zz]", "a/b", "host:80:80"}) {
+      assertThatThrownBy(() -> builder.allowedHosts(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThatThrownBy(() -> builder.allowedHosts("evil example")).hasMessageContaining("'evil example'");
+    assertThatThrownBy(() -> builder.metricsRefresh(Duration.ofMillis(10))).hasMessageContaining("PT0.01S");
+    assertThatThrownBy(() -> builder.meterRegistry(null)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void an_allowed_name_is_served_with_any_port_and_a_name_with_a_port_only_on_it() throws Exception {
+    try (AdminServer proxied = AdminServer.builder(store).node(node).bind("127.0.0.1", 0)
+        .allowedHosts("Tenure.Internal", "proxy.example:8443", "[fd00::7]").build().start()) {
+      int port = proxied.port();
+      for (String host : List.of("tenure.internal", "tenure.internal:443", "TENURE.INTERNAL:" + port, "proxy.example:8443",
+          "[fd00:0:0:0:0:0:0:7]:9000", "localhost:" + port)) {
+        assertThat(raw(port, "GET", "/api/cluster", List.of("Host: " + host), "").status()).as(host).isEqualTo(200);
+      }
+      for (String host : List.of("proxy.example", "proxy.example:8444", "tenure.internal.evil.example", "evil.tenure.internal")) {
+        assertThat(raw(port, "GET", "/api/cluster", List.of("Host: " + host), "").status()).as(host).isEqualTo(421);
+      }
+    }
   }
 
   @Test
@@ -328,6 +538,64 @@ abstract class AdminServerContract {
   private record Response(int status, String body, String contentType) {
     Map<String, Object> json() {
       return Json.parseObject(body);
+    }
+  }
+
+  private static double depth(SimpleMeterRegistry registry) {
+    return registry.get("tenure_queue_depth").tags("queue", QUEUE, "scope", "store").gauge().value();
+  }
+
+  /** The metrics refresh, run by the test when it says so. */
+  private static final class ManualSchedule implements TenureMetrics.Schedule {
+    volatile @Nullable Duration period;
+    volatile @Nullable Runnable task;
+    volatile boolean closed;
+
+    @Override
+    public AutoCloseable every(Duration period, Runnable task) {
+      this.period = period;
+      this.task = task;
+      return () -> closed = true;
+    }
+
+    void fire() {
+      assertThat(task).as("the server scheduled its refresh").isNotNull();
+      task.run();
+    }
+  }
+
+  /** A response read off the socket: the status, the headers (names in lower case) and the body. */
+  private record Raw(int status, Map<String, String> headers, String body) {}
+
+  private static Raw raw(int port, String method, String target, List<String> headers, String body) throws IOException {
+    return raw(port, method, target, "HTTP/1.1", headers, body);
+  }
+
+  /**
+   * Sends one request as written, on a socket: HttpClient will not send a Host header of the
+   * caller's choosing, and a rebinding page's browser does.
+   */
+  private static Raw raw(int port, String method, String target, String protocol, List<String> headers, String body)
+      throws IOException {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+      socket.setSoTimeout((int) WAIT.toMillis());
+      byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      StringBuilder head = new StringBuilder(method + " " + target + " " + protocol + "\r\n");
+      headers.forEach(header -> head.append(header).append("\r\n"));
+      head.append("Content-Length: ").append(bytes.length).append("\r\nConnection: close\r\n\r\n");
+      socket.getOutputStream().write(head.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().write(bytes);
+      socket.getOutputStream().flush();
+      String response = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      int end = response.indexOf("\r\n\r\n");
+      assertThat(end).as("a complete response head: " + response).isPositive();
+      String[] lines = response.substring(0, end).split("\r\n");
+      Map<String, String> fields = new java.util.LinkedHashMap<>();
+      for (int i = 1; i < lines.length; i++) {
+        int colon = lines[i].indexOf(':');
+        fields.put(lines[i].substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT), lines[i].substring(colon + 1).trim());
+      }
+      return new Raw(Integer.parseInt(lines[0].split(" ")[1]), fields, response.substring(end + 4));
     }
   }
 

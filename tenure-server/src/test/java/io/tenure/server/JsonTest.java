@@ -84,4 +84,21 @@ class JsonTest {
           .hasMessageContaining("invalid JSON");
     }
   }
+
+  @Test
+  void nesting_is_read_up_to_the_cap_and_refused_past_it_before_the_stack_overflows() {
+    String deepest = "{\"a\":" + "[".repeat(Json.MAX_DEPTH - 1) + "]".repeat(Json.MAX_DEPTH - 1) + "}";
+    assertThat(Json.parseObject(deepest)).containsKey("a");
+
+    for (String bad : new String[] {
+        "{\"a\":" + "[".repeat(Json.MAX_DEPTH) + "]".repeat(Json.MAX_DEPTH) + "}",
+        "{\"a\":" + "{\"b\":".repeat(Json.MAX_DEPTH) + "1" + "}".repeat(Json.MAX_DEPTH + 1),
+        "[".repeat(30_000),
+        "{\"a\":" + "[".repeat(1_000_000)}) {
+      assertThatThrownBy(() -> Json.parseObject(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("nested deeper than 64 levels")
+          .hasMessageContaining("at character");
+    }
+  }
 }

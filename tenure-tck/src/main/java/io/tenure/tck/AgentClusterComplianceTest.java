@@ -168,6 +168,16 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
         .map(io.tenure.ClusterEvent::kind).collect(Collectors.toSet());
     assertThat(kinds).contains(io.tenure.ClusterEvent.Kind.AGENT_STARTED, io.tenure.ClusterEvent.Kind.AGENT_STOPPED,
         io.tenure.ClusterEvent.Kind.AGENT_MOVED, io.tenure.ClusterEvent.Kind.AGENT_RELEASED);
+    // A move names its target as people know it, with the incarnation id beside the name.
+    Map<String, String> ids = new HashMap<>();
+    nodes.forEach((name, node) -> ids.put(node.nodeId(), name));
+    List<io.tenure.ClusterEvent> moves = observer.events().recent(10_000).stream()
+        .filter(e -> e.kind() == io.tenure.ClusterEvent.Kind.AGENT_MOVED).toList();
+    assertThat(moves).isNotEmpty().allSatisfy(move -> {
+      java.util.regex.Matcher target = java.util.regex.Pattern.compile(" to (\\S+) \\(([^)]+)\\)$").matcher(move.detail());
+      assertThat(target.find()).as(move.detail()).isTrue();
+      assertThat(ids.get(target.group(2))).as(move.detail()).isEqualTo(target.group(1));
+    });
   }
 
   @Test

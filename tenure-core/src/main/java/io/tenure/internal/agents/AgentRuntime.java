@@ -113,7 +113,7 @@ public final class AgentRuntime {
           fence.nodeId(), hold / 1_000_000);
     }
     try {
-      apply(plan, fence);
+      apply(plan, fence, membership);
     } finally {
       long took = System.nanoTime() - began;
       // A pass slower than a renew interval is worth an operator's look: it delays the next one.
@@ -138,7 +138,7 @@ public final class AgentRuntime {
     return wanted.values().stream().flatMap(Set::stream).anyMatch(uri -> !withRows.contains(uri));
   }
 
-  private void apply(List<PlanAction> plan, LeaderFence fence) {
+  private void apply(List<PlanAction> plan, LeaderFence fence, MembershipView membership) {
     // Placements go in one fenced transaction: a cold start is one write, not one per agent.
     Map<AgentUri, @org.jspecify.annotations.Nullable String> targets = new java.util.LinkedHashMap<>();
     Set<AgentUri> onlyIfUnowned = new HashSet<>();
@@ -162,7 +162,7 @@ public final class AgentRuntime {
       AssignmentWrite result = switch (action) {
         case PlanAction.Place place -> {
           if (place.move()) {
-            record(ClusterEvent.Kind.AGENT_MOVED, place.uri(), fence.epoch(), "to " + place.target());
+            record(ClusterEvent.Kind.AGENT_MOVED, place.uri(), fence.epoch(), "to " + named(place.target(), membership));
             if (UNSAFE_SKIP_HANDOFF) {
               skipHandoff(place);
             }
@@ -178,6 +178,12 @@ public final class AgentRuntime {
         return;
       }
     }
+  }
+
+  /** A node as events show it: its name, with its incarnation id (names repeat across restarts). */
+  private static String named(@org.jspecify.annotations.Nullable String nodeId, MembershipView membership) {
+    return membership.nodes().stream().filter(n -> n.nodeId().equals(nodeId)).findFirst()
+        .map(n -> n.name() + " (" + nodeId + ")").orElse(String.valueOf(nodeId));
   }
 
   /** The broken hand-off of {@link #UNSAFE_SKIP_HANDOFF}: the owner is dropped from the row at once. */
