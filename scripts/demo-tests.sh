@@ -58,5 +58,27 @@ if [ -z "$url" ]; then
 fi
 echo "demo-tests: console browser test against $url" >&2
 node "$BROWSER_TEST/console-e2e.mjs" "$url" "$OUT/console.png" || fail "the console browser test failed (screenshot $OUT/console.png)"
+stop_demo
+trap - EXIT
+
+# 3. The console of a node that requires a token, for reads too.
+token="e2e-$RANDOM$RANDOM"
+TENURE_HTTP_TOKEN="$token" "$ROOT/tenure" node --name token-node --store "sqlite:$OUT/token/tenure.db" \
+  --http 0 >"$OUT/token.out" 2>"$OUT/token.err" &
+tokened=$!
+trap 'kill -TERM "$tokened" 2>/dev/null; wait "$tokened" 2>/dev/null' EXIT
+turl=""
+for _ in $(seq 1 120); do
+  turl=$(grep -o 'admin API and console on http://[^ ]*' "$OUT/token.out" 2>/dev/null | head -n 1 | awk '{print $NF}')
+  [ -n "$turl" ] && break
+  kill -0 "$tokened" 2>/dev/null || break
+  sleep 0.5
+done
+if [ -z "$turl" ]; then
+  fail "the token node did not print its console URL; stderr: $(tail -n 5 "$OUT/token.err")"
+else
+  echo "demo-tests: console token test against $turl" >&2
+  node "$BROWSER_TEST/console-token-e2e.mjs" "${turl%/}" "$token" || fail "the console token test failed"
+fi
 [ "$status" = 0 ] && echo "demo-tests: OK (screenshot $OUT/console.png)" >&2
 exit "$status"

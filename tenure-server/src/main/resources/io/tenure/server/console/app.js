@@ -209,11 +209,10 @@
     const ctrl = new AbortController();
     const timer = setTimeout(() => ctrl.abort(), timeoutMs);
     const headers = { Accept: 'application/json' };
-    if (method !== 'GET') {
-      headers['Content-Type'] = 'application/json';
-      const token = sessionStorage.getItem(TOKEN_KEY);
-      if (token) headers.Authorization = `Bearer ${token}`;
-    }
+    if (method !== 'GET') headers['Content-Type'] = 'application/json';
+    // A node with a token wants it on every /api call, reads too (docs/ADMIN-API.md).
+    const token = sessionStorage.getItem(TOKEN_KEY);
+    if (token) headers.Authorization = `Bearer ${token}`;
     try {
       const res = await fetch(path, {
         method,
@@ -250,8 +249,43 @@
     return `HTTP ${res.status}${body}`;
   }
 
+  /** Reads ask for a token at most once per page: the polls would otherwise ask every second. */
+  let readsAskedForToken = false;
+
+  /**
+   * Sends a request; on 401 asks for the bearer token (once per page for reads, every time for an
+   * action the user clicked), keeps it for the session and retries.
+   */
+  async function authorized(method, path, body, timeoutMs) {
+    let res = await request(method, path, body, timeoutMs);
+    if (res.status !== 401 || (method === 'GET' && readsAskedForToken)) return res;
+    if (method === 'GET') readsAskedForToken = true;
+    const had = sessionStorage.getItem(TOKEN_KEY);
+    if (had) sessionStorage.removeItem(TOKEN_KEY);
+    const token = window.prompt(
+      had
+        ? 'The admin token was rejected. Enter the bearer token (--http-token / TENURE_HTTP_TOKEN):'
+        : 'This server requires a bearer token (--http-token / TENURE_HTTP_TOKEN):',
+    );
+    if (token && token.trim()) {
+      sessionStorage.setItem(TOKEN_KEY, token.trim());
+      res = await request(method, path, body, timeoutMs);
+      if (res.status === 401) sessionStorage.removeItem(TOKEN_KEY);
+      else readsAskedForToken = false;
+    }
+    return res;
+  }
+
+  /** A token given in the URL's fragment (#token=...) is kept for the session and removed from the URL. */
+  function takeTokenFromFragment() {
+    const match = location.hash.match(/(?:^#|&)token=([^&]+)/);
+    if (!match) return;
+    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(match[1]));
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+
   async function getJson(path, { allow404 = false } = {}) {
-    const res = await request('GET', path, undefined, READ_TIMEOUT_MS);
+    const res = await authorized('GET', path, undefined, READ_TIMEOUT_MS);
     if (allow404 && res.status === 404) return null;
     if (!res.ok) throw new HttpError(`GET ${path}: ${errorText(res)}`, res.status, res.data);
     if (res.data == null || typeof res.data !== 'object') {
@@ -260,23 +294,9 @@
     return res.data;
   }
 
-  /** POST; on 401 asks once for a bearer token, keeps it for the session and retries. */
+  /** POST; on 401 asks for a bearer token, keeps it for the session and retries. */
   async function postJson(path, body) {
-    let res = await request('POST', path, body, ACTION_TIMEOUT_MS);
-    if (res.status === 401) {
-      const had = sessionStorage.getItem(TOKEN_KEY);
-      if (had) sessionStorage.removeItem(TOKEN_KEY);
-      const token = window.prompt(
-        had
-          ? 'The admin token was rejected. Enter the bearer token (--http-token / TENURE_HTTP_TOKEN):'
-          : 'This server requires a bearer token for changes (--http-token / TENURE_HTTP_TOKEN):',
-      );
-      if (token && token.trim()) {
-        sessionStorage.setItem(TOKEN_KEY, token.trim());
-        res = await request('POST', path, body, ACTION_TIMEOUT_MS);
-        if (res.status === 401) sessionStorage.removeItem(TOKEN_KEY);
-      }
-    }
+    const res = await authorized('POST', path, body, ACTION_TIMEOUT_MS);
     if (!res.ok) throw new HttpError(errorText(res), res.status, res.data);
     return res.data ?? {};
   }
@@ -1483,6 +1503,7 @@
   }
 
   function start() {
+    takeTokenFromFragment();
     loadColors();
     $('rebalance').addEventListener('click', (ev) =>
       act(ev.currentTarget, 'rebalance', () => postJson('api/agents/rebalance'), (r) => (r.rebalanced ? 'rebalance requested' : 'rebalance: nothing to do')),
