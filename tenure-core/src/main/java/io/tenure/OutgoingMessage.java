@@ -22,7 +22,12 @@ public record OutgoingMessage(
   /** Longest content type. */
   public static final int MAX_CONTENT_TYPE_LENGTH = 255;
 
-  /** Checks every field. */
+  /**
+   * Checks every field.
+   *
+   * @throws IllegalArgumentException naming the field if one is malformed, or the delay is negative
+   *     or longer than {@link Limits#MAX_DURATION}
+   */
   public OutgoingMessage {
     if (payload == null) {
       throw new IllegalArgumentException("payload must not be null");
@@ -42,9 +47,7 @@ public record OutgoingMessage(
     if (key != null) {
       Checks.id("ordering key", key, MAX_KEY_LENGTH);
     }
-    if (delay == null || delay.isNegative()) {
-      throw new IllegalArgumentException("delay must not be null or negative, got " + delay);
-    }
+    Limits.checkNotNegative("delay", delay, Limits.MAX_DURATION);
     if (dedupeKey != null) {
       Checks.id("dedupe key", dedupeKey, MAX_KEY_LENGTH);
     }
@@ -88,7 +91,7 @@ public record OutgoingMessage(
     return new OutgoingMessage(payload, contentType, headers, key, value, delay, dedupeKey);
   }
 
-  /** Not claimable until this long after it is enqueued (by the database clock). */
+  /** Not claimable until this long after it is enqueued (by the database clock); at most {@link Limits#MAX_DURATION}. */
   public OutgoingMessage delay(Duration value) {
     return new OutgoingMessage(payload, contentType, headers, key, priority, value, dedupeKey);
   }

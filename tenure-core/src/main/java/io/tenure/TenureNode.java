@@ -117,7 +117,10 @@ public interface TenureNode extends AutoCloseable {
 
   /**
    * Settings with defaults; each setter checks its argument, {@link #build()} checks the rules that
-   * tie them together and throws, naming both values, instead of adjusting anything.
+   * tie them together and throws, naming both values, instead of adjusting anything. Every
+   * duration is at most {@link Limits#MAX_DURATION} (the event max age {@link
+   * Limits#MAX_RETENTION}): beyond that a database clock plus it, or a deadline in nanoseconds,
+   * would overflow while the node runs instead of failing here.
    */
   final class Builder {
     /** Default heartbeat interval. */
@@ -252,7 +255,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder heartbeatInterval(Duration interval) {
       this.heartbeatInterval = positive("heartbeatInterval", interval);
@@ -260,7 +263,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder selfFenceAfter(Duration after) {
       this.selfFenceAfter = positive("selfFenceAfter", after);
@@ -268,7 +271,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder staleAfter(Duration after) {
       this.staleAfter = positive("staleAfter", after);
@@ -276,7 +279,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder leaseTtl(Duration ttl) {
       this.leaseTtl = positive("leaseTtl", ttl);
@@ -284,7 +287,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder renewInterval(Duration interval) {
       this.renewInterval = positive("renewInterval", interval);
@@ -292,7 +295,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder fenceAfter(Duration after) {
       this.fenceAfter = positive("fenceAfter", after);
@@ -308,18 +311,15 @@ public interface TenureNode extends AutoCloseable {
     /**
      * @param delay how long to wait after seeing the lease free before trying to take it, so that
      *     preferred nodes (delay 0) win; 0 or more
-     * @throws IllegalArgumentException if negative
+     * @throws IllegalArgumentException if negative or longer than {@link Limits#MAX_DURATION}
      */
     public Builder acquireDelay(Duration delay) {
-      if (delay == null || delay.isNegative()) {
-        throw new IllegalArgumentException("acquireDelay must be zero or positive, got " + delay);
-      }
-      this.acquireDelay = delay;
+      this.acquireDelay = Limits.checkNotNegative("acquireDelay", delay, Limits.MAX_DURATION);
       return this;
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder defunctAfter(Duration after) {
       this.defunctAfter = positive("defunctAfter", after);
@@ -344,7 +344,7 @@ public interface TenureNode extends AutoCloseable {
 
     /**
      * @param keep newest history entries kept, 1 to 1,000,000
-     * @param maxAge oldest entry kept, positive
+     * @param maxAge oldest entry kept, positive, at most {@link Limits#MAX_RETENTION}
      * @throws IllegalArgumentException if out of range
      */
     public Builder eventRetention(int keep, Duration maxAge) {
@@ -352,7 +352,7 @@ public interface TenureNode extends AutoCloseable {
         throw new IllegalArgumentException("events to keep must be 1 to 1000000, got " + keep);
       }
       this.eventsToKeep = keep;
-      this.eventMaxAge = positive("event max age", maxAge);
+      this.eventMaxAge = Limits.checkPositive("event max age", maxAge, Limits.MAX_RETENTION);
       return this;
     }
 
@@ -373,7 +373,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder agentSweepInterval(Duration interval) {
       this.agentSweepInterval = positive("agentSweepInterval", interval);
@@ -391,7 +391,8 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if either is not positive
+     * @throws IllegalArgumentException if either is not positive or longer than {@link
+     *     Limits#MAX_DURATION}
      */
     public Builder agentTimeouts(Duration start, Duration stop) {
       this.agentStartTimeout = positive("agent start timeout", start);
@@ -410,14 +411,13 @@ public interface TenureNode extends AutoCloseable {
      *
      * @param quiet how long membership must have been still; zero places at once
      * @param max the longest agents are held back; at least {@code quiet}
-     * @throws IllegalArgumentException naming the setting if either is null or negative, or {@code
+     * @throws IllegalArgumentException naming the setting if either is null, negative or longer than
+     *     {@link Limits#MAX_DURATION}, or {@code
      *     max < quiet}
      */
     public Builder initialPlacementDelay(Duration quiet, Duration max) {
-      if (quiet == null || quiet.isNegative() || max == null || max.isNegative()) {
-        throw new IllegalArgumentException(
-            "initialPlacementDelay quiet and max must be zero or positive, got " + quiet + " and " + max);
-      }
+      Limits.checkNotNegative("initialPlacementDelay quiet", quiet, Limits.MAX_DURATION);
+      Limits.checkNotNegative("initialPlacementDelay max", max, Limits.MAX_DURATION);
       if (max.compareTo(quiet) < 0) {
         throw new IllegalArgumentException(
             "initialPlacementDelay max must be at least its quiet period, got quiet " + quiet + " and max " + max);
@@ -516,7 +516,8 @@ public interface TenureNode extends AutoCloseable {
      * How often this node's reclaim sweep re-pends messages whose lease expired, and how many per
      * sweep (SPEC §6.4). Nothing stays stranded longer than the lease plus this interval.
      *
-     * @throws IllegalArgumentException if the interval is not positive or the cap below 1
+     * @throws IllegalArgumentException if the interval is not positive or longer than {@link
+     *     Limits#MAX_DURATION}, or the cap below 1
      */
     public Builder queueReclaim(Duration interval, int perTick) {
       this.reclaimInterval = positive("reclaim interval", interval);
@@ -531,7 +532,7 @@ public interface TenureNode extends AutoCloseable {
      * How long a closing node lets its running queue handlers finish before it abandons them (their
      * leases then lapse and other nodes reclaim the messages); default 10 s.
      *
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder drainDeadline(Duration deadline) {
       this.drainDeadline = positive("drain deadline", deadline);
@@ -593,10 +594,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     private static Duration positive(String what, Duration value) {
-      if (value == null || value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException(what + " must be positive, got " + value);
-      }
-      return value;
+      return Limits.checkPositive(what, value, Limits.MAX_DURATION);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.tenure.spi;
 
+import io.tenure.Limits;
 import io.tenure.MessageStatus;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -17,10 +18,16 @@ import org.jspecify.annotations.Nullable;
  */
 public record MessageQuery(String queue, @Nullable MessageStatus status, @Nullable String key,
     @Nullable String errorContains, @Nullable Duration olderThan, long afterId, int limit) {
-  /** @throws IllegalArgumentException if the queue is blank or the limit out of range */
+  /**
+   * @throws IllegalArgumentException if the queue is blank, {@code olderThan} is negative or longer
+   *     than {@link Limits#MAX_RETENTION}, or the limit is out of range
+   */
   public MessageQuery {
     if (queue == null || queue.isBlank()) {
       throw new IllegalArgumentException("query must name a queue");
+    }
+    if (olderThan != null) {
+      Limits.checkNotNegative("older than", olderThan, Limits.MAX_RETENTION);
     }
     if (limit < 1 || limit > 10_000) {
       throw new IllegalArgumentException("limit must be 1 to 10000, got " + limit);

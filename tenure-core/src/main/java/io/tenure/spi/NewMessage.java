@@ -1,5 +1,6 @@
 package io.tenure.spi;
 
+import io.tenure.Limits;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -22,14 +23,18 @@ public record NewMessage(
     int maxAttempts,
     Duration delay,
     @Nullable String dedupeKey) {
-  /** Copies the headers; checks what every store relies on. */
+  /**
+   * Copies the headers; checks what every store relies on, among them a delay it can add to its
+   * clock.
+   *
+   * @throws IllegalArgumentException if {@code maxAttempts} is below 1, or the delay is negative or
+   *     longer than {@link Limits#MAX_DURATION}
+   */
   public NewMessage {
     headers = Map.copyOf(headers);
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("max attempts must be at least 1, got " + maxAttempts);
     }
-    if (delay.isNegative()) {
-      throw new IllegalArgumentException("delay must not be negative, got " + delay);
-    }
+    Limits.checkNotNegative("delay", delay, Limits.MAX_DURATION);
   }
 }

@@ -61,9 +61,12 @@ public interface QueueStore {
   ResolveResult resolve(List<Resolution> resolutions, @org.jspecify.annotations.Nullable AgentGuard guard);
 
   /**
-   * Extends a claim: {@code lease_until = now() + lease}, if the claim still holds.
+   * Extends a claim: {@code lease_until = now() + lease}, if the claim still holds. MUST refuse a
+   * lease that is not positive or is longer than {@link io.tenure.Limits#MAX_DURATION} before it
+   * changes anything; every lease up to the bound MUST work.
    *
    * @return false if the claim was lost
+   * @throws IllegalArgumentException if the lease is out of range
    */
   boolean extend(MessageClaim claim, Duration lease);
 

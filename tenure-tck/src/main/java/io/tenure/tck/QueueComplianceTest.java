@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tenure.AgentUri;
+import io.tenure.Limits;
 import io.tenure.MessageStatus;
 import io.tenure.QueueMessage;
 import io.tenure.QueueStats;
@@ -331,6 +332,61 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     assertThat(there.inserted()).isTrue();
     assertThat(there.id()).isNotEqualTo(here.id());
     assertThat(all(OTHER)).extracting(QueueMessage::id).containsExactly(there.id());
+  }
+
+  // ---- the longest durations allowed (SPEC §1.9)
+
+  @Test
+  void a_claim_with_the_longest_lease_allowed_holds_extends_and_snoozes_on_the_database_clock() {
+    Duration longest = Limits.MAX_DURATION;
+    enqueue(message(QUEUE));
+    Instant before = store.now();
+    QueueMessage claimed = claimOne(longest);
+    assertFromNow(claimed.leaseUntil(), longest, before);
+
+    Instant beforeExtend = store.now();
+    assertThat(queues.extend(claimed.claim(), longest)).isTrue();
+    assertFromNow(stored(claimed.id()).leaseUntil(), longest, beforeExtend);
+    assertThatThrownBy(() -> queues.extend(claimed.claim(), longest.plusNanos(1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 365 days");
+    assertThat(queues.reclaimExpired(100)).isZero();
+
+    Instant beforeSnooze = store.now();
+    resolveApplied(stored(claimed.id()), new Reschedule(longest));
+    assertFromNow(stored(claimed.id()).availableAt(), longest, beforeSnooze);
+    assertThat(claim(10)).isEmpty();
+  }
+
+  @Test
+  void a_message_delayed_or_retried_by_the_longest_time_allowed_waits_that_long() {
+    Duration longest = Limits.MAX_DURATION;
+    Instant before = store.now();
+    long delayed = enqueue(keyed(null, longest));
+    assertFromNow(stored(delayed).availableAt(), longest, before);
+    long retried = enqueue(message(QUEUE));
+    QueueMessage claimed = claimOne();
+    assertThat(claimed.id()).isEqualTo(retried);
+
+    Instant beforeRetry = store.now();
+    resolveApplied(claimed, new Failed(longest, "later"));
+    assertFromNow(stored(retried).availableAt(), longest, beforeRetry);
+    assertThat(claim(10)).isEmpty();
+    assertThat(queues.stats()).singleElement().satisfies(s -> assertThat(s.pending()).isEqualTo(2));
+  }
+
+  @Test
+  void retention_and_age_filters_at_the_longest_retention_allowed_work() {
+    long dead = deadLetter(QUEUE, null, "poison");
+    QueueMessage done = enqueueAndClaim(message(QUEUE));
+    resolveApplied(done, new Done(true));
+    Duration longest = Limits.MAX_RETENTION;
+
+    assertThat(queues.deleteExpired(QUEUE, longest, longest, 100)).isZero();
+    assertThat(ids(dead(null, null, longest))).isEmpty();
+    assertThat(ids(dead(null, null, Duration.ZERO))).containsExactly(dead);
+    assertThat(queues.replay(dead(null, null, longest))).isZero();
+    assertThat(queues.purge(dead(null, null, longest))).isZero();
+    assertThat(all(QUEUE)).extracting(QueueMessage::id).containsExactly(dead, done.id());
   }
 
   @Test
