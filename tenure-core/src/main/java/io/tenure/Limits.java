@@ -59,6 +59,63 @@ public final class Limits {
     return checkAtMost(setting, value, max);
   }
 
+  /**
+   * Checks that a string is well-formed UTF-16: every high surrogate is followed by a low one and
+   * every low surrogate follows a high one. A lone surrogate has no UTF-8 form; every database
+   * silently replaces it (with {@code ?} or U+FFFD), so two distinct ids would be stored as one.
+   *
+   * @param what the argument's name, for the message
+   * @return {@code value}
+   * @throws IllegalArgumentException naming the argument, the surrogate and its index if it is not
+   *     well-formed, or if it is null
+   */
+  public static String checkWellFormed(String what, @Nullable String value) {
+    if (value == null) {
+      throw new IllegalArgumentException(what + " must not be null");
+    }
+    int bad = unpairedSurrogate(value);
+    if (bad >= 0) {
+      throw new IllegalArgumentException(
+          what + " has an unpaired surrogate U+" + String.format("%04X", (int) value.charAt(bad))
+              + " at index " + bad + " (not well-formed UTF-16), got '" + escaped(value) + "'");
+    }
+    return value;
+  }
+
+  /** @return the index of the first unpaired surrogate, or -1 */
+  static int unpairedSurrogate(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (Character.isHighSurrogate(c)) {
+        if (i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+          i++;
+        } else {
+          return i;
+        }
+      } else if (Character.isLowSurrogate(c)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The value for a message: surrogates and control characters as {@code \\uXXXX}, cut after 60 characters. */
+  static String escaped(String value) {
+    StringBuilder out = new StringBuilder();
+    int i = 0;
+    for (; i < value.length() && out.length() < 60; i++) {
+      char c = value.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+        out.append(c).append(value.charAt(++i));
+      } else if (Character.isSurrogate(c) || Character.isISOControl(c)) {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return i < value.length() ? out + "..." : out.toString();
+  }
+
   private static Duration checkAtMost(String setting, Duration value, Duration max) {
     if (value.compareTo(max) > 0) {
       throw new IllegalArgumentException(

@@ -48,6 +48,9 @@ public final class Queue {
    * @throws IllegalArgumentException naming the rule if it does not match {@link #NAME}
    */
   public static String checkName(String name) {
+    if (name != null) {
+      Limits.checkWellFormed("queue name", name);
+    }
     if (name == null || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException("queue name must be 1 to 128 of a-z, 0-9, '.', '_', '-' starting with a"
           + " letter or digit, got " + (name == null ? "null" : "'" + name + "'"));

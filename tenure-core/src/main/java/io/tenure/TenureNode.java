@@ -217,6 +217,9 @@ public interface TenureNode extends AutoCloseable {
      * @throws IllegalArgumentException if malformed
      */
     public Builder name(String name) {
+      if (name != null) {
+        Limits.checkWellFormed("node name", name);
+      }
       if (name == null || !NAME.matcher(name).matches()) {
         throw new IllegalArgumentException(
             "node name must be 1 to 128 of [A-Za-z0-9._-] starting with a letter or digit, got '" + name + "'");
@@ -231,6 +234,9 @@ public interface TenureNode extends AutoCloseable {
      * @throws IllegalArgumentException if malformed
      */
     public Builder address(String address) {
+      if (address != null) {
+        Limits.checkWellFormed("node address", address);
+      }
       if (address == null || address.length() > 255 || address.chars().anyMatch(Character::isWhitespace)) {
         throw new IllegalArgumentException(
             "node address must be at most 255 characters without whitespace, got '" + address + "'");
@@ -245,6 +251,9 @@ public interface TenureNode extends AutoCloseable {
      * @throws IllegalArgumentException if malformed
      */
     public Builder capability(String capability) {
+      if (capability != null) {
+        Limits.checkWellFormed("capability", capability);
+      }
       if (capability == null || !CAPABILITY.matcher(capability).matches()) {
         throw new IllegalArgumentException(
             "capability must be 1 to 64 of [A-Za-z0-9._:/-] starting with a letter or digit (no"

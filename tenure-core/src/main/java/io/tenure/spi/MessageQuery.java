@@ -19,12 +19,20 @@ import org.jspecify.annotations.Nullable;
 public record MessageQuery(String queue, @Nullable MessageStatus status, @Nullable String key,
     @Nullable String errorContains, @Nullable Duration olderThan, long afterId, int limit) {
   /**
-   * @throws IllegalArgumentException if the queue is blank, {@code olderThan} is negative or longer
-   *     than {@link Limits#MAX_RETENTION}, or the limit is out of range
+   * @throws IllegalArgumentException if the queue is blank, a text is not well-formed UTF-16 ({@link
+   *     Limits#checkWellFormed}), {@code olderThan} is negative or longer than {@link
+   *     Limits#MAX_RETENTION}, or the limit is out of range
    */
   public MessageQuery {
     if (queue == null || queue.isBlank()) {
       throw new IllegalArgumentException("query must name a queue");
+    }
+    Limits.checkWellFormed("queue name", queue);
+    if (key != null) {
+      Limits.checkWellFormed("ordering key", key);
+    }
+    if (errorContains != null) {
+      Limits.checkWellFormed("error text", errorContains);
     }
     if (olderThan != null) {
       Limits.checkNotNegative("older than", olderThan, Limits.MAX_RETENTION);

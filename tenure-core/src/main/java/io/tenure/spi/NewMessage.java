@@ -24,14 +24,27 @@ public record NewMessage(
     Duration delay,
     @Nullable String dedupeKey) {
   /**
-   * Copies the headers; checks what every store relies on, among them a delay it can add to its
-   * clock.
+   * Copies the headers; checks what every store relies on: text a database can store as given
+   * (well-formed UTF-16: a lone surrogate would be rewritten, merging distinct keys) and a delay
+   * it can add to its clock.
    *
-   * @throws IllegalArgumentException if {@code maxAttempts} is below 1, or the delay is negative or
-   *     longer than {@link Limits#MAX_DURATION}
+   * @throws IllegalArgumentException naming the field if a text is not well-formed, {@code
+   *     maxAttempts} is below 1, or the delay is negative or longer than {@link Limits#MAX_DURATION}
    */
   public NewMessage {
+    Limits.checkWellFormed("queue name", queue);
+    if (key != null) {
+      Limits.checkWellFormed("ordering key", key);
+    }
+    Limits.checkWellFormed("content type", contentType);
     headers = Map.copyOf(headers);
+    headers.forEach((name, value) -> {
+      Limits.checkWellFormed("header name", name);
+      Limits.checkWellFormed("header '" + name + "' value", value);
+    });
+    if (dedupeKey != null) {
+      Limits.checkWellFormed("dedupe key", dedupeKey);
+    }
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("max attempts must be at least 1, got " + maxAttempts);
     }
