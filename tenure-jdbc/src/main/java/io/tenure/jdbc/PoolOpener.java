@@ -19,12 +19,16 @@ import org.jspecify.annotations.Nullable;
  * its directory), and says why one cannot open without ever showing the URL's secrets.
  */
 final class PoolOpener {
+  /** The MariaDB driver's setting for the largest statement it sends. */
+  private static final String MARIADB_PACKET_LIMIT = "maxAllowedPacket";
+
   private final String url;
   private final @Nullable String user;
   private final @Nullable String password;
   private final boolean migrate;
   private final Duration connectTimeout;
   private final String location;
+  private @Nullable Long packetLimit;
 
   PoolOpener(String url, @Nullable String user, @Nullable String password, boolean migrate, Duration connectTimeout) {
     this.url = url;
@@ -62,6 +66,9 @@ final class PoolOpener {
       // transaction need not read, set and restore it: three round trips of five in a claim.
       config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     }
+    if (jdbcUrl.startsWith("jdbc:mariadb:")) {
+      packetLimit(jdbcUrl).ifPresent(limit -> config.addDataSourceProperty(MARIADB_PACKET_LIMIT, String.valueOf(limit)));
+    }
     if (jdbcUrl.startsWith("jdbc:sqlite:")) {
       String path = jdbcUrl.substring("jdbc:sqlite:".length());
       if (!migrate) {
@@ -84,9 +91,7 @@ final class PoolOpener {
             "no JDBC driver for " + location + "; supported: " + Dialects.SUPPORTED,
             withoutSecrets(cause));
       }
-      throw new StoreUnavailableException(
-          "cannot connect to Tenure store " + location + ": " + masked(cause.getMessage()),
-          withoutSecrets(cause));
+      throw unavailable(cause);
     } catch (RuntimeException e) {
       if (String.valueOf(e.getMessage()).contains("Failed to get driver instance")) {
         // Hikari's message holds the unmasked JDBC URL; its cause ("No suitable driver") does not.
@@ -95,6 +100,45 @@ final class PoolOpener {
       }
       throw e;
     }
+  }
+
+  /**
+   * The server's {@code max_allowed_packet}, read once with a connection of its own, for the
+   * driver's {@code maxAllowedPacket}. Without it the driver sends a statement the server refuses,
+   * the server closes the connection part-way, and all the driver can report is a socket error,
+   * which reads as an outage; with it the driver refuses the statement first, naming both sizes,
+   * and the dialect's classifier reports bad input. A URL that sets it keeps its own value.
+   *
+   * @throws StoreUnavailableException as the pool would, if the server cannot be reached: waiting
+   *     for the pool to find out again would double the connect timeout
+   */
+  private java.util.Optional<Long> packetLimit(String jdbcUrl) {
+    if (jdbcUrl.toLowerCase(java.util.Locale.ROOT).contains(MARIADB_PACKET_LIMIT.toLowerCase(java.util.Locale.ROOT))) {
+      return java.util.Optional.empty();
+    }
+    if (packetLimit == null) {
+      java.util.Properties properties = new java.util.Properties();
+      if (user != null) {
+        properties.setProperty("user", user);
+      }
+      if (password != null) {
+        properties.setProperty("password", password);
+      }
+      properties.setProperty("connectTimeout", String.valueOf(connectTimeout.toMillis()));
+      try (java.sql.Connection connection = java.sql.DriverManager.getConnection(jdbcUrl, properties);
+          java.sql.Statement statement = connection.createStatement();
+          java.sql.ResultSet rows = statement.executeQuery("SELECT @@max_allowed_packet")) {
+        packetLimit = rows.next() ? rows.getLong(1) : null;
+      } catch (SQLException e) {
+        throw unavailable(e);
+      }
+    }
+    return java.util.Optional.ofNullable(packetLimit);
+  }
+
+  private StoreUnavailableException unavailable(Throwable cause) {
+    return new StoreUnavailableException(
+        "cannot connect to Tenure store " + location + ": " + masked(cause.getMessage()), withoutSecrets(cause));
   }
 
   /**
