@@ -67,8 +67,14 @@ final class PoolOpener {
       if (!migrate) {
         // Opening would create an empty file: a store that must not change the schema refuses.
         requireExistingFile(path);
+        if (isPlainPath(path)) {
+          // Read-write without SQLITE_OPEN_CREATE: a file removed after the check is not made anew
+          // by this pool's connections, which open (and would create) it long after the check.
+          config.addDataSourceProperty("open_mode", String.valueOf(SQLITE_OPEN_READWRITE));
+        }
+      } else {
+        createParentDirectory(path);
       }
-      createParentDirectory(path);
       config.addDataSourceProperty("journal_mode", "WAL");
       config.addDataSourceProperty("synchronous", "NORMAL");
       config.addDataSourceProperty("busy_timeout", String.valueOf(JdbcStore.Builder.DEFAULT_SQLITE_BUSY_TIMEOUT.toMillis()));
@@ -82,6 +88,20 @@ final class PoolOpener {
           && String.valueOf(sql.getMessage()).contains("No suitable driver")) {
         throw new UnsupportedDatabaseException(
             "no JDBC driver for " + location + "; supported: " + Dialects.SUPPORTED,
+            withoutSecrets(cause));
+      }
+      if (cause instanceof SQLException sql && isUnknownDatabase(sql)) {
+        // Not a passing outage: nothing changes until someone creates the database.
+        throw new SchemaMissingException(
+            "the database of Tenure store " + location + " does not exist (" + masked(sql.getMessage())
+                + "); create it on the server (CREATE DATABASE), then run 'tenure migrate'",
+            withoutSecrets(cause));
+      }
+      if (cause instanceof SQLException sql && missingSqliteFile(jdbcUrl, sql)) {
+        throw new SchemaMissingException(
+            "no Tenure database at " + Path.of(jdbcUrl.substring("jdbc:sqlite:".length())).toAbsolutePath()
+                + " (it is not created without migration); run 'tenure migrate' or open the store with"
+                + " migration on",
             withoutSecrets(cause));
       }
       throw new StoreUnavailableException(
@@ -125,6 +145,24 @@ final class PoolOpener {
   private String masked(@Nullable String text) {
     String masked = Stores.maskSecrets(String.valueOf(text));
     return password == null || password.isEmpty() ? masked : masked.replace(password, "***");
+  }
+
+  /** SQLite's {@code SQLITE_OPEN_READWRITE} alone: the driver's default adds {@code SQLITE_OPEN_CREATE}. */
+  private static final int SQLITE_OPEN_READWRITE = 0x02;
+
+  /** PostgreSQL's invalid_catalog_name (3D000), MariaDB/MySQL's ER_BAD_DB_ERROR (1049). */
+  private static boolean isUnknownDatabase(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && ("3D000".equals(sql.getSQLState()) || sql.getErrorCode() == 1049)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** SQLITE_CANTOPEN (14) of a file opened without the create flag: it was removed after the check. */
+  private boolean missingSqliteFile(String jdbcUrl, SQLException e) {
+    return !migrate && jdbcUrl.startsWith("jdbc:sqlite:") && e.getErrorCode() == 14;
   }
 
   private static void requireExistingFile(String path) {
