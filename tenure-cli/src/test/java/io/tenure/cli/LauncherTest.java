@@ -82,7 +82,7 @@ class LauncherTest {
     assertThat(completion.exitCode()).isZero();
     assertThat(completion.out())
         .contains("complete -F")
-        .contains("transition", "--store", "--prefix", "--no-migrate");
+        .contains("transition", "--store", "--prefix");
   }
 
   @Test
@@ -129,6 +129,29 @@ class LauncherTest {
 
     assertThat(migrate.exitCode()).as(migrate.toString()).isZero();
     assertThat(file).exists();
+  }
+
+  @Test
+  void tenure_store_in_the_environment_is_the_store_of_the_demo_and_the_fault_harness_too() {
+    Map<String, String> environment = Map.of("TENURE_STORE", "jdbc:postgresql://db/app");
+
+    assertThat(parsed(environment, DemoCommand.class, "demo").store).isEqualTo("jdbc:postgresql://db/app");
+    assertThat(parsed(environment, ChaosCommand.class, "chaos").store).isEqualTo("jdbc:postgresql://db/app");
+    assertThat(parsed(Map.of(), DemoCommand.class, "demo").store).as("default: a fresh SQLite file").isNull();
+    assertThat(parsed(Map.of(), ChaosCommand.class, "chaos").store).isEqualTo("sqlite");
+  }
+
+  @Test
+  void the_demo_by_default_runs_on_the_file_every_other_command_reads() {
+    DemoCommand demo = parsed(Map.of(), DemoCommand.class, "demo");
+
+    assertThat("sqlite:" + demo.dir.resolve("tenure.db")).isEqualTo(StoreOptions.DEFAULT_URL);
+  }
+
+  private static <T> T parsed(Map<String, String> environment, Class<T> type, String... args) {
+    CommandLine commandLine = TenureCommand.commandLine(new TenureCommand(environment));
+    List<CommandLine> parsed = commandLine.parseArgs(args).asCommandLineList();
+    return type.cast(parsed.get(parsed.size() - 1).getCommand());
   }
 
   private static String parsedStore(Map<String, String> environment, String... args) {
