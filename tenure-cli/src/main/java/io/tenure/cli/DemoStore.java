@@ -51,21 +51,22 @@ final class DemoStore {
 
   private static void requireIdleDemoFile(Path file) {
     String refusal = file + " holds a store that 'tenure demo' did not make, and each demo starts on a fresh"
-        + " file; move it away or give the demo another --dir (nothing was deleted)";
+        + " file; nothing was deleted: move it away or give the demo another --dir";
     try (Store store = Stores.open(StoreSettings.existing("sqlite:" + file, TablePrefix.DEFAULT))) {
       if (store.markers().find(io.tenure.MarkerKey.of(TENANT, RESOURCE)).isEmpty()) {
         throw new CommandFailure(ExitCodes.CONFLICT, refusal);
       }
-      running(store.membership().read()).ifPresent(node -> {
+      MembershipView view = store.membership().read();
+      running(view).ifPresent(node -> {
         throw new CommandFailure(ExitCodes.CONFLICT, "a demo is running on " + file + " (" + node.name()
-            + " heart-beat " + QueueStatsCommand.age(Duration.between(node.heartbeatAt(), store.membership().read().readAt()))
+            + " heart-beat " + QueueStatsCommand.age(Duration.between(node.heartbeatAt(), view.readAt()))
             + " ago); stop it with Ctrl-C, or give this one another --dir");
       });
     } catch (SchemaMissingException e) {
       throw new CommandFailure(ExitCodes.CONFLICT, refusal);
     } catch (io.tenure.StoreException e) {
       // Not readable as a Tenure store (another program's file, or not SQLite at all): not the demo's.
-      throw new CommandFailure(ExitCodes.CONFLICT, refusal + "; it cannot be read as a Tenure store: " + e.getMessage());
+      throw new CommandFailure(ExitCodes.CONFLICT, refusal + " (it cannot be read as a Tenure store: " + e.getMessage() + ")");
     }
   }
 

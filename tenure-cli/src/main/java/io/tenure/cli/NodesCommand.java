@@ -132,8 +132,8 @@ final class NodesCommand extends StoreCommand {
       return "leader: none; the lease of " + holder + " at epoch " + lease.epoch() + " expired "
           + QueueStatsCommand.age(Duration.between(lease.expiresAt(), lease.readAt())) + " ago";
     }
-    return "leader: " + holder + " at epoch " + lease.epoch() + ", lease renewed until "
-        + QueueStatsCommand.age(Duration.between(lease.readAt(), lease.expiresAt())) + " from now";
+    return "leader: " + holder + " at epoch " + lease.epoch() + ", its lease expires in "
+        + QueueStatsCommand.age(Duration.between(lease.readAt(), lease.expiresAt())) + " unless renewed";
   }
 
   /** e.g. {@code 3 nodes: 2 ACTIVE, 1 DEAD.} */

@@ -53,7 +53,7 @@ abstract class ClusterCommandsContract extends LiveStoreContract {
 
     assertThat(nodes.exitCode()).as(nodes.toString()).isZero();
     List<String> lines = nodes.out().lines().toList();
-    assertThat(lines.get(0)).startsWith("leader: node-a (" + a + ") at epoch " + epoch + ", lease renewed until");
+    assertThat(lines.get(0)).startsWith("leader: node-a (" + a + ") at epoch " + epoch + ", its lease expires in ");
     assertThat(lines.get(1)).matches("NAME +STATUS +LEADER +HEARTBEAT +AGENTS +ADDRESS +STARTED +INCARNATION");
     assertThat(lines.get(2)).startsWith("node-a ").contains("JOINING", "leader, epoch " + epoch, " ago", a);
     assertThat(lines.get(3)).startsWith("node-b ").doesNotContain("leader");
