@@ -55,7 +55,10 @@ class LauncherTest {
         .containsPattern("(?m)^ +3 +conflict")
         .containsPattern("(?m)^ +4 +not found")
         .containsPattern("(?m)^ +5 +store unavailable")
-        .containsPattern("(?m)^ +6 +unsupported");
+        .containsPattern("(?m)^ +6 +unsupported")
+        .containsPattern("(?m)^ +7 +demo or chaos")
+        .containsPattern("(?m)^ +8 +no Tenure schema")
+        .contains("nodes", "events", "sqlite:tenure-data/tenure.db");
   }
 
   @Test
