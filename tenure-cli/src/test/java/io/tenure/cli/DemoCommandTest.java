@@ -26,8 +26,25 @@ class DemoCommandTest {
 
   @Test
   void an_unattended_demo_on_sqlite_loses_and_strands_nothing() {
-    checkSummary(Cli.run("demo", "--dir", folder.toString(), "--duration", "8s", "--rate", "50",
-        "--no-browser", "--http", "0"));
+    Cli.Result result = Cli.run("demo", "--dir", folder.toString(), "--duration", "8s", "--rate", "50",
+        "--no-browser", "--http", "0");
+    checkSummary(result);
+    // Not the default folder: the commands to inspect it name the file.
+    assertThat(result.err()).contains("demo: inspect it from another shell: tenure nodes --store sqlite:"
+        + folder.toAbsolutePath().resolve("tenure.db") + ", tenure agents --store sqlite:");
+  }
+
+  @Test
+  void a_store_in_the_demo_folder_that_a_demo_did_not_make_is_refused_and_kept() throws Exception {
+    Path file = folder.resolve("tenure.db");
+    io.tenure.Stores.open("sqlite:" + file).close();
+    long size = java.nio.file.Files.size(file);
+
+    Cli.Result result = Cli.run("demo", "--dir", folder.toString(), "--duration", "5s", "--no-browser", "--http", "0");
+
+    assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.CONFLICT);
+    assertThat(result.errLines()).as(result.toString()).singleElement().asString().contains("did not make");
+    assertThat(java.nio.file.Files.size(file)).isEqualTo(size);
   }
 
   @Test
@@ -35,8 +52,10 @@ class DemoCommandTest {
     requirePostgres();
     String prefix = "demo" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 8) + "_";
     try {
-      checkSummary(Cli.run("demo", "--store", POSTGRES, "--prefix", prefix, "--dir", folder.toString(),
-          "--duration", "8s", "--rate", "50", "--no-browser", "--http", "0"));
+      Cli.Result result = Cli.run("demo", "--store", POSTGRES, "--prefix", prefix, "--dir", folder.toString(),
+          "--duration", "8s", "--rate", "50", "--no-browser", "--http", "0");
+      checkSummary(result);
+      assertThat(result.err()).contains("tenure nodes --store '" + POSTGRES + "' --prefix " + prefix);
     } finally {
       dropTables(prefix);
     }

@@ -74,8 +74,14 @@ final class PoolOpener {
       if (!migrate) {
         // Opening would create an empty file: a store that must not change the schema refuses.
         requireExistingFile(path);
+        if (isPlainPath(path)) {
+          // Read-write without SQLITE_OPEN_CREATE: a file removed after the check is not made anew
+          // by this pool's connections, which open (and would create) it long after the check.
+          config.addDataSourceProperty("open_mode", String.valueOf(SQLITE_OPEN_READWRITE));
+        }
+      } else {
+        createParentDirectory(path);
       }
-      createParentDirectory(path);
       config.addDataSourceProperty("journal_mode", "WAL");
       config.addDataSourceProperty("synchronous", "NORMAL");
       config.addDataSourceProperty("busy_timeout", String.valueOf(JdbcStore.Builder.DEFAULT_SQLITE_BUSY_TIMEOUT.toMillis()));
@@ -91,7 +97,7 @@ final class PoolOpener {
             "no JDBC driver for " + location + "; supported: " + Dialects.SUPPORTED,
             withoutSecrets(cause));
       }
-      throw unavailable(cause);
+      throw openFailure(jdbcUrl, cause);
     } catch (RuntimeException e) {
       if (String.valueOf(e.getMessage()).contains("Failed to get driver instance")) {
         // Hikari's message holds the unmasked JDBC URL; its cause ("No suitable driver") does not.
@@ -130,10 +136,29 @@ final class PoolOpener {
           java.sql.ResultSet rows = statement.executeQuery("SELECT @@max_allowed_packet")) {
         packetLimit = rows.next() ? rows.getLong(1) : null;
       } catch (SQLException e) {
-        throw unavailable(e);
+        throw openFailure(jdbcUrl, e);
       }
     }
     return java.util.Optional.ofNullable(packetLimit);
+  }
+
+  /** A missing database or SQLite file is not a passing outage: it stays missing until created. */
+  private RuntimeException openFailure(String jdbcUrl, Throwable cause) {
+    if (cause instanceof SQLException sql && isUnknownDatabase(sql)) {
+      // Not a passing outage: nothing changes until someone creates the database.
+      return new SchemaMissingException(
+          "the database of Tenure store " + location + " does not exist (" + masked(sql.getMessage())
+              + "); create it on the server (CREATE DATABASE), then run 'tenure migrate'",
+          withoutSecrets(cause));
+    }
+    if (cause instanceof SQLException sql && missingSqliteFile(jdbcUrl, sql)) {
+      return new SchemaMissingException(
+          "no Tenure database at " + Path.of(jdbcUrl.substring("jdbc:sqlite:".length())).toAbsolutePath()
+              + " (it is not created without migration); run 'tenure migrate' or open the store with"
+              + " migration on",
+          withoutSecrets(cause));
+    }
+    return unavailable(cause);
   }
 
   private StoreUnavailableException unavailable(Throwable cause) {
@@ -169,6 +194,24 @@ final class PoolOpener {
   private String masked(@Nullable String text) {
     String masked = Stores.maskSecrets(String.valueOf(text));
     return password == null || password.isEmpty() ? masked : masked.replace(password, "***");
+  }
+
+  /** SQLite's {@code SQLITE_OPEN_READWRITE} alone: the driver's default adds {@code SQLITE_OPEN_CREATE}. */
+  private static final int SQLITE_OPEN_READWRITE = 0x02;
+
+  /** PostgreSQL's invalid_catalog_name (3D000), MariaDB/MySQL's ER_BAD_DB_ERROR (1049). */
+  private static boolean isUnknownDatabase(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && ("3D000".equals(sql.getSQLState()) || sql.getErrorCode() == 1049)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** SQLITE_CANTOPEN (14) of a file opened without the create flag: it was removed after the check. */
+  private boolean missingSqliteFile(String jdbcUrl, SQLException e) {
+    return !migrate && jdbcUrl.startsWith("jdbc:sqlite:") && e.getErrorCode() == 14;
   }
 
   private static void requireExistingFile(String path) {
