@@ -225,8 +225,20 @@ final class NodeCommand implements Callable<Integer> {
         configure(TenureNode.builder(check), check, lines, null, history).build();
       }
     } catch (IllegalArgumentException | IllegalStateException e) {
-      throw new CommandFailure(ExitCodes.USAGE, e.getMessage() + "; nothing was written");
+      throw new CommandFailure(ExitCodes.USAGE, inOptionTerms(e.getMessage()) + "; nothing was written");
     }
+  }
+
+  /**
+   * The builder names its setting as Java does ({@code leaseTtl}); a user typed {@code --lease-ttl}.
+   */
+  private String inOptionTerms(String message) {
+    java.util.regex.Matcher setting = java.util.regex.Pattern.compile("^([a-z]+[A-Z][A-Za-z]*)\\b").matcher(message);
+    if (!setting.find()) {
+      return message;
+    }
+    String option = "--" + setting.group(1).replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+    return spec.findOption(option) == null ? message : option + message.substring(setting.end());
   }
 
   /**

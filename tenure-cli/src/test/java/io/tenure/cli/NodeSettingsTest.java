@@ -38,6 +38,7 @@ class NodeSettingsTest {
       List.of("--name", "n1", "--stale-after", "2s"),
       List.of("--name", "n1", "--lease-ttl", "0s"),
       List.of("--name", "n1", "--lease-ttl", "4s"),
+      List.of("--name", "n1", "--lease-ttl", "P1000000000D"),
       List.of("--name", "n1", "--renew-interval", "0s"),
       List.of("--name", "n1", "--renew-interval", "3s"),
       List.of("--name", "n1", "--fence-after", "0s"),
@@ -87,6 +88,18 @@ class NodeSettingsTest {
       assertThat(result.exitCode()).as(bad + "\n" + result).isEqualTo(ExitCodes.USAGE);
       assertThat(tables(prefix)).as(bad.toString()).isEmpty();
     }
+  }
+
+  @Test
+  void a_duration_beyond_its_bound_is_named_by_its_option() {
+    Path folder = directory.resolve("bound");
+    Cli.Result result = node("sqlite:" + folder.resolve("node.db"), "tenure_",
+        List.of("--name", "n1", "--lease-ttl", "P1000000000D"));
+
+    assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.USAGE);
+    assertThat(result.errLines()).singleElement().asString()
+        .startsWith("tenure: --lease-ttl must be at most 365 days").contains("nothing was written");
+    assertThat(folder).doesNotExist();
   }
 
   @Test
