@@ -9,7 +9,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -120,15 +119,6 @@ class DemoCommandTest {
   }
 
   private static void requirePostgres() {
-    try (Connection connection = DriverManager.getConnection(POSTGRES)) {
-      return;
-    } catch (SQLException e) {
-      String message = "!!! PostgreSQL is not reachable at " + POSTGRES + " (" + e.getMessage() + ").";
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        throw new AssertionError(message + " CI=true: an unreachable provider fails the build.");
-      }
-      System.err.println(message + " The PostgreSQL demo test is SKIPPED; CI would fail.");
-      Assumptions.abort(message);
-    }
+    Reachable.requirePostgres(POSTGRES, "The PostgreSQL demo test");
   }
 }
