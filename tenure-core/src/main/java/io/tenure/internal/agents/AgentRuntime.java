@@ -274,8 +274,26 @@ public final class AgentRuntime {
     OptionalLong epoch = store.claimIfAbsent(uri, me);
     if (epoch.isEmpty()) {
       stop(uri, false);
-    } else {
-      record(ClusterEvent.Kind.AGENT_RESTORED, uri, epoch.getAsLong(), "row restored by its runner");
+      return;
+    }
+    record(ClusterEvent.Kind.AGENT_RESTORED, uri, epoch.getAsLong(), "row restored by its runner");
+    restartIfItsEpochChanged(uri, epoch.getAsLong());
+  }
+
+  /**
+   * An agent running here whose row now carries another epoch (the row was freed or rewritten by
+   * hand and claimed or restored anew) stops, keeping the row; the next sweep starts it with the
+   * row's epoch, so the fencing token an agent holds is always the one its row was issued.
+   */
+  private void restartIfItsEpochChanged(AgentUri uri, long epoch) {
+    Running copy;
+    synchronized (this) {
+      copy = running.get(uri);
+    }
+    if (copy != null && copy.context().ownershipEpoch() != epoch) {
+      LOG.info("agent {} runs here at epoch {} but its row was issued epoch {}; restarting it",
+          uri, copy.context().ownershipEpoch(), epoch);
+      stop(uri, false);
     }
   }
 
@@ -300,6 +318,7 @@ public final class AgentRuntime {
     for (AgentUri uri : eligible) {
       Long epoch = epochs.get(uri);
       if (epoch != null) {
+        restartIfItsEpochChanged(uri, epoch);
         CompletableFuture<Void> start = launchStart(uri, me, epoch, snapshotSequence, events);
         if (start != null) {
           starts.add(start);
