@@ -260,6 +260,11 @@ final class InMemoryAgentStore implements AgentStore {
         new AgentAssignment(uri, row.owner(), row.target(), row.epoch(), row.paused(), nodeName));
   }
   @Override
+  public io.tenure.spi.SkippedRows skippedRows() {
+    return io.tenure.spi.SkippedRows.NONE;
+  }
+
+  @Override
   public void upsert(AgentAssignment assignment) {
     ClusterTables t = store.clusterTables();
     synchronized (t) {

@@ -184,6 +184,16 @@ public interface AgentStore {
   boolean pin(AgentUri uri, @Nullable String nodeName);
 
   /**
+   * Rows that reads skipped (see {@link SkippedRows}). A row that cannot be read as an assignment
+   * MUST NOT fail a read: every read leaves it out, counts it here and logs a warning naming it
+   * (at least the first time this store skips it). Such a row is never claimed, placed or retired;
+   * it is an operator's to fix or delete.
+   *
+   * @return what this store's reads skipped since it was opened; {@link SkippedRows#NONE} if nothing
+   */
+  SkippedRows skippedRows();
+
+  /**
    * Writes the whole row whatever is stored: <strong>last writer wins</strong>. For operator
    * repairs and imports only; the runtime never calls it. MUST NOT change the epoch record: an owner
    * or epoch written here is not an issued one (see {@link #claim} for what the named owner does).

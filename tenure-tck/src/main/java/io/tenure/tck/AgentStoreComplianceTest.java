@@ -645,4 +645,54 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     }
     assertThat(issuedTo.values().stream().mapToInt(java.util.Map::size).sum()).as("epochs issued").isGreaterThan(20);
   }
+
+  // ---- rows that cannot be read (issue 15: one hand-written row failed every read of the table)
+
+  /** Inserts assignment rows by hand, as an operator's SQL would; false if the provider has no SQL. */
+  private boolean insertedByHand(List<List<Object>> rows) throws java.sql.SQLException {
+    java.util.Optional<java.sql.Connection> opened = fixture.openConnection();
+    if (opened.isEmpty()) {
+      return false;
+    }
+    try (java.sql.Connection connection = opened.get();
+        java.sql.PreparedStatement insert = connection.prepareStatement("INSERT INTO " + prefix.table("agents")
+            + " (agent_uri, owner_node, target_node, epoch, paused, pinned_to) VALUES (?, ?, ?, ?, ?, NULL)")) {
+      for (List<Object> row : rows) {
+        insert.setString(1, (String) row.get(0));
+        insert.setString(2, (String) row.get(1));
+        insert.setString(3, (String) row.get(2));
+        insert.setLong(4, 1);
+        insert.setBoolean(5, false);
+        insert.executeUpdate();
+      }
+    }
+    return true;
+  }
+
+  @Test
+  void a_row_that_cannot_be_read_is_skipped_and_reported_and_fails_no_read_claim_or_placement() throws Exception {
+    long held = ownedBy(a, ORDERS);
+    AgentUri fresh = AgentUri.parse("projection://fresh");
+    // Not an assumption: a skipped kit test fails CI. A store without SQL holds typed rows only.
+    boolean written = insertedByHand(List.of(
+        java.util.Arrays.asList("WORKER://worker-1", null, a),
+        java.util.Arrays.asList("not a uri", a, a)));
+    if (!written) {
+      assertThat(store.describe().provider()).isEqualTo("memory");
+      assertThat(agents.skippedRows()).isEqualTo(io.tenure.spi.SkippedRows.NONE);
+      return;
+    }
+
+    assertThat(agents.readAll()).extracting(AgentAssignment::uri).containsExactly(ORDERS);
+    assertThat(agents.readFor(a, List.of(ORDERS))).extracting(AgentAssignment::uri).containsExactly(ORDERS);
+    assertThat(agents.read(ORDERS)).isPresent();
+    assertThat(agents.placeAll(java.util.Map.of(fresh, a), Set.of(), fence)).isEqualTo(AssignmentWrite.APPLIED);
+    assertThat(agents.claimAll(List.of(fresh, ORDERS), a)).containsOnlyKeys(fresh, ORDERS).containsEntry(ORDERS, held);
+    assertThat(agents.readAll()).extracting(AgentAssignment::uri).containsExactly(fresh, ORDERS);
+
+    io.tenure.spi.SkippedRows skipped = agents.skippedRows();
+    assertThat(skipped.count()).as("each read counts the rows it skipped").isGreaterThanOrEqualTo(5);
+    assertThat(skipped.reasons()).containsOnlyKeys("WORKER://worker-1", "not a uri");
+    assertThat(skipped.reasons().get("WORKER://worker-1")).contains("WORKER");
+  }
 }

@@ -65,6 +65,8 @@ public final class AgentRuntime {
   private final Map<AgentUri, Running> running = new HashMap<>();
   private final Set<AgentUri> busy = new HashSet<>();
   private final Map<AgentUri, Long> stoppedAt = new HashMap<>();
+  /** Unreadable rows already recorded in the history by this node's passes. */
+  private final Set<String> reportedSkips = new HashSet<>();
   private long tick;
   private long stopSequence;
 
@@ -104,6 +106,7 @@ public final class AgentRuntime {
     families.forEach((scheme, family) -> wanted.put(scheme, wantedOf(family)));
     List<AgentAssignment> rows = store.readAll();
     long read = System.nanoTime();
+    recordSkippedRows(fence);
     long hold = quiet.holdFor(membership, hasNewAgents(wanted, rows));
     List<PlanAction> plan = AssignmentPlanner.plan(membership.nodes(), wanted, rows, settings.maxMovesPerPass(),
         hold == 0);
@@ -130,6 +133,29 @@ public final class AgentRuntime {
       }
     }
     return hold;
+  }
+
+  /** Each row the store could not read goes into the history once, for the operator to fix. */
+  private void recordSkippedRows(LeaderFence fence) {
+    java.util.SortedMap<String, String> skipped = store.skippedRows().reasons();
+    for (Map.Entry<String, String> row : skipped.entrySet()) {
+      synchronized (this) {
+        if (reportedSkips.contains(row.getKey())) {
+          continue;
+        }
+      }
+      try {
+        events.append(ClusterEvent.Kind.AGENT_ROW_SKIPPED, nodeId.get(), fence.epoch(),
+            "agent row '" + row.getKey() + "' cannot be read and is skipped: " + row.getValue()
+                + "; no pass places, frees or retires it: fix or delete it");
+        synchronized (this) {
+          reportedSkips.add(row.getKey());
+        }
+      } catch (RuntimeException e) {
+        // Tried again on the next pass.
+        LOG.debug("could not record the skipped agent row {}: {}", row.getKey(), e.toString());
+      }
+    }
   }
 
   private static boolean hasNewAgents(Map<String, Set<AgentUri>> wanted, List<AgentAssignment> rows) {

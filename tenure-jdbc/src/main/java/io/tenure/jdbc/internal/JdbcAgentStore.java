@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Agent assignments in {@code <prefix>agents}. Leader writes embed the lease fence in their own
@@ -27,6 +29,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class JdbcAgentStore implements AgentStore {
   private static final String COLUMNS = "agent_uri, owner_node, target_node, epoch, paused, pinned_to";
+  private static final Logger LOG = LoggerFactory.getLogger(JdbcAgentStore.class);
 
   /**
    * TEST ONLY, for the fault harness's negative control ({@code tenure chaos --unsafe leader-fence}):
@@ -42,6 +45,11 @@ public final class JdbcAgentStore implements AgentStore {
   private final String nodes;
   private final String fence;
   private final String fenceQuery;
+
+  /** Reads that skipped a row that cannot be read, and the first rows skipped with why. */
+  private final java.util.concurrent.atomic.AtomicLong skips = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.ConcurrentSkipListMap<String, String> skipped =
+      new java.util.concurrent.ConcurrentSkipListMap<>();
 
   private final Dialect.ConnectionSource sessions;
   private final Object sessionSource;
@@ -73,7 +81,10 @@ public final class JdbcAgentStore implements AgentStore {
           ResultSet rows = statement.executeQuery()) {
         List<AgentAssignment> found = new ArrayList<>();
         while (rows.next()) {
-          found.add(assignment(rows));
+          AgentAssignment row = assignment(rows);
+          if (row != null) {
+            found.add(row);
+          }
         }
         return List.copyOf(found);
       }
@@ -90,7 +101,7 @@ public final class JdbcAgentStore implements AgentStore {
         connection.prepareStatement("SELECT " + COLUMNS + " FROM " + agents + " WHERE agent_uri = ?")) {
       statement.setString(1, uri.toString());
       try (ResultSet rows = statement.executeQuery()) {
-        return rows.next() ? Optional.of(assignment(rows)) : Optional.empty();
+        return rows.next() ? Optional.ofNullable(assignment(rows)) : Optional.empty();
       }
     }
   }
@@ -124,12 +135,14 @@ public final class JdbcAgentStore implements AgentStore {
     });
   }
 
-  private static void collect(PreparedStatement statement, java.util.Map<String, AgentAssignment> found)
+  private void collect(PreparedStatement statement, java.util.Map<String, AgentAssignment> found)
       throws SQLException {
     try (ResultSet rows = statement.executeQuery()) {
       while (rows.next()) {
         AgentAssignment row = assignment(rows);
-        found.put(row.uri().toString(), row);
+        if (row != null) {
+          found.put(row.uri().toString(), row);
+        }
       }
     }
   }
@@ -597,6 +610,11 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   @Override
+  public io.tenure.spi.SkippedRows skippedRows() {
+    return new io.tenure.spi.SkippedRows(skips.get(), skipped);
+  }
+
+  @Override
   public void upsert(AgentAssignment assignment) {
     String sql = dialect.upsert(agents, COLUMNS, "?, ?, ?, ?, ?, ?", "agent_uri",
         "owner_node, target_node, epoch, paused, pinned_to");
@@ -648,8 +666,31 @@ public final class JdbcAgentStore implements AgentStore {
     }
   }
 
-  private static AgentAssignment assignment(ResultSet rows) throws SQLException {
-    return new AgentAssignment(AgentUri.parse(rows.getString("agent_uri")), rows.getString("owner_node"),
-        rows.getString("target_node"), rows.getLong("epoch"), rows.getBoolean("paused"), rows.getString("pinned_to"));
+  /**
+   * @return the row, or null for a row that cannot be read as an assignment (written by hand): it is
+   *     skipped and reported, so that one such row never fails a read of all the others
+   */
+  private @Nullable AgentAssignment assignment(ResultSet rows) throws SQLException {
+    String key = rows.getString("agent_uri");
+    try {
+      return new AgentAssignment(AgentUri.parse(key), rows.getString("owner_node"), rows.getString("target_node"),
+          rows.getLong("epoch"), rows.getBoolean("paused"), rows.getString("pinned_to"));
+    } catch (IllegalArgumentException e) {
+      skip(String.valueOf(key), e.getMessage());
+      return null;
+    }
+  }
+
+  /** Counts a skipped row; warns the first time this store skips it (later reads would repeat it). */
+  private void skip(String key, String reason) {
+    skips.incrementAndGet();
+    boolean first = skipped.size() < io.tenure.spi.SkippedRows.MAX_ROWS && skipped.putIfAbsent(key, reason) == null;
+    String shown = key.replaceAll("\\p{Cntrl}", "?");
+    if (first) {
+      LOG.warn("agent row '{}' in {} cannot be read and is skipped: {}. Every read leaves it out; fix or delete"
+          + " the row", shown, agents, reason);
+    } else {
+      LOG.debug("agent row '{}' in {} skipped again: {}", shown, agents, reason);
+    }
   }
 }
