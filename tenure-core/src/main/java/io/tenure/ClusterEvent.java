@@ -41,6 +41,11 @@ public record ClusterEvent(
     /** A node released an agent's row after stopping it. */
     AGENT_RELEASED,
     /** A node restored the row of an agent it runs, after the row was lost. */
-    AGENT_RESTORED
+    AGENT_RESTORED,
+    /**
+     * The leader met an assignment row it cannot read (written by hand, e.g. an {@code agent_uri}
+     * that is not {@code scheme://name}) and skipped it; recorded once per row by each leader.
+     */
+    AGENT_ROW_SKIPPED
   }
 }

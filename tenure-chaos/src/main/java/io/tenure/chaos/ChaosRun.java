@@ -208,6 +208,15 @@ public final class ChaosRun {
         nodes.resume(target);
         history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null, "resume");
       }
+      case AGENT_ROWS -> {
+        // No grace in the checker: nodes stay healthy, so a refused write or a shared epoch counts.
+        String done = history.tamperAgents(settings.prefix(), target, random);
+        say("  agent rows of %s edited by hand: %s", target, done);
+        Thread.sleep(settings.downFor().toMillis());
+        history.removeUnreadableAgent(settings.prefix());
+        history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null,
+            done + "; unreadable row removed after " + settings.downFor().toMillis() + " ms");
+      }
     }
   }
 
@@ -220,7 +229,8 @@ public final class ChaosRun {
     KILL_CONNECTIONS("kill-connections"),
     SLOW_DATABASE("slow-db"),
     RESTART_DATABASE("restart-db"),
-    PAUSE_LEADER("pause leader");
+    PAUSE_LEADER("pause leader"),
+    AGENT_ROWS("agent-rows");
 
     final String label;
 

@@ -43,7 +43,8 @@ public record ChaosSettings(
 
   /** Every fault label, in the order a seed draws from. */
   public static final List<String> FAULTS =
-      List.of("kill leader", "kill", "pause", "stop", "kill-connections", "slow-db", "restart-db", "pause leader");
+      List.of("kill leader", "kill", "pause", "stop", "kill-connections", "slow-db", "restart-db", "pause leader",
+          "agent-rows");
 
 
   /** Checks the settings: every problem is named. */

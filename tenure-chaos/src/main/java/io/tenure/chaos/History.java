@@ -336,6 +336,88 @@ public final class History implements AutoCloseable {
     }
   }
 
+  /** The row an operator typed in issue 15: a scheme in capitals is not an agent URI. */
+  static final String UNREADABLE_AGENT = "WORKER://worker-1";
+
+  /**
+   * Edits the agent rows of {@code node} behind Tenure's back, as an operator with a SQL console
+   * would: deletes some of its rows, sets one's epoch back to 1, hands one to another live node by
+   * rewriting its owner and target at the same epoch, and adds a row that cannot be read ({@link
+   * #UNREADABLE_AGENT}). Which rows get which edit is drawn from {@code random}.
+   *
+   * @return what was done, for the fault's history line
+   */
+  public synchronized String tamperAgents(String prefix, String node, java.util.Random random) {
+    return run(c -> {
+      String nodes = prefix + "nodes";
+      String agents = prefix + "agents";
+      List<String> active = strings(c, "SELECT node_id FROM " + nodes + " WHERE status = 'ACTIVE' AND name = ?", node);
+      if (active.isEmpty()) {
+        return "no ACTIVE node named " + node;
+      }
+      String owner = active.get(0);
+      List<String> others = strings(c, "SELECT node_id FROM " + nodes + " WHERE status = 'ACTIVE' AND node_id <> ?"
+          + " ORDER BY node_id", owner);
+      List<String> owned = new ArrayList<>(strings(c, "SELECT agent_uri FROM " + agents + " WHERE owner_node = ?"
+          + " ORDER BY agent_uri", owner));
+      java.util.Collections.shuffle(owned, random);
+      List<String> done = new ArrayList<>();
+      for (int i = 0; i < owned.size() && i < 4; i++) {
+        String agent = owned.get(i);
+        if (i == 1 && !others.isEmpty()) {
+          String to = others.get(random.nextInt(others.size()));
+          update(c, "UPDATE " + agents + " SET owner_node = ?, target_node = ? WHERE agent_uri = ?", to, to, agent);
+          done.add("handed " + agent + " to " + to + " at its epoch");
+        } else if (i == 2) {
+          update(c, "UPDATE " + agents + " SET epoch = 1 WHERE agent_uri = ?", agent);
+          done.add("set " + agent + " to epoch 1");
+        } else {
+          update(c, "DELETE FROM " + agents + " WHERE agent_uri = ?", agent);
+          done.add("deleted " + agent);
+        }
+      }
+      update(c, "DELETE FROM " + agents + " WHERE agent_uri = ?", UNREADABLE_AGENT);
+      try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + agents
+          + " (agent_uri, owner_node, target_node, epoch, paused, pinned_to) VALUES (?, NULL, NULL, 1, ?, NULL)")) {
+        insert.setString(1, UNREADABLE_AGENT);
+        insert.setBoolean(2, false);
+        insert.executeUpdate();
+      }
+      done.add("inserted '" + UNREADABLE_AGENT + "'");
+      return String.join(", ", done);
+    });
+  }
+
+  /** Deletes the unreadable row {@link #tamperAgents} added, as the operator who noticed would. */
+  public synchronized void removeUnreadableAgent(String prefix) {
+    run(c -> {
+      update(c, "DELETE FROM " + prefix + "agents WHERE agent_uri = ?", UNREADABLE_AGENT);
+      return null;
+    });
+  }
+
+  private static List<String> strings(Connection c, String sql, String argument) throws SQLException {
+    List<String> found = new ArrayList<>();
+    try (PreparedStatement query = c.prepareStatement(sql)) {
+      query.setString(1, argument);
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          found.add(rows.getString(1));
+        }
+      }
+    }
+    return found;
+  }
+
+  private static void update(Connection c, String sql, String... arguments) throws SQLException {
+    try (PreparedStatement statement = c.prepareStatement(sql)) {
+      for (int i = 0; i < arguments.length; i++) {
+        statement.setString(i + 1, arguments[i]);
+      }
+      statement.executeUpdate();
+    }
+  }
+
   /** Drops both tables (for tests and cleanup). */
   public synchronized void drop() {
     run(c -> {

@@ -493,6 +493,24 @@ class CheckerTest {
   }
 
   @Test
+  void agent_rows_edited_by_hand_give_no_grace_a_refused_write_or_a_shared_epoch_after_them_overlaps() {
+    // The nodes stay healthy while their rows are deleted or rewritten: nothing excuses an owner
+    // superseded while it runs, or two owners at one epoch.
+    Timeline h = new Timeline()
+        .at(0).fault("agent-rows", "n1").faultEnd("deleted projection://a", "n1")
+        .at(1_000).wrote(A, "n1", 3)
+        .at(1_500).wrote(A, "n2", 3)
+        .at(2_000).wrote(A, "n2", 4)
+        .at(2_500).rejected(A, "n1", 3);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n2")));
+
+    assertThat(report.agentOverlaps()).isEqualTo(2);
+    assertThat(report.examples().get("agentOverlaps")).anySatisfy(e -> assertThat(e).contains("both wrote at epoch 3"))
+        .anySatisfy(e -> assertThat(e).contains("unfaulted"));
+  }
+
+  @Test
   void refused_writes_are_expected_only_within_the_grace_after_a_fault_on_that_node() {
     Timeline h = new Timeline()
         .at(0).fault("kill-connections", "n1").faultEnd("killed 4 sessions", "n1")

@@ -65,7 +65,8 @@ final class ChaosCommand implements Callable<Integer> {
   @Nullable Path dir;
 
   @Option(names = "--faults", paramLabel = "FAULT", split = ",",
-      description = "Only these faults: kill leader, kill, pause, stop, kill-connections, slow-db, restart-db, pause leader"
+      description = "Only these faults: kill leader, kill, pause, stop, kill-connections, slow-db, restart-db, pause leader,"
+          + " agent-rows (a node's agent rows deleted, rewritten and joined by an unreadable row, by hand)"
           + " (comma-separated; default: all that apply but restart-db and pause leader; soak: all but pause leader).")
   java.util.List<String> faults = new java.util.ArrayList<>();
 

@@ -62,8 +62,11 @@ final class InMemoryAgentStore implements AgentStore {
       if (row == null && target == null) {
         return AssignmentWrite.NOT_ELIGIBLE;
       }
+      ClusterTables.IssuedEpoch issued = t.agentEpochs.get(uri.toString());
+      // A row deleted behind the store's back comes back as its epoch record has it.
       t.agents.put(uri.toString(), row == null
-          ? new AgentAssignment(uri, null, target, 0, false, null)
+          ? new AgentAssignment(uri, issued == null ? null : issued.owner(), target,
+              issued == null ? 0 : issued.epoch(), false, null)
           : new AgentAssignment(uri, row.owner(), target, row.epoch(), row.paused(), row.pinnedTo()));
       return AssignmentWrite.APPLIED;
     }
@@ -128,6 +131,7 @@ final class InMemoryAgentStore implements AgentStore {
         return AssignmentWrite.NOT_ELIGIBLE;
       }
       t.agents.put(uri.toString(), withOwner(row, null, row.epoch()));
+      letGo(t, uri, deadOwner);
       return AssignmentWrite.APPLIED;
     }
   }
@@ -139,8 +143,24 @@ final class InMemoryAgentStore implements AgentStore {
 
   @Override
   public boolean release(AgentUri uri, String nodeId) {
-    return changeOwned(uri, nodeId, row -> withOwner(row, null, row.epoch()));
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      boolean released = changeOwned(uri, nodeId, row -> withOwner(row, null, row.epoch()));
+      if (released) {
+        letGo(t, uri, nodeId);
+      }
+      return released;
+    }
   }
+
+  /** The epoch record stops naming {@code owner} as the holder once its row is freed. */
+  private static void letGo(ClusterTables t, AgentUri uri, String owner) {
+    ClusterTables.IssuedEpoch issued = t.agentEpochs.get(uri.toString());
+    if (issued != null && owner.equals(issued.owner())) {
+      t.agentEpochs.put(uri.toString(), new ClusterTables.IssuedEpoch(issued.epoch(), null));
+    }
+  }
+
   @Override
   public OptionalLong claim(AgentUri uri, String nodeId) {
     ClusterTables t = store.clusterTables();
@@ -149,15 +169,35 @@ final class InMemoryAgentStore implements AgentStore {
       if (row == null) {
         return OptionalLong.empty();
       }
+      ClusterTables.IssuedEpoch issued = t.agentEpochs.get(uri.toString());
       if (nodeId.equals(row.owner())) {
-        return OptionalLong.of(row.epoch());
+        if (issued != null && nodeId.equals(issued.owner())) {
+          // Its own epoch, also where the row's epoch was changed by hand.
+          t.agents.put(uri.toString(), withOwner(row, nodeId, issued.epoch()));
+          return OptionalLong.of(issued.epoch());
+        }
+        if (issued != null && issued.owner() != null) {
+          // Owner written by hand while another node holds the epoch: back to that node, so a
+          // two-phase hand-off moves it and the two never share an epoch.
+          t.agents.put(uri.toString(), withOwner(row, issued.owner(), issued.epoch()));
+          return OptionalLong.empty();
+        }
+        return OptionalLong.of(issue(t, row, issued, nodeId));
       }
       if (row.owner() != null || row.paused() || !nodeId.equals(row.target())) {
         return OptionalLong.empty();
       }
-      t.agents.put(uri.toString(), withOwner(row, nodeId, row.epoch() + 1));
-      return OptionalLong.of(row.epoch() + 1);
+      return OptionalLong.of(issue(t, row, issued, nodeId));
     }
+  }
+
+  /** A new epoch, above the row's and above every epoch issued before. */
+  private static long issue(ClusterTables t, AgentAssignment row, ClusterTables.@Nullable IssuedEpoch issued,
+      String nodeId) {
+    long epoch = Math.max(row.epoch(), issued == null ? 0 : issued.epoch()) + 1;
+    t.agents.put(row.uri().toString(), withOwner(row, nodeId, epoch));
+    t.agentEpochs.put(row.uri().toString(), new ClusterTables.IssuedEpoch(epoch, nodeId));
+    return epoch;
   }
 
   @Override
@@ -176,9 +216,23 @@ final class InMemoryAgentStore implements AgentStore {
   public OptionalLong claimIfAbsent(AgentUri uri, String nodeId) {
     ClusterTables t = store.clusterTables();
     synchronized (t) {
-      AgentAssignment row = t.agents.computeIfAbsent(uri.toString(),
-          key -> new AgentAssignment(uri, nodeId, nodeId, 1, false, null));
-      return nodeId.equals(row.owner()) ? OptionalLong.of(row.epoch()) : OptionalLong.empty();
+      AgentAssignment row = t.agents.get(uri.toString());
+      ClusterTables.IssuedEpoch issued = t.agentEpochs.get(uri.toString());
+      if (row != null) {
+        boolean itsOwn = nodeId.equals(row.owner()) && issued != null && nodeId.equals(issued.owner())
+            && issued.epoch() == row.epoch();
+        return itsOwn ? OptionalLong.of(row.epoch()) : OptionalLong.empty();
+      }
+      if (issued != null && issued.owner() != null && !nodeId.equals(issued.owner())) {
+        // Another node holds the epoch: the row is its, and the caller's copy is the stale one.
+        t.agents.put(uri.toString(), new AgentAssignment(uri, issued.owner(), issued.owner(), issued.epoch(), false, null));
+        return OptionalLong.empty();
+      }
+      if (issued != null && nodeId.equals(issued.owner())) {
+        t.agents.put(uri.toString(), new AgentAssignment(uri, nodeId, nodeId, issued.epoch(), false, null));
+        return OptionalLong.of(issued.epoch());
+      }
+      return OptionalLong.of(issue(t, new AgentAssignment(uri, null, nodeId, 0, false, null), issued, nodeId));
     }
   }
 
@@ -205,6 +259,11 @@ final class InMemoryAgentStore implements AgentStore {
     return changeExisting(uri, row ->
         new AgentAssignment(uri, row.owner(), row.target(), row.epoch(), row.paused(), nodeName));
   }
+  @Override
+  public io.tenure.spi.SkippedRows skippedRows() {
+    return io.tenure.spi.SkippedRows.NONE;
+  }
+
   @Override
   public void upsert(AgentAssignment assignment) {
     ClusterTables t = store.clusterTables();

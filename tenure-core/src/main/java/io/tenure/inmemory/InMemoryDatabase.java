@@ -53,6 +53,18 @@ public final class InMemoryDatabase {
     namespace(prefix).drop();
   }
 
+  /**
+   * Deletes the assignment rows of {@code uris} from {@code prefix}, as an operator's {@code DELETE
+   * FROM <prefix>agents} would: the stores' record of the epochs they issued stays. For tests of
+   * what stores and nodes do when rows vanish behind their back.
+   */
+  public void deleteAgentRows(TablePrefix prefix, java.util.Collection<io.tenure.AgentUri> uris) {
+    ClusterTables tables = namespace(prefix).cluster(prefix.value());
+    synchronized (tables) {
+      uris.forEach(uri -> tables.agents.remove(uri.toString()));
+    }
+  }
+
   Namespace namespace(TablePrefix prefix) {
     return namespaces.computeIfAbsent(prefix, p -> new Namespace());
   }

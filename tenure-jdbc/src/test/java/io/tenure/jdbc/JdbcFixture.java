@@ -243,6 +243,20 @@ public final class JdbcFixture implements StoreFixture {
     }
   }
 
+  @Override
+  public void deleteAgentRows(TablePrefix prefix, java.util.Collection<io.tenure.AgentUri> uris) {
+    try (Connection connection = DriverManager.getConnection(StoreUrls.toJdbcUrl(url));
+        java.sql.PreparedStatement delete =
+            connection.prepareStatement("DELETE FROM " + prefix.table("agents") + " WHERE agent_uri = ?")) {
+      for (io.tenure.AgentUri uri : uris) {
+        delete.setString(1, uri.toString());
+        delete.executeUpdate();
+      }
+    } catch (SQLException e) {
+      throw new AssertionError("cannot delete agent rows of prefix " + prefix, e);
+    }
+  }
+
   private List<String> tables(Connection connection, TablePrefix prefix) throws SQLException {
     String query =
         switch (kind) {

@@ -77,6 +77,11 @@ public final class TenureMetrics implements AutoCloseable {
     Gauge.builder("tenure_cluster_leader_epoch", this, m -> m.leaderEpoch).tag(SCOPE, STORE_SCOPE)
         .description("The epoch in the lease table: the current leader's, or the last one's while none leads")
         .register(registry);
+    // This process's reads, not a store-wide value: no scope tag, and a sum over nodes is meaningful.
+    FunctionCounter.builder("tenure_agent_rows_skipped", store, s -> s.agents().skippedRows().count())
+        .description("Agent rows this process's reads left out because they cannot be read (each named in the log"
+            + " and the cluster history): fix or delete them")
+        .register(registry);
     if (node != null) {
       attach(node);
     }

@@ -49,6 +49,9 @@ abstract class AdminServerContract {
   /** Opens a fresh, migrated store for one test. */
   abstract Store openStore();
 
+  /** A plain connection to the database of {@link #openStore()}, for rows written by hand. */
+  abstract java.sql.Connection openConnection() throws java.sql.SQLException;
+
   @BeforeEach
   void startNode() {
     store = openStore();
@@ -105,6 +108,28 @@ abstract class AdminServerContract {
       assertThat(fields.get("handoff")).isEqualTo(false);
       assertThat(fields.get("family")).isEqualTo("projection");
     }
+  }
+
+  @Test
+  void a_hand_written_agent_row_that_cannot_be_read_leaves_agents_cluster_and_metrics_answering() throws Exception {
+    try (java.sql.Connection connection = openConnection();
+        java.sql.PreparedStatement insert = connection.prepareStatement("INSERT INTO "
+            + store.describe().prefix().table("agents")
+            + " (agent_uri, owner_node, target_node, epoch, paused, pinned_to) VALUES (?, NULL, NULL, 1, ?, NULL)")) {
+      insert.setString(1, "WORKER://worker-1");
+      insert.setBoolean(2, false);
+      insert.executeUpdate();
+    }
+
+    List<?> agents = (List<?>) getJson("/api/agents").get("agents");
+    assertThat(agents.stream().<Object>map(a -> ((Map<?, ?>) a).get("uri")).toList())
+        .containsExactly("projection://a", "projection://b");
+    assertThat(((List<?>) getJson("/api/cluster").get("nodes"))).hasSize(1);
+    String metrics = get("/metrics").body();
+    java.util.regex.Matcher skipped = java.util.regex.Pattern.compile("(?m)^tenure_agent_rows_skipped_total (\\S+)$")
+        .matcher(metrics);
+    assertThat(skipped.find()).as(metrics).isTrue();
+    assertThat(Double.parseDouble(skipped.group(1))).isGreaterThanOrEqualTo(2.0);
   }
 
   @Test

@@ -40,6 +40,11 @@ class PostgresAdminServerTest extends AdminServerContract {
     return Stores.open(new StoreSettings(URL, TablePrefix.of(prefix), true));
   }
 
+  @Override
+  Connection openConnection() throws SQLException {
+    return DriverManager.getConnection(URL);
+  }
+
   private static @Nullable String connectionProblem() {
     try (Connection connection = DriverManager.getConnection(URL)) {
       return connection.isValid(5) ? null : "the connection is not valid";

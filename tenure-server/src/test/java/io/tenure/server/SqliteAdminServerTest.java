@@ -13,4 +13,9 @@ class SqliteAdminServerTest extends AdminServerContract {
   Store openStore() {
     return Stores.open("sqlite:" + folder.resolve("tenure.db"));
   }
+
+  @Override
+  java.sql.Connection openConnection() throws java.sql.SQLException {
+    return java.sql.DriverManager.getConnection("jdbc:sqlite:" + folder.resolve("tenure.db"));
+  }
 }

@@ -55,6 +55,13 @@ public interface StoreFixture extends AutoCloseable {
   void dropTables(TablePrefix prefix);
 
   /**
+   * Deletes the assignment rows of {@code uris} behind the back of open stores, as an operator's
+   * {@code DELETE FROM <prefix>agents WHERE agent_uri IN (...)} would: nothing else of the store
+   * (its record of the epochs it issued included) is touched.
+   */
+  void deleteAgentRows(TablePrefix prefix, java.util.Collection<io.tenure.AgentUri> uris);
+
+  /**
    * Asks the provider to open a database it does not support; MUST throw {@link
    * io.tenure.UnsupportedDatabaseException} and write nothing.
    */

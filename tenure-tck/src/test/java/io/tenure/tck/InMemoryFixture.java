@@ -60,6 +60,11 @@ final class InMemoryFixture implements StoreFixture {
   }
 
   @Override
+  public void deleteAgentRows(TablePrefix prefix, java.util.Collection<io.tenure.AgentUri> uris) {
+    database.deleteAgentRows(prefix, uris);
+  }
+
+  @Override
   public void openUnsupportedDatabase() {
     track(Stores.open(new StoreSettings("oracle:thin:@db:1521/x", TablePrefix.DEFAULT, true)));
   }

@@ -65,6 +65,8 @@ public final class AgentRuntime {
   private final Map<AgentUri, Running> running = new HashMap<>();
   private final Set<AgentUri> busy = new HashSet<>();
   private final Map<AgentUri, Long> stoppedAt = new HashMap<>();
+  /** Unreadable rows already recorded in the history by this node's passes. */
+  private final Set<String> reportedSkips = new HashSet<>();
   private long tick;
   private long stopSequence;
 
@@ -104,6 +106,7 @@ public final class AgentRuntime {
     families.forEach((scheme, family) -> wanted.put(scheme, wantedOf(family)));
     List<AgentAssignment> rows = store.readAll();
     long read = System.nanoTime();
+    recordSkippedRows(fence);
     long hold = quiet.holdFor(membership, hasNewAgents(wanted, rows));
     List<PlanAction> plan = AssignmentPlanner.plan(membership.nodes(), wanted, rows, settings.maxMovesPerPass(),
         hold == 0);
@@ -130,6 +133,29 @@ public final class AgentRuntime {
       }
     }
     return hold;
+  }
+
+  /** Each row the store could not read goes into the history once, for the operator to fix. */
+  private void recordSkippedRows(LeaderFence fence) {
+    java.util.SortedMap<String, String> skipped = store.skippedRows().reasons();
+    for (Map.Entry<String, String> row : skipped.entrySet()) {
+      synchronized (this) {
+        if (reportedSkips.contains(row.getKey())) {
+          continue;
+        }
+      }
+      try {
+        events.append(ClusterEvent.Kind.AGENT_ROW_SKIPPED, nodeId.get(), fence.epoch(),
+            "agent row '" + row.getKey() + "' cannot be read and is skipped: " + row.getValue()
+                + "; no pass places, frees or retires it: fix or delete it");
+        synchronized (this) {
+          reportedSkips.add(row.getKey());
+        }
+      } catch (RuntimeException e) {
+        // Tried again on the next pass.
+        LOG.debug("could not record the skipped agent row {}: {}", row.getKey(), e.toString());
+      }
+    }
   }
 
   private static boolean hasNewAgents(Map<String, Set<AgentUri>> wanted, List<AgentAssignment> rows) {
@@ -274,8 +300,26 @@ public final class AgentRuntime {
     OptionalLong epoch = store.claimIfAbsent(uri, me);
     if (epoch.isEmpty()) {
       stop(uri, false);
-    } else {
-      record(ClusterEvent.Kind.AGENT_RESTORED, uri, epoch.getAsLong(), "row restored by its runner");
+      return;
+    }
+    record(ClusterEvent.Kind.AGENT_RESTORED, uri, epoch.getAsLong(), "row restored by its runner");
+    restartIfItsEpochChanged(uri, epoch.getAsLong());
+  }
+
+  /**
+   * An agent running here whose row now carries another epoch (the row was freed or rewritten by
+   * hand and claimed or restored anew) stops, keeping the row; the next sweep starts it with the
+   * row's epoch, so the fencing token an agent holds is always the one its row was issued.
+   */
+  private void restartIfItsEpochChanged(AgentUri uri, long epoch) {
+    Running copy;
+    synchronized (this) {
+      copy = running.get(uri);
+    }
+    if (copy != null && copy.context().ownershipEpoch() != epoch) {
+      LOG.info("agent {} runs here at epoch {} but its row was issued epoch {}; restarting it",
+          uri, copy.context().ownershipEpoch(), epoch);
+      stop(uri, false);
     }
   }
 
@@ -300,6 +344,7 @@ public final class AgentRuntime {
     for (AgentUri uri : eligible) {
       Long epoch = epochs.get(uri);
       if (epoch != null) {
+        restartIfItsEpochChanged(uri, epoch);
         CompletableFuture<Void> start = launchStart(uri, me, epoch, snapshotSequence, events);
         if (start != null) {
           starts.add(start);

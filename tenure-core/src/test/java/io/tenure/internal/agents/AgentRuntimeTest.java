@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 class AgentRuntimeTest {
   private static final AgentUri AGENT = AgentUri.parse("p://one");
 
-  private final InMemoryStore store = InMemoryStore.create();
+  private final io.tenure.inmemory.InMemoryDatabase database = io.tenure.inmemory.InMemoryDatabase.fresh();
+  private final InMemoryStore store = InMemoryStore.builder().database(database).build();
   private final List<String> calls = new ArrayList<>();
   private final LeaderFence fence =
       new LeaderFence("leader", store.leases().acquire("leader", Duration.ofMinutes(5)).orElseThrow().epoch());
@@ -77,6 +78,37 @@ class AgentRuntimeTest {
     assertThat(store.agents().read(AGENT).orElseThrow().owner()).isEqualTo("n1");
     assertThat(calls).containsExactly("start n1 epoch 1");
     assertThat(events()).containsExactly(ClusterEvent.Kind.AGENT_STARTED, ClusterEvent.Kind.AGENT_RESTORED);
+  }
+
+  @Test
+  void an_agent_whose_row_was_freed_by_hand_and_claimed_anew_restarts_with_the_new_epoch() {
+    AgentRuntime n1 = runtime("n1");
+    store.agents().place(AGENT, "n1", fence);
+    n1.sweepTick();
+    // An operator clears the owner while the agent runs: the next claim issues epoch 2.
+    store.agents().upsert(new io.tenure.AgentAssignment(AGENT, null, "n1", 1, false, null));
+
+    n1.sweepTick();
+    n1.sweepTick();
+
+    assertThat(calls).containsExactly("start n1 epoch 1", "stop n1", "start n1 epoch 2");
+    assertThat(store.agents().stillOwner(AGENT, "n1", 2)).isTrue();
+  }
+
+  @Test
+  void a_runner_restoring_a_row_an_operator_deleted_keeps_running_at_its_epoch() {
+    AgentRuntime n1 = runtime("n1");
+    store.agents().place(AGENT, "n1", fence);
+    n1.sweepTick();
+    n1.stop(AGENT, true);
+    n1.sweepTick();
+    database.deleteAgentRows(io.tenure.spi.TablePrefix.DEFAULT, List.of(AGENT));
+
+    n1.sweepTick();
+
+    assertThat(store.agents().read(AGENT).orElseThrow().epoch()).as("the epoch it runs at").isEqualTo(2);
+    assertThat(store.agents().stillOwner(AGENT, "n1", 2)).isTrue();
+    assertThat(calls).containsExactly("start n1 epoch 1", "stop n1", "start n1 epoch 2");
   }
 
   @Test

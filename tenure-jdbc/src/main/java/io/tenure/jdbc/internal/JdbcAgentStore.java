@@ -15,13 +15,21 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Agent assignments in {@code <prefix>agents}. Leader writes embed the lease fence in their own
  * SQL; node writes are scoped by {@code owner_node = me} or {@code owner_node IS NULL}.
+ *
+ * <p>{@code <prefix>agent_epochs} records, per agent, the last ownership epoch issued and the node
+ * holding it; it outlives the agent's row. Every write of that record holds the lock of the
+ * agent's row (a claim locks the rows it judges, a restore inserts the row first, a release
+ * updates it), so a record read after taking that lock is exact.
  */
 public final class JdbcAgentStore implements AgentStore {
   private static final String COLUMNS = "agent_uri, owner_node, target_node, epoch, paused, pinned_to";
+  private static final Logger LOG = LoggerFactory.getLogger(JdbcAgentStore.class);
 
   /**
    * TEST ONLY, for the fault harness's negative control ({@code tenure chaos --unsafe leader-fence}):
@@ -33,9 +41,15 @@ public final class JdbcAgentStore implements AgentStore {
   private final Jdbc jdbc;
   private final Dialect dialect;
   private final String agents;
+  private final String epochs;
   private final String nodes;
   private final String fence;
   private final String fenceQuery;
+
+  /** Reads that skipped a row that cannot be read, and the first rows skipped with why. */
+  private final java.util.concurrent.atomic.AtomicLong skips = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.ConcurrentSkipListMap<String, String> skipped =
+      new java.util.concurrent.ConcurrentSkipListMap<>();
 
   private final Dialect.ConnectionSource sessions;
   private final Object sessionSource;
@@ -50,6 +64,7 @@ public final class JdbcAgentStore implements AgentStore {
     this.jdbc = jdbc;
     this.dialect = jdbc.dialect();
     this.agents = prefix.table("agents");
+    this.epochs = prefix.table("agent_epochs");
     this.sessions = sessions;
     this.sessionSource = sessionSource;
     this.channel = prefix.value() + "agents";
@@ -66,7 +81,10 @@ public final class JdbcAgentStore implements AgentStore {
           ResultSet rows = statement.executeQuery()) {
         List<AgentAssignment> found = new ArrayList<>();
         while (rows.next()) {
-          found.add(assignment(rows));
+          AgentAssignment row = assignment(rows);
+          if (row != null) {
+            found.add(row);
+          }
         }
         return List.copyOf(found);
       }
@@ -83,7 +101,7 @@ public final class JdbcAgentStore implements AgentStore {
         connection.prepareStatement("SELECT " + COLUMNS + " FROM " + agents + " WHERE agent_uri = ?")) {
       statement.setString(1, uri.toString());
       try (ResultSet rows = statement.executeQuery()) {
-        return rows.next() ? Optional.of(assignment(rows)) : Optional.empty();
+        return rows.next() ? Optional.ofNullable(assignment(rows)) : Optional.empty();
       }
     }
   }
@@ -117,12 +135,14 @@ public final class JdbcAgentStore implements AgentStore {
     });
   }
 
-  private static void collect(PreparedStatement statement, java.util.Map<String, AgentAssignment> found)
+  private void collect(PreparedStatement statement, java.util.Map<String, AgentAssignment> found)
       throws SQLException {
     try (ResultSet rows = statement.executeQuery()) {
       while (rows.next()) {
         AgentAssignment row = assignment(rows);
-        found.put(row.uri().toString(), row);
+        if (row != null) {
+          found.put(row.uri().toString(), row);
+        }
       }
     }
   }
@@ -130,7 +150,7 @@ public final class JdbcAgentStore implements AgentStore {
   @Override
   public AssignmentWrite place(AgentUri uri, @Nullable String target, LeaderFence leader) {
     String update = "UPDATE " + agents + " SET target_node = ? WHERE agent_uri = ? AND " + fence;
-    String insert = dialect.insertIfAbsent(agents, COLUMNS, "?, NULL, ?, 0, ?, NULL", "agent_uri");
+    String insert = placedRow();
     return jdbc.write("place agent " + uri + " on " + target, connection -> {
       for (int attempt = 0; attempt < 2; attempt++) {
         if (count(connection, update, s -> {
@@ -146,11 +166,7 @@ public final class JdbcAgentStore implements AgentStore {
         if (target == null) {
           return AssignmentWrite.NOT_ELIGIBLE;
         }
-        if (insertIfAbsent(connection, insert, s -> {
-              s.setString(1, uri.toString());
-              s.setString(2, target);
-              s.setBoolean(3, false);
-            })) {
+        if (insertIfAbsent(connection, insert, s -> bindPlacedRow(s, uri, target))) {
           return AssignmentWrite.APPLIED;
         }
         // A node restored the row between our update and insert: update it now.
@@ -169,7 +185,7 @@ public final class JdbcAgentStore implements AgentStore {
     // A row claimed since the leader's snapshot keeps its target: its move was planned as free.
     String updateUnowned = "UPDATE " + agents + " SET target_node = ? WHERE agent_uri = ? AND owner_node IS NULL AND "
         + fence;
-    String insert = dialect.insertIfAbsent(agents, COLUMNS, "?, NULL, ?, 0, ?, NULL", "agent_uri");
+    String insert = placedRow();
     return jdbc.write("place " + targets.size() + " agents", connection -> {
       if (!fenceHolds(connection, leader)) {
         return AssignmentWrite.FENCED;
@@ -195,19 +211,13 @@ public final class JdbcAgentStore implements AgentStore {
       if (dialect.insertIfAbsentReportsDuplicates()) {
         // One at a time: MariaDB reports a concurrent restore as a duplicate-key error.
         for (java.util.Map.Entry<AgentUri, @Nullable String> entry : inserts) {
-          insertIfAbsent(connection, insert, s -> {
-            s.setString(1, entry.getKey().toString());
-            s.setString(2, entry.getValue());
-            s.setBoolean(3, false);
-          });
+          insertIfAbsent(connection, insert, s -> bindPlacedRow(s, entry.getKey(), entry.getValue()));
         }
       } else if (!inserts.isEmpty()) {
         // ON CONFLICT DO NOTHING: a concurrent restore is skipped, so a cold start is one batch.
         try (PreparedStatement statement = connection.prepareStatement(insert)) {
           for (java.util.Map.Entry<AgentUri, @Nullable String> entry : inserts) {
-            statement.setString(1, entry.getKey().toString());
-            statement.setString(2, entry.getValue());
-            statement.setBoolean(3, false);
+            bindPlacedRow(statement, entry.getKey(), entry.getValue());
             statement.addBatch();
           }
           statement.executeBatch();
@@ -220,6 +230,26 @@ public final class JdbcAgentStore implements AgentStore {
       notifyPlaced(connection, leader);
       return AssignmentWrite.APPLIED;
     }, result -> result == AssignmentWrite.APPLIED);
+  }
+
+  /**
+   * The insert of a placed agent that has no row: unowned at epoch 0 if it never had an epoch,
+   * else as its epoch record has it (a row deleted under its owner comes back to that owner, at
+   * its epoch), so the next claim issues an epoch above every one issued before.
+   */
+  private String placedRow() {
+    String record = " FROM " + epochs + " e WHERE e.agent_uri = ?)";
+    return dialect.insertIfAbsent(agents, COLUMNS, "?, (SELECT e.owner_node" + record + ", ?, COALESCE((SELECT e.epoch"
+        + record + ", 0), ?, NULL", "agent_uri");
+  }
+
+  private static void bindPlacedRow(PreparedStatement statement, AgentUri uri, @Nullable String target)
+      throws SQLException {
+    statement.setString(1, uri.toString());
+    statement.setString(2, uri.toString());
+    statement.setString(3, target);
+    statement.setString(4, uri.toString());
+    statement.setBoolean(5, false);
   }
 
   /** PostgreSQL: delivered when the placement commits, so a node that hears it reads the rows. */
@@ -284,40 +314,55 @@ public final class JdbcAgentStore implements AgentStore {
       s.setString(2, deadOwner);
       JdbcMembershipStore.bindFence(s, 3, leader);
       s.setString(5, deadOwner);
-    });
+    }, connection -> letGo(connection, uri, deadOwner));
   }
 
   private AssignmentWrite fencedWrite(String what, LeaderFence leader, String sql, Binder binder) {
+    return fencedWrite(what, leader, sql, binder, connection -> { });
+  }
+
+  private AssignmentWrite fencedWrite(String what, LeaderFence leader, String sql, Binder binder, Applied then) {
     return jdbc.write(what, connection -> {
       if (count(connection, sql, binder) == 1) {
+        then.run(connection);
         return AssignmentWrite.APPLIED;
       }
       return fenceHolds(connection, leader) ? AssignmentWrite.NOT_ELIGIBLE : AssignmentWrite.FENCED;
     });
   }
 
+  /** Work done in a write's transaction once its row was written. */
+  private interface Applied {
+    void run(Connection connection) throws SQLException;
+  }
+
+  /** The epoch record stops naming {@code owner} as the holder once its row is freed. */
+  private void letGo(Connection connection, AgentUri uri, String owner) throws SQLException {
+    count(connection, "UPDATE " + epochs + " SET owner_node = NULL WHERE agent_uri = ? AND owner_node = ?", s -> {
+      s.setString(1, uri.toString());
+      s.setString(2, owner);
+    });
+  }
+
   @Override
   public boolean release(AgentUri uri, String nodeId) {
     String update = "UPDATE " + agents + " SET owner_node = NULL WHERE agent_uri = ? AND owner_node = ?";
-    return jdbc.write("release agent " + uri, connection -> count(connection, update, s -> {
-      s.setString(1, uri.toString());
-      s.setString(2, nodeId);
-    }) == 1);
+    return jdbc.write("release agent " + uri, connection -> {
+      boolean released = count(connection, update, s -> {
+        s.setString(1, uri.toString());
+        s.setString(2, nodeId);
+      }) == 1;
+      if (released) {
+        letGo(connection, uri, nodeId);
+      }
+      return released;
+    });
   }
 
   @Override
   public OptionalLong claim(AgentUri uri, String nodeId) {
-    String update = "UPDATE " + agents + " SET owner_node = ?, epoch = epoch + 1"
-        + " WHERE agent_uri = ? AND owner_node IS NULL AND target_node = ? AND paused = ?";
-    return jdbc.write("claim agent " + uri, connection -> {
-      count(connection, update, s -> {
-        s.setString(1, nodeId);
-        s.setString(2, uri.toString());
-        s.setString(3, nodeId);
-        s.setBoolean(4, false);
-      });
-      return ownedEpoch(connection, uri, nodeId);
-    });
+    Long epoch = claimAll(List.of(uri), nodeId).get(uri);
+    return epoch == null ? OptionalLong.empty() : OptionalLong.of(epoch);
   }
 
   @Override
@@ -326,57 +371,198 @@ public final class JdbcAgentStore implements AgentStore {
       return java.util.Map.of();
     }
     List<AgentUri> all = List.copyOf(new java.util.LinkedHashSet<>(uris));
-    return jdbc.write("claim " + all.size() + " agents", connection -> {
+    return jdbc.write((all.size() == 1 ? "claim agent " + all.get(0) : "claim " + all.size() + " agents"), connection -> {
       // Filled per attempt: a retried transaction starts from nothing.
       java.util.Map<AgentUri, Long> owned = new java.util.LinkedHashMap<>();
       for (int from = 0; from < all.size(); from += IN_CHUNK) {
-        List<AgentUri> chunk = all.subList(from, Math.min(all.size(), from + IN_CHUNK));
-        String in = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
-        try (PreparedStatement s = connection.prepareStatement("UPDATE " + agents
-            + " SET owner_node = ?, epoch = epoch + 1"
-            + " WHERE agent_uri IN (" + in + ") AND owner_node IS NULL AND target_node = ? AND paused = ?")) {
-          s.setString(1, nodeId);
-          for (int i = 0; i < chunk.size(); i++) {
-            s.setString(i + 2, chunk.get(i).toString());
-          }
-          s.setString(chunk.size() + 2, nodeId);
-          s.setBoolean(chunk.size() + 3, false);
-          s.executeUpdate();
-        }
-        try (PreparedStatement statement = connection.prepareStatement("SELECT agent_uri, epoch FROM " + agents
-            + " WHERE agent_uri IN (" + in + ") AND owner_node = ?")) {
-          for (int i = 0; i < chunk.size(); i++) {
-            statement.setString(i + 1, chunk.get(i).toString());
-          }
-          statement.setString(chunk.size() + 1, nodeId);
-          try (ResultSet rows = statement.executeQuery()) {
-            while (rows.next()) {
-              owned.put(AgentUri.parse(rows.getString(1)), rows.getLong(2));
-            }
-          }
-        }
+        claimChunk(connection, all.subList(from, Math.min(all.size(), from + IN_CHUNK)), nodeId, owned);
       }
       return owned;
     });
   }
 
+  /** A row as a claim judges it, read under its lock. */
+  private record Locked(@Nullable String owner, @Nullable String target, long epoch, boolean paused) {}
+
+  /** An agent's epoch record: the last epoch issued and the node holding it, or null once released. */
+  private record Issued(long epoch, @Nullable String owner) {}
+
+  /** What a claim writes for one row: its owner and epoch, and whether that epoch is newly issued. */
+  private record Claimed(@Nullable String owner, long epoch, boolean issued) {}
+
+  /**
+   * Locks the chunk's rows, reads their epoch records, judges each row, writes what changed and
+   * puts the rows {@code nodeId} owns afterwards, with their epochs, in {@code owned}.
+   */
+  private void claimChunk(Connection connection, List<AgentUri> chunk, String nodeId,
+      java.util.Map<AgentUri, Long> owned) throws SQLException {
+    List<String> keys = chunk.stream().map(AgentUri::toString).toList();
+    java.util.Map<String, Locked> rows = lockRows(connection, keys);
+    java.util.Map<String, Issued> records = issued(connection, List.copyOf(rows.keySet()));
+    java.util.Map<String, Claimed> changed = new java.util.LinkedHashMap<>();
+    for (AgentUri uri : chunk) {
+      Locked row = rows.get(uri.toString());
+      Claimed claimed = row == null ? null : judge(row, records.get(uri.toString()), nodeId);
+      if (claimed == null) {
+        continue;
+      }
+      if (!java.util.Objects.equals(claimed.owner(), row.owner()) || claimed.epoch() != row.epoch()) {
+        changed.put(uri.toString(), claimed);
+      }
+      if (nodeId.equals(claimed.owner())) {
+        owned.put(uri, claimed.epoch());
+      }
+    }
+    writeClaims(connection, changed);
+  }
+
+  /**
+   * One row of a claim (SPEC §5.1): a free row that targets the claimer and is not paused gets an
+   * epoch above the row's and above every epoch issued before. A row the claimer owns keeps the
+   * epoch its record issued to it; a row the claimer owns only because someone wrote it so by hand
+   * goes back to the node its record says holds the epoch (so two nodes never run it at one
+   * epoch, and a hand-off moves it), or, if none does, gets a new epoch.
+   *
+   * @return what to write, or null if the claim leaves the row alone
+   */
+  private static @Nullable Claimed judge(Locked row, @Nullable Issued record, String nodeId) {
+    long next = Math.max(row.epoch(), record == null ? 0 : record.epoch()) + 1;
+    if (nodeId.equals(row.owner())) {
+      if (record != null && nodeId.equals(record.owner())) {
+        return new Claimed(nodeId, record.epoch(), false);
+      }
+      if (record != null && record.owner() != null) {
+        return new Claimed(record.owner(), record.epoch(), false);
+      }
+      return new Claimed(nodeId, next, true);
+    }
+    if (row.owner() == null && nodeId.equals(row.target()) && !row.paused()) {
+      return new Claimed(nodeId, next, true);
+    }
+    return null;
+  }
+
+  private java.util.Map<String, Locked> lockRows(Connection connection, List<String> keys) throws SQLException {
+    java.util.Map<String, Locked> rows = new java.util.HashMap<>();
+    String in = String.join(", ", java.util.Collections.nCopies(keys.size(), "?"));
+    try (PreparedStatement statement = connection.prepareStatement("SELECT agent_uri, owner_node, target_node, epoch,"
+        + " paused FROM " + agents + " WHERE agent_uri IN (" + in + ")" + dialect.forUpdate())) {
+      for (int i = 0; i < keys.size(); i++) {
+        statement.setString(i + 1, keys.get(i));
+      }
+      try (ResultSet found = statement.executeQuery()) {
+        while (found.next()) {
+          rows.put(found.getString(1), new Locked(found.getString(2), found.getString(3), found.getLong(4),
+              found.getBoolean(5)));
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** The epoch records of {@code keys} (at most {@link #IN_CHUNK}); an agent without one is absent. */
+  private java.util.Map<String, Issued> issued(Connection connection, List<String> keys) throws SQLException {
+    java.util.Map<String, Issued> records = new java.util.HashMap<>();
+    if (keys.isEmpty()) {
+      return records;
+    }
+    String in = String.join(", ", java.util.Collections.nCopies(keys.size(), "?"));
+    try (PreparedStatement statement = connection.prepareStatement(
+        "SELECT agent_uri, epoch, owner_node FROM " + epochs + " WHERE agent_uri IN (" + in + ")")) {
+      for (int i = 0; i < keys.size(); i++) {
+        statement.setString(i + 1, keys.get(i));
+      }
+      try (ResultSet found = statement.executeQuery()) {
+        while (found.next()) {
+          records.put(found.getString(1), new Issued(found.getLong(2), found.getString(3)));
+        }
+      }
+    }
+    return records;
+  }
+
+  /** Writes the claimed rows and the epoch records of the epochs newly issued, in one batch each. */
+  private void writeClaims(Connection connection, java.util.Map<String, Claimed> changed) throws SQLException {
+    if (changed.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement rows = connection.prepareStatement(
+        "UPDATE " + agents + " SET owner_node = ?, epoch = ? WHERE agent_uri = ?")) {
+      for (java.util.Map.Entry<String, Claimed> entry : changed.entrySet()) {
+        rows.setString(1, entry.getValue().owner());
+        rows.setLong(2, entry.getValue().epoch());
+        rows.setString(3, entry.getKey());
+        rows.addBatch();
+      }
+      rows.executeBatch();
+    }
+    java.util.Map<String, Claimed> issuedNow = new java.util.LinkedHashMap<>();
+    changed.forEach((key, claimed) -> {
+      if (claimed.issued()) {
+        issuedNow.put(key, claimed);
+      }
+    });
+    record(connection, issuedNow);
+  }
+
+  /** Sets the epoch records of {@code claimed} (last writer wins: the caller holds each row's lock). */
+  private void record(Connection connection, java.util.Map<String, Claimed> claimed) throws SQLException {
+    if (claimed.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement statement = connection.prepareStatement(
+        dialect.upsert(epochs, "agent_uri, epoch, owner_node", "?, ?, ?", "agent_uri", "epoch, owner_node"))) {
+      for (java.util.Map.Entry<String, Claimed> entry : claimed.entrySet()) {
+        statement.setString(1, entry.getKey());
+        statement.setLong(2, entry.getValue().epoch());
+        statement.setString(3, entry.getValue().owner());
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
   @Override
   public OptionalLong claimIfAbsent(AgentUri uri, String nodeId) {
-    String insert = dialect.insertIfAbsent(agents, COLUMNS, "?, ?, ?, 1, ?, NULL", "agent_uri");
+    String insert = dialect.insertIfAbsent(agents, COLUMNS, "?, ?, ?, ?, ?, NULL", "agent_uri");
+    String key = uri.toString();
     return jdbc.write("restore agent " + uri, connection -> {
-      insertIfAbsent(connection, insert, s -> {
-        s.setString(1, uri.toString());
-        s.setString(2, nodeId);
-        s.setString(3, nodeId);
-        s.setBoolean(4, false);
+      Issued before = issued(connection, List.of(key)).get(key);
+      // The node holding the agent's epoch keeps it; a restorer that does not hold it gets nothing
+      // (its copy is the stale one) unless nobody does, and then an epoch above every one before.
+      Claimed restored = before != null && before.owner() != null
+          ? new Claimed(before.owner(), before.epoch(), false)
+          : new Claimed(nodeId, (before == null ? 0 : before.epoch()) + 1, true);
+      boolean inserted = insertIfAbsent(connection, insert, s -> {
+        s.setString(1, key);
+        s.setString(2, restored.owner());
+        s.setString(3, restored.owner());
+        s.setLong(4, restored.epoch());
+        s.setBoolean(5, false);
       });
-      return ownedEpoch(connection, uri, nodeId);
+      if (!inserted) {
+        return ownedEpoch(connection, uri, nodeId);
+      }
+      // The new row's lock is ours until commit, and every record write takes the row's lock: a
+      // record other than the one read means a peer claimed and lost the row in between.
+      if (!java.util.Objects.equals(issued(connection, List.of(key)).get(key), before)) {
+        throw new io.tenure.ContentionException("restoring agent " + uri + " raced with a claim of it", null);
+      }
+      if (restored.issued()) {
+        record(connection, java.util.Map.of(key, restored));
+      }
+      return nodeId.equals(restored.owner()) ? OptionalLong.of(restored.epoch()) : OptionalLong.empty();
     });
   }
 
+  /** The row's epoch if {@code nodeId} owns it at the epoch its record issued to it. */
   private OptionalLong ownedEpoch(Connection connection, AgentUri uri, String nodeId) throws SQLException {
     Optional<AgentAssignment> row = find(connection, uri);
-    return row.isPresent() && nodeId.equals(row.get().owner())
+    if (row.isEmpty() || !nodeId.equals(row.get().owner())) {
+      return OptionalLong.empty();
+    }
+    Issued record = issued(connection, List.of(uri.toString())).get(uri.toString());
+    return record != null && nodeId.equals(record.owner()) && record.epoch() == row.get().epoch()
         ? OptionalLong.of(row.get().epoch())
         : OptionalLong.empty();
   }
@@ -421,6 +607,11 @@ public final class JdbcAgentStore implements AgentStore {
       s.setString(1, nodeName);
       s.setString(2, uri.toString());
     }) == 1);
+  }
+
+  @Override
+  public io.tenure.spi.SkippedRows skippedRows() {
+    return new io.tenure.spi.SkippedRows(skips.get(), skipped);
   }
 
   @Override
@@ -475,8 +666,31 @@ public final class JdbcAgentStore implements AgentStore {
     }
   }
 
-  private static AgentAssignment assignment(ResultSet rows) throws SQLException {
-    return new AgentAssignment(AgentUri.parse(rows.getString("agent_uri")), rows.getString("owner_node"),
-        rows.getString("target_node"), rows.getLong("epoch"), rows.getBoolean("paused"), rows.getString("pinned_to"));
+  /**
+   * @return the row, or null for a row that cannot be read as an assignment (written by hand): it is
+   *     skipped and reported, so that one such row never fails a read of all the others
+   */
+  private @Nullable AgentAssignment assignment(ResultSet rows) throws SQLException {
+    String key = rows.getString("agent_uri");
+    try {
+      return new AgentAssignment(AgentUri.parse(key), rows.getString("owner_node"), rows.getString("target_node"),
+          rows.getLong("epoch"), rows.getBoolean("paused"), rows.getString("pinned_to"));
+    } catch (IllegalArgumentException e) {
+      skip(String.valueOf(key), e.getMessage());
+      return null;
+    }
+  }
+
+  /** Counts a skipped row; warns the first time this store skips it (later reads would repeat it). */
+  private void skip(String key, String reason) {
+    skips.incrementAndGet();
+    boolean first = skipped.size() < io.tenure.spi.SkippedRows.MAX_ROWS && skipped.putIfAbsent(key, reason) == null;
+    String shown = key.replaceAll("\\p{Cntrl}", "?");
+    if (first) {
+      LOG.warn("agent row '{}' in {} cannot be read and is skipped: {}. Every read leaves it out; fix or delete"
+          + " the row", shown, agents, reason);
+    } else {
+      LOG.debug("agent row '{}' in {} skipped again: {}", shown, agents, reason);
+    }
   }
 }

@@ -27,7 +27,8 @@ public final class Migrator {
   /** Schema files in version order; every dialect's folder has each of them. */
   static final List<String> FILES =
       List.of("V1__markers.sql", "V2__cluster.sql", "V3__agents.sql", "V4__queue.sql",
-          "V5__claim_indexes.sql", "V6__inflight_keys.sql", "V7__claim_writes.sql", "V8__lease_lock.sql");
+          "V5__claim_indexes.sql", "V6__inflight_keys.sql", "V7__claim_writes.sql", "V8__lease_lock.sql",
+          "V9__agent_epochs.sql");
 
   /** The schema version this build expects. */
   public static final int LATEST = FILES.size();

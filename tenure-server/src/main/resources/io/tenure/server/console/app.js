@@ -1375,7 +1375,7 @@
     const k = String(kind ?? '').toUpperCase();
     if (/FENC|DEAD|EXPIR|LOST|FAIL|CRASH|ERROR|EVICT/.test(k)) return 'bad';
     if (/LEADER/.test(k)) return 'leader';
-    if (/LEAV|LEFT|STOP|RELEAS|HAND|PAUS|REVOK/.test(k)) return 'warn';
+    if (/LEAV|LEFT|STOP|RELEAS|HAND|PAUS|REVOK|SKIP/.test(k)) return 'warn';
     if (/JOIN|ACTIV|START|ACQUIR|CLAIM|RESUM/.test(k)) return 'ok';
     if (/AGENT|ASSIGN|PIN|REBALANC/.test(k)) return 'agent';
     if (/QUEUE|REPLAY|PURGE|MESSAGE/.test(k)) return 'queue';
