@@ -230,16 +230,19 @@ final class NodeCommand implements Callable<Integer> {
   }
 
   /**
-   * The builder names its setting as Java does ({@code leaseTtl}); a user typed {@code --lease-ttl}.
+   * The builder names its settings as Java does ({@code leaseTtl}); a user typed {@code --lease-ttl}.
    */
   private String inOptionTerms(String message) {
-    java.util.regex.Matcher setting = java.util.regex.Pattern.compile("^([a-z]+[A-Z][A-Za-z]*)\\b").matcher(message);
-    if (!setting.find()) {
-      return message;
+    java.util.regex.Matcher setting = java.util.regex.Pattern.compile("\\b[a-z]+(?:[A-Z][a-z]*)+\\b").matcher(message);
+    StringBuilder out = new StringBuilder();
+    while (setting.find()) {
+      String option = "--" + setting.group().replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+      setting.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(
+          spec.findOption(option) == null ? setting.group() : option));
     }
-    String option = "--" + setting.group(1).replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
-    return spec.findOption(option) == null ? message : option + message.substring(setting.end());
+    return setting.appendTail(out).toString();
   }
+
 
   /**
    * The allowed names, and the host other nodes are told to use (--address): a call they forward

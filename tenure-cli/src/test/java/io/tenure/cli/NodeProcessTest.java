@@ -88,7 +88,7 @@ class NodeProcessTest {
 
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(process.exitValue()).as(output).isEqualTo(2);
-    assertThat(output).contains("fenceAfter must be less than leaseTtl, got PT4S and PT3S");
+    assertThat(output).contains("--fence-after must be less than --lease-ttl, got PT4S and PT3S");
     assertThat(directory.resolve("bad.db")).as("checked before the store is opened").doesNotExist();
   }
 
