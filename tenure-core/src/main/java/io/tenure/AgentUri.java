@@ -20,6 +20,12 @@ public record AgentUri(String scheme, String name) {
    * @throws IllegalArgumentException naming the part and its value if malformed
    */
   public AgentUri {
+    if (scheme != null) {
+      Limits.checkWellFormed("agent scheme", scheme);
+    }
+    if (name != null) {
+      Limits.checkWellFormed("agent name", name);
+    }
     if (scheme == null || !SCHEME.matcher(scheme).matches()) {
       throw new IllegalArgumentException(
           "agent scheme must match [a-z][a-z0-9+.-]{0,31}, got '" + scheme + "'");
@@ -36,9 +42,7 @@ public record AgentUri(String scheme, String name) {
    * @throws IllegalArgumentException naming the value if it is not {@code scheme://name}
    */
   public static AgentUri parse(String uri) {
-    if (uri == null) {
-      throw new IllegalArgumentException("agent URI must not be null");
-    }
+    Limits.checkWellFormed("agent URI", uri);
     int separator = uri.indexOf("://");
     if (separator < 0) {
       throw new IllegalArgumentException("agent URI must look like scheme://name, got '" + uri + "'");

@@ -22,6 +22,7 @@ final class Checks {
     if (value == null) {
       throw new IllegalArgumentException(what + " must not be null");
     }
+    Limits.checkWellFormed(what, value);
     if (value.isBlank()) {
       throw new IllegalArgumentException(what + " must not be empty or blank, got '" + value + "'");
     }
@@ -63,6 +64,7 @@ final class Checks {
     if (reason.indexOf('\0') >= 0) {
       throw new IllegalArgumentException("reason must not contain NUL characters");
     }
+    Limits.checkWellFormed("reason", reason);
     return reason;
   }
 

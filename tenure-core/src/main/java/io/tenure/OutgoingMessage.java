@@ -22,7 +22,14 @@ public record OutgoingMessage(
   /** Longest content type. */
   public static final int MAX_CONTENT_TYPE_LENGTH = 255;
 
-  /** Checks every field. */
+  /**
+   * Checks every field. Keys, the content type and header names are 1 to 255 characters without
+   * control characters or surrounding whitespace; they and header values must be well-formed
+   * UTF-16 ({@link Limits#checkWellFormed}).
+   *
+   * @throws IllegalArgumentException naming the field if one is malformed, or the delay is negative
+   *     or longer than {@link Limits#MAX_DURATION}
+   */
   public OutgoingMessage {
     if (payload == null) {
       throw new IllegalArgumentException("payload must not be null");
@@ -37,14 +44,13 @@ public record OutgoingMessage(
       if (value == null) {
         throw new IllegalArgumentException("header '" + name + "' must not have a null value");
       }
+      Limits.checkWellFormed("header '" + name + "' value", value);
     });
     headers = Map.copyOf(headers);
     if (key != null) {
       Checks.id("ordering key", key, MAX_KEY_LENGTH);
     }
-    if (delay == null || delay.isNegative()) {
-      throw new IllegalArgumentException("delay must not be null or negative, got " + delay);
-    }
+    Limits.checkNotNegative("delay", delay, Limits.MAX_DURATION);
     if (dedupeKey != null) {
       Checks.id("dedupe key", dedupeKey, MAX_KEY_LENGTH);
     }
@@ -55,11 +61,13 @@ public record OutgoingMessage(
     return new OutgoingMessage(payload, "application/octet-stream", Map.of(), null, 0, Duration.ZERO, null);
   }
 
-  /** @return a message with this text as UTF-8, {@code text/plain; charset=utf-8} */
+  /**
+   * @return a message with this text as UTF-8, {@code text/plain; charset=utf-8}
+   * @throws IllegalArgumentException if the text is null or not well-formed UTF-16 (a lone
+   *     surrogate would be encoded as {@code ?})
+   */
   public static OutgoingMessage text(String text) {
-    if (text == null) {
-      throw new IllegalArgumentException("text must not be null");
-    }
+    Limits.checkWellFormed("text", text);
     return of(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)).contentType("text/plain; charset=utf-8");
   }
 
@@ -88,7 +96,7 @@ public record OutgoingMessage(
     return new OutgoingMessage(payload, contentType, headers, key, value, delay, dedupeKey);
   }
 
-  /** Not claimable until this long after it is enqueued (by the database clock). */
+  /** Not claimable until this long after it is enqueued (by the database clock); at most {@link Limits#MAX_DURATION}. */
   public OutgoingMessage delay(Duration value) {
     return new OutgoingMessage(payload, contentType, headers, key, priority, value, dedupeKey);
   }

@@ -48,6 +48,9 @@ public final class Queue {
    * @throws IllegalArgumentException naming the rule if it does not match {@link #NAME}
    */
   public static String checkName(String name) {
+    if (name != null) {
+      Limits.checkWellFormed("queue name", name);
+    }
     if (name == null || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException("queue name must be 1 to 128 of a-z, 0-9, '.', '_', '-' starting with a"
           + " letter or digit, got " + (name == null ? "null" : "'" + name + "'"));
@@ -67,7 +70,9 @@ public final class Queue {
    * Enqueues one message in its own transaction.
    *
    * @return its id; for a repeated dedupe key, the first message's id
-   * @throws IllegalArgumentException if the payload exceeds the policy's limit (nothing written)
+   * @throws IllegalArgumentException if the payload exceeds the policy's limit, or the database's
+   *     own limit on one statement (MariaDB's {@code max_allowed_packet}, named in the message);
+   *     nothing written
    */
   public long enqueue(OutgoingMessage message) {
     return enqueueAll(List.of(message)).get(0);
@@ -78,7 +83,7 @@ public final class Queue {
    *
    * @return their ids, in order
    * @throws IllegalArgumentException if empty, more than {@link QueueStore#MAX_BATCH}, or a payload
-   *     exceeds the limit (nothing written)
+   *     exceeds the policy's limit or the database's (nothing written)
    */
   public List<Long> enqueueAll(List<OutgoingMessage> messages) {
     return ids(store.enqueue(toNew(messages)));

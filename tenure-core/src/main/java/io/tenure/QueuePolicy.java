@@ -7,7 +7,8 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * How one queue treats its messages (SPEC §6): attempts, retry backoff, lease, retention and the
  * payload limit. Immutable; {@link #defaults()} then {@code with...} to change a field. Every
- * {@code with...} checks its argument and names it when it refuses.
+ * {@code with...} checks its argument and names it when it refuses. Backoffs and the lease are at
+ * most {@link Limits#MAX_DURATION}, retentions at most {@link Limits#MAX_RETENTION}.
  *
  * @param maxAttempts claims a message gets before it becomes a dead letter (at least 1)
  * @param backoffBase the first retry's delay
@@ -43,11 +44,11 @@ public record QueuePolicy(
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("max attempts must be at least 1, got " + maxAttempts);
     }
-    positive("backoff base", backoffBase);
+    Limits.checkPositive("backoff base", backoffBase, Limits.MAX_DURATION);
     if (!(backoffFactor >= 1.0) || Double.isInfinite(backoffFactor)) {
       throw new IllegalArgumentException("backoff factor must be at least 1, got " + backoffFactor);
     }
-    positive("backoff cap", backoffCap);
+    Limits.checkPositive("backoff cap", backoffCap, Limits.MAX_DURATION);
     if (backoffCap.compareTo(backoffBase) < 0) {
       throw new IllegalArgumentException(
           "backoff cap must not be shorter than the backoff base, got cap " + backoffCap + " and base " + backoffBase);
@@ -55,12 +56,12 @@ public record QueuePolicy(
     if (!(jitter >= 0.0 && jitter <= 1.0)) {
       throw new IllegalArgumentException("jitter must be between 0 and 1, got " + jitter);
     }
-    positive("lease", lease);
+    Limits.checkPositive("lease", lease, Limits.MAX_DURATION);
     if (lease.compareTo(Duration.ofMillis(100)) < 0) {
       throw new IllegalArgumentException("lease must be at least 100 ms, got " + lease);
     }
-    notNegative("done retention", retainDone);
-    notNegative("dead-letter retention", retainDead);
+    Limits.checkNotNegative("done retention", retainDone, Limits.MAX_RETENTION);
+    Limits.checkNotNegative("dead-letter retention", retainDead, Limits.MAX_RETENTION);
     if (payloadLimit < 1 || payloadLimit > MAX_PAYLOAD_LIMIT) {
       throw new IllegalArgumentException(
           "payload limit must be 1 to " + MAX_PAYLOAD_LIMIT + " bytes, got " + payloadLimit);
@@ -127,17 +128,5 @@ public record QueuePolicy(
   /** @return true if {@code failure} is of a non-retryable type */
   public boolean isNonRetryable(Throwable failure) {
     return nonRetryable.stream().anyMatch(type -> type.isInstance(failure));
-  }
-
-  private static void positive(String what, Duration value) {
-    if (value == null || value.isNegative() || value.isZero()) {
-      throw new IllegalArgumentException(what + " must be positive, got " + value);
-    }
-  }
-
-  private static void notNegative(String what, Duration value) {
-    if (value == null || value.isNegative()) {
-      throw new IllegalArgumentException(what + " must not be negative, got " + value);
-    }
   }
 }

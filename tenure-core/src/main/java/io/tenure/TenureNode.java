@@ -117,7 +117,10 @@ public interface TenureNode extends AutoCloseable {
 
   /**
    * Settings with defaults; each setter checks its argument, {@link #build()} checks the rules that
-   * tie them together and throws, naming both values, instead of adjusting anything.
+   * tie them together and throws, naming both values, instead of adjusting anything. Every
+   * duration is at most {@link Limits#MAX_DURATION} (the event max age {@link
+   * Limits#MAX_RETENTION}): beyond that a database clock plus it, or a deadline in nanoseconds,
+   * would overflow while the node runs instead of failing here.
    */
   final class Builder {
     /** Default heartbeat interval. */
@@ -214,6 +217,9 @@ public interface TenureNode extends AutoCloseable {
      * @throws IllegalArgumentException if malformed
      */
     public Builder name(String name) {
+      if (name != null) {
+        Limits.checkWellFormed("node name", name);
+      }
       if (name == null || !NAME.matcher(name).matches()) {
         throw new IllegalArgumentException(
             "node name must be 1 to 128 of [A-Za-z0-9._-] starting with a letter or digit, got '" + name + "'");
@@ -228,6 +234,9 @@ public interface TenureNode extends AutoCloseable {
      * @throws IllegalArgumentException if malformed
      */
     public Builder address(String address) {
+      if (address != null) {
+        Limits.checkWellFormed("node address", address);
+      }
       if (address == null || address.length() > 255 || address.chars().anyMatch(Character::isWhitespace)) {
         throw new IllegalArgumentException(
             "node address must be at most 255 characters without whitespace, got '" + address + "'");
@@ -242,6 +251,9 @@ public interface TenureNode extends AutoCloseable {
      * @throws IllegalArgumentException if malformed
      */
     public Builder capability(String capability) {
+      if (capability != null) {
+        Limits.checkWellFormed("capability", capability);
+      }
       if (capability == null || !CAPABILITY.matcher(capability).matches()) {
         throw new IllegalArgumentException(
             "capability must be 1 to 64 of [A-Za-z0-9._:/-] starting with a letter or digit (no"
@@ -252,7 +264,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder heartbeatInterval(Duration interval) {
       this.heartbeatInterval = positive("heartbeatInterval", interval);
@@ -260,7 +272,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder selfFenceAfter(Duration after) {
       this.selfFenceAfter = positive("selfFenceAfter", after);
@@ -268,7 +280,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder staleAfter(Duration after) {
       this.staleAfter = positive("staleAfter", after);
@@ -276,7 +288,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder leaseTtl(Duration ttl) {
       this.leaseTtl = positive("leaseTtl", ttl);
@@ -284,7 +296,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder renewInterval(Duration interval) {
       this.renewInterval = positive("renewInterval", interval);
@@ -292,7 +304,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder fenceAfter(Duration after) {
       this.fenceAfter = positive("fenceAfter", after);
@@ -308,18 +320,15 @@ public interface TenureNode extends AutoCloseable {
     /**
      * @param delay how long to wait after seeing the lease free before trying to take it, so that
      *     preferred nodes (delay 0) win; 0 or more
-     * @throws IllegalArgumentException if negative
+     * @throws IllegalArgumentException if negative or longer than {@link Limits#MAX_DURATION}
      */
     public Builder acquireDelay(Duration delay) {
-      if (delay == null || delay.isNegative()) {
-        throw new IllegalArgumentException("acquireDelay must be zero or positive, got " + delay);
-      }
-      this.acquireDelay = delay;
+      this.acquireDelay = Limits.checkNotNegative("acquireDelay", delay, Limits.MAX_DURATION);
       return this;
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder defunctAfter(Duration after) {
       this.defunctAfter = positive("defunctAfter", after);
@@ -344,7 +353,7 @@ public interface TenureNode extends AutoCloseable {
 
     /**
      * @param keep newest history entries kept, 1 to 1,000,000
-     * @param maxAge oldest entry kept, positive
+     * @param maxAge oldest entry kept, positive, at most {@link Limits#MAX_RETENTION}
      * @throws IllegalArgumentException if out of range
      */
     public Builder eventRetention(int keep, Duration maxAge) {
@@ -352,7 +361,7 @@ public interface TenureNode extends AutoCloseable {
         throw new IllegalArgumentException("events to keep must be 1 to 1000000, got " + keep);
       }
       this.eventsToKeep = keep;
-      this.eventMaxAge = positive("event max age", maxAge);
+      this.eventMaxAge = Limits.checkPositive("event max age", maxAge, Limits.MAX_RETENTION);
       return this;
     }
 
@@ -373,7 +382,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder agentSweepInterval(Duration interval) {
       this.agentSweepInterval = positive("agentSweepInterval", interval);
@@ -391,7 +400,8 @@ public interface TenureNode extends AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException if either is not positive
+     * @throws IllegalArgumentException if either is not positive or longer than {@link
+     *     Limits#MAX_DURATION}
      */
     public Builder agentTimeouts(Duration start, Duration stop) {
       this.agentStartTimeout = positive("agent start timeout", start);
@@ -410,14 +420,13 @@ public interface TenureNode extends AutoCloseable {
      *
      * @param quiet how long membership must have been still; zero places at once
      * @param max the longest agents are held back; at least {@code quiet}
-     * @throws IllegalArgumentException naming the setting if either is null or negative, or {@code
+     * @throws IllegalArgumentException naming the setting if either is null, negative or longer than
+     *     {@link Limits#MAX_DURATION}, or {@code
      *     max < quiet}
      */
     public Builder initialPlacementDelay(Duration quiet, Duration max) {
-      if (quiet == null || quiet.isNegative() || max == null || max.isNegative()) {
-        throw new IllegalArgumentException(
-            "initialPlacementDelay quiet and max must be zero or positive, got " + quiet + " and " + max);
-      }
+      Limits.checkNotNegative("initialPlacementDelay quiet", quiet, Limits.MAX_DURATION);
+      Limits.checkNotNegative("initialPlacementDelay max", max, Limits.MAX_DURATION);
       if (max.compareTo(quiet) < 0) {
         throw new IllegalArgumentException(
             "initialPlacementDelay max must be at least its quiet period, got quiet " + quiet + " and max " + max);
@@ -516,7 +525,8 @@ public interface TenureNode extends AutoCloseable {
      * How often this node's reclaim sweep re-pends messages whose lease expired, and how many per
      * sweep (SPEC §6.4). Nothing stays stranded longer than the lease plus this interval.
      *
-     * @throws IllegalArgumentException if the interval is not positive or the cap below 1
+     * @throws IllegalArgumentException if the interval is not positive or longer than {@link
+     *     Limits#MAX_DURATION}, or the cap below 1
      */
     public Builder queueReclaim(Duration interval, int perTick) {
       this.reclaimInterval = positive("reclaim interval", interval);
@@ -531,7 +541,7 @@ public interface TenureNode extends AutoCloseable {
      * How long a closing node lets its running queue handlers finish before it abandons them (their
      * leases then lapse and other nodes reclaim the messages); default 10 s.
      *
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
      */
     public Builder drainDeadline(Duration deadline) {
       this.drainDeadline = positive("drain deadline", deadline);
@@ -593,10 +603,7 @@ public interface TenureNode extends AutoCloseable {
     }
 
     private static Duration positive(String what, Duration value) {
-      if (value == null || value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException(what + " must be positive, got " + value);
-      }
-      return value;
+      return Limits.checkPositive(what, value, Limits.MAX_DURATION);
     }
   }
 }

@@ -44,7 +44,7 @@ class QueueBadInputTest {
         .hasMessageContaining("jitter must be between 0 and 1, got 1.5");
     assertThatThrownBy(() -> defaults.withLease(Duration.ofMillis(10))).hasMessageContaining("lease must be at least 100 ms");
     assertThatThrownBy(() -> defaults.withRetention(Duration.ofSeconds(-1), Duration.ZERO))
-        .hasMessageContaining("done retention must not be negative");
+        .hasMessageContaining("done retention must not be null or negative");
     assertThatThrownBy(() -> defaults.withPayloadLimit(0)).hasMessageContaining("payload limit must be 1 to");
     assertThatThrownBy(() -> defaults.withNonRetryable((Class<? extends Throwable>) null))
         .isInstanceOf(RuntimeException.class);

@@ -26,22 +26,25 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "chaos",
     description = {
-      "Run the fault harness: N node processes, a workload on FIFO, unordered and exclusive queues,",
-      "agents writing a fenced register, and faults (SIGKILL the leader or any node, SIGSTOP past",
-      "the lease, SIGTERM) on a seeded schedule; then a quiet period and a check of the history.",
-      "Prints the JSON report on stdout (also DIR/report.json); exit 0 only if every safety",
-      "invariant held (lost, stranded, agent overlaps, stale-epoch writes, FIFO order, convergence)."
+      "Run the fault harness and check the safety invariants.",
+      "N node processes, a workload on FIFO, unordered and exclusive queues, agents writing a fenced"
+          + " register, and faults (SIGKILL the leader or any node, SIGSTOP past the lease, SIGTERM)"
+          + " on a seeded schedule; then a quiet period and a check of the history.",
+      "Prints the JSON report on stdout and in the run's folder; exit 0 only if every safety"
+          + " invariant held (lost, stranded, agent overlaps, stale-epoch writes, FIFO order,"
+          + " convergence), 7 otherwise."
     })
 final class ChaosCommand implements Callable<Integer> {
   static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
   static final String MARIADB = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
 
   @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "ci",
-      description = "ci: 3 nodes, 60 s of faults, 25 s quiet (about 2 minutes); soak: 5 nodes, 30 min of faults. Default: ${DEFAULT-VALUE}")
+      description = "ci: 3 nodes, 60 s of faults, 25 s quiet (about 2 minutes); soak: 5 nodes, 30 min of faults. Default: ${DEFAULT-VALUE}.")
   String profile = "ci";
 
   @Option(names = "--store", paramLabel = "STORE", defaultValue = "sqlite",
-      description = "sqlite (a fresh file in --dir), postgres, mariadb (the local test databases), or a store URL. Default: ${DEFAULT-VALUE}")
+      description = "sqlite (a fresh file in --dir), postgres, mariadb (the local test databases), or a store URL."
+          + " Default: $TENURE_STORE if set, else ${DEFAULT-VALUE}.")
   String store = "sqlite";
 
   @Option(names = "--seed", paramLabel = "N", description = "The fault schedule's seed (default: random, printed).")
@@ -58,13 +61,13 @@ final class ChaosCommand implements Callable<Integer> {
       description = "Settling time after the last fault (default: the profile's).")
   @Nullable Duration quiet;
 
-  @Option(names = "--dir", paramLabel = "DIR", description = "Node logs and report.json. Default: chaos-runs/<store>-<time>")
+  @Option(names = "--dir", paramLabel = "DIR", description = "Node logs and the report. Default: a new folder <store>-<time> in chaos-runs.")
   @Nullable Path dir;
 
   @Option(names = "--faults", paramLabel = "FAULT", split = ",",
       description = "Only these faults: kill leader, kill, pause, stop, kill-connections, slow-db, restart-db, pause leader,"
           + " agent-rows (a node's agent rows deleted, rewritten and joined by an unreadable row, by hand)"
-          + " (comma-separated; default: all that apply but restart-db and pause leader; soak: all but pause leader)")
+          + " (comma-separated; default: all that apply but restart-db and pause leader; soak: all but pause leader).")
   java.util.List<String> faults = new java.util.ArrayList<>();
 
   @Option(names = "--keep-tables", description = "Keep the run's tables on a shared server (default: dropped after the check).")
@@ -157,7 +160,7 @@ final class ChaosCommand implements Callable<Integer> {
     err.println("chaos: " + (report.safe() ? "every safety invariant held" : "SAFETY INVARIANT BROKEN")
         + "; report in " + ChaosRun.reportPath(settings).toAbsolutePath() + " (seed " + chosenSeed + ")");
     err.flush();
-    return report.safe() ? ExitCodes.OK : DemoCommand.INVARIANT_BROKEN;
+    return report.safe() ? ExitCodes.OK : ExitCodes.INVARIANT_BROKEN;
   }
 
   /** Every fault but "pause leader" (for targeted runs): the soak's draws stay what its seeds documented. */

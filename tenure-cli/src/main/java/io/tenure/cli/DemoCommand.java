@@ -34,42 +34,47 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "demo",
     description = {
-      "Run a demo cluster: N node processes (default 3) on an embedded SQLite file, sample agents,",
-      "a steady workload on two queues (orders: FIFO per key; ledger: exclusive), and the console.",
-      "Stop, kill, pause and restart nodes from the console and watch the leader, agents and work move.",
-      "With --duration it runs unattended and prints a one-line JSON summary; exit 0 when no",
-      "message was lost or stranded.",
-      "On SQLite, pausing a node freezes its process: one frozen inside a write holds SQLite's only write lock"
-          + " and stalls every node's writes until it resumes (docs/PROVIDERS.md); kill and stop do not."
+      "Run a demo cluster to break and watch heal.",
+      "N node processes (default 3) on a fresh SQLite file, sample agents, a steady workload on two"
+          + " queues (orders: FIFO per key; ledger: exclusive), and the console. Stop, kill, pause"
+          + " and restart nodes from the console and watch the leader, agents and work move.",
+      "The SQLite file is the default store of every other command, so 'tenure nodes', 'tenure"
+          + " agents' or 'tenure events --follow' in another shell show the demo without options."
+          + " Each run deletes the file a previous demo made and starts afresh; it refuses to delete"
+          + " a file that a demo did not make.",
+      "With --duration it runs unattended and prints a one-line JSON summary; exit 0 when no"
+          + " message was lost or stranded, 7 otherwise.",
+      "On SQLite, pausing a node freezes its process: one frozen inside a write holds SQLite's only"
+          + " write lock and stalls every node's writes until it resumes (see PROVIDERS in the docs"
+          + " folder); kill and stop do not."
     })
 final class DemoCommand implements Callable<Integer> {
-  /** Exit code of an unattended run that lost or stranded messages. */
-  static final int INVARIANT_BROKEN = 7;
   private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
 
   @Option(names = "--store", paramLabel = "URL",
-      description = {"Store URL; default: a fresh SQLite file in --dir.",
-          "On PostgreSQL or MariaDB each run uses new tables under a prefix demo_<time>_."})
+      description = "Store URL. Default: $TENURE_STORE if set, else a fresh SQLite file in --dir. On"
+          + " PostgreSQL or MariaDB each run uses new tables under a prefix demo_<time>_.")
   @Nullable String store;
 
   @Option(names = "--prefix", paramLabel = "PREFIX", converter = PrefixConverter.class,
-      description = {"Table prefix on a --store server; default: a new demo_<time>_ per run, whose tables",
-          "stay afterwards (drop them, or pass the same prefix again)."})
+      description = "Table prefix on a --store server. Default: a new demo_<time>_ per run, whose"
+          + " tables stay afterwards (drop them, or pass the same prefix again).")
   @Nullable TablePrefix prefix;
 
-  @Option(names = "--dir", paramLabel = "DIR", defaultValue = "tenure-demo",
-      description = "Folder for the SQLite file and the nodes' logs. Default: ${DEFAULT-VALUE}")
-  Path dir = Path.of("tenure-demo");
+  @Option(names = "--dir", paramLabel = "DIR", defaultValue = "tenure-data",
+      description = "Folder for the SQLite file and the nodes' logs. Default: ${DEFAULT-VALUE}, whose"
+          + " SQLite file is every command's default store.")
+  Path dir = Path.of("tenure-data");
 
-  @Option(names = "--nodes", paramLabel = "N", defaultValue = "3", description = "Node processes, 1 to 9. Default: ${DEFAULT-VALUE}")
+  @Option(names = "--nodes", paramLabel = "N", defaultValue = "3", description = "Node processes, 1 to 9. Default: ${DEFAULT-VALUE}.")
   int nodes = 3;
 
   @Option(names = "--http", paramLabel = "PORT", defaultValue = "8080",
-      description = "Console port; if it is in use, any free port. Default: ${DEFAULT-VALUE}")
+      description = "Console port; if it is in use, any free port. Default: ${DEFAULT-VALUE}.")
   int httpPort = 8080;
 
   @Option(names = "--rate", paramLabel = "PER_SECOND", defaultValue = "20",
-      description = "Messages enqueued per second, 1 to 1000. Default: ${DEFAULT-VALUE}")
+      description = "Messages enqueued per second, 1 to 1000. Default: ${DEFAULT-VALUE}.")
   int rate = 20;
 
   @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -92,6 +97,9 @@ final class DemoCommand implements Callable<Integer> {
     TablePrefix prefix = store == null ? TablePrefix.DEFAULT : this.prefix != null ? this.prefix
         : TablePrefix.of("demo_" + Long.toString(System.currentTimeMillis() / 1000, 36) + "_");
     try (Store supervisor = Stores.open(new StoreSettings(url, prefix, true))) {
+      if (store == null) {
+        DemoStore.mark(supervisor);
+      }
       DemoLedger ledger = new DemoLedger(supervisor);
       DemoNodes processes = new DemoNodes(launcher(), url, dir, out);
       AdminServer console = console(supervisor, processes, ledger, url);
@@ -106,6 +114,8 @@ final class DemoCommand implements Callable<Integer> {
         say(out, "console: " + console.url() + "  (store " + Stores.maskSecrets(url)
             + (store == null ? "" : ", prefix " + prefix.value())
             + "; node logs in " + dir.toAbsolutePath() + ")");
+        say(out, "inspect it from another shell: " + inspect(url, prefix, "nodes") + ", " + inspect(url, prefix, "agents")
+            + ", " + inspect(url, prefix, "events --follow"));
         if (!noBrowser) {
           openBrowser(console.url(), out);
         }
@@ -132,16 +142,39 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  /** A fresh SQLite file in the demo folder, unless a store was given. */
+  /**
+   * A fresh SQLite file in the demo folder (by default the launcher's default store, so that every
+   * other command reads it without options), unless a store was given.
+   */
   private String storeUrl() throws IOException {
     if (store != null) {
       return store;
     }
     Path file = dir.resolve("tenure.db").toAbsolutePath();
-    for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
-      Files.deleteIfExists(Path.of(file + suffix));
-    }
+    DemoStore.clear(file);
     return "sqlite:" + file;
+  }
+
+  /**
+   * @return the command that runs {@code command} on the demo's store: options only where the
+   *     launcher's defaults (or {@code TENURE_STORE}) would not find it
+   */
+  private String inspect(String url, TablePrefix prefix, String command) {
+    StringBuilder line = new StringBuilder(TenureCommand.launcher(spec) + " " + command);
+    boolean typed = spec.commandLine().getParseResult().hasMatchedOption("--store");
+    boolean defaultFile = store == null
+        && Path.of(url.substring("sqlite:".length())).equals(defaultFile());
+    if (typed || store == null && !defaultFile) {
+      line.append(" --store ").append(Shell.quote(Stores.maskSecrets(url)));
+    }
+    if (!prefix.equals(TablePrefix.DEFAULT)) {
+      line.append(" --prefix ").append(prefix.value());
+    }
+    return line.toString();
+  }
+
+  private static Path defaultFile() {
+    return Path.of(StoreOptions.DEFAULT_URL.substring("sqlite:".length())).toAbsolutePath();
   }
 
   private AdminServer console(Store supervisor, DemoNodes processes, DemoLedger ledger, String url) {
@@ -223,7 +256,7 @@ final class DemoCommand implements Callable<Integer> {
     Map<String, Object> summary = ledger.summary();
     result.println(Json.write(summary));
     result.flush();
-    return (long) summary.get("lost") == 0 && (long) summary.get("stranded") == 0 ? ExitCodes.OK : INVARIANT_BROKEN;
+    return (long) summary.get("lost") == 0 && (long) summary.get("stranded") == 0 ? ExitCodes.OK : ExitCodes.INVARIANT_BROKEN;
   }
 
   /** The command that runs this launcher again: this JVM's java and this jar. */

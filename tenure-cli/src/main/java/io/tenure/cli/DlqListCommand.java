@@ -28,7 +28,7 @@ final class DlqListCommand extends StoreCommand {
       names = "--limit",
       paramLabel = "N",
       defaultValue = "50",
-      description = "At most this many, 1 to " + MAX_LIMIT + ". Default: ${DEFAULT-VALUE}")
+      description = "At most this many, 1 to " + MAX_LIMIT + ". Default: ${DEFAULT-VALUE}.")
   int limit = 50;
 
   @Mixin DeadLetterFilter filter = new DeadLetterFilter();

@@ -83,7 +83,7 @@ final class DlqPurgeCommand extends StoreCommand {
     String question =
         "Delete "
             + DeadLetters.deadLetters(expected)
-            + " of "
+            + " from "
             + DeadLetters.describe(queue, filter)
             + " for good? [y/N] ";
     String answer = terminal.ask(question);
@@ -96,7 +96,7 @@ final class DlqPurgeCommand extends StoreCommand {
     String where = DeadLetters.describe(queue, filter);
     return purged == 0
         ? "no dead letters in " + where + "; nothing purged."
-        : "purged " + DeadLetters.deadLetters(purged) + " of " + where + ".";
+        : "purged " + DeadLetters.deadLetters(purged) + " from " + where + ".";
   }
 
   /** The terminal a person confirms on, if there is one. */

@@ -18,8 +18,8 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "replay",
     description = {
-      "Return dead letters to their queue: pending and available now, attempts reset to 0,"
-          + " the last error kept.",
+      "Return dead letters to their queue.",
+      "They are pending and available now, with attempts reset to 0 and the last error kept.",
       "Choose one: --id ID, --all, or filters. Many are replayed "
           + DeadLetters.CHUNK
           + " at a time, oldest first, with progress on stderr.",
@@ -105,14 +105,14 @@ final class DlqReplayCommand extends StoreCommand {
   }
 
   private String sentence(long replayed) {
-    String what = id != null ? "message " + id + " of queue '" + queue + "'" : DeadLetters.describe(queue, filter);
+    if (id != null) {
+      // A replay by id either replays its one message or is refused (exit 3 or 4) before this.
+      return "replayed dead letter " + id + " of queue '" + queue + "': pending again, attempts reset.";
+    }
+    String what = DeadLetters.describe(queue, filter);
     if (replayed == 0) {
       return "no dead letters in " + what + "; nothing replayed.";
     }
-    return "replayed "
-        + DeadLetters.deadLetters(replayed)
-        + " of "
-        + what
-        + ": pending again, attempts reset.";
+    return "replayed " + DeadLetters.deadLetters(replayed) + " of " + what + ": pending again, attempts reset.";
   }
 }

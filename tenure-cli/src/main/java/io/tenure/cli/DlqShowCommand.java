@@ -9,8 +9,9 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "show",
     description = {
-      "Show one message: status, key, attempts, error, times, content type, headers and the"
-          + " whole payload (as text if it is valid UTF-8, else base64).",
+      "Show one message, its payload included.",
+      "Status, key, attempts, error, times, content type, headers and the whole payload (as text if"
+          + " it is valid UTF-8, else base64).",
       "Works for a message in any status. Exits 4 if there is no such message."
     })
 final class DlqShowCommand extends StoreCommand {

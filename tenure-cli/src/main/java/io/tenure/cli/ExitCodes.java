@@ -1,5 +1,6 @@
 package io.tenure.cli;
 
+import io.tenure.SchemaMissingException;
 import io.tenure.StoreUnavailableException;
 import io.tenure.UnsupportedDatabaseException;
 import java.util.LinkedHashMap;
@@ -14,6 +15,10 @@ final class ExitCodes {
   static final int NOT_FOUND = 4;
   static final int UNAVAILABLE = 5;
   static final int UNSUPPORTED = 6;
+  /** An unattended demo lost or stranded a message, or a chaos run broke a safety invariant. */
+  static final int INVARIANT_BROKEN = 7;
+  /** No Tenure schema where the command looked; only {@code migrate} and the node commands create one. */
+  static final int NO_SCHEMA = 8;
 
   private ExitCodes() {}
 
@@ -26,6 +31,7 @@ final class ExitCodes {
       // The API reports malformed input (ids, states, URLs) as IllegalArgumentException, naming it.
       case IllegalArgumentException e -> USAGE;
       case UnsupportedDatabaseException e -> UNSUPPORTED;
+      case SchemaMissingException e -> NO_SCHEMA;
       case StoreUnavailableException e -> UNAVAILABLE;
       default -> STORE_ERROR;
     };
@@ -43,6 +49,9 @@ final class ExitCodes {
     codes.put(" 4", "not found: no such marker, queue or message, or nothing matched");
     codes.put(" 5", "store unavailable: unreachable, bad credentials");
     codes.put(" 6", "unsupported database or store URL");
+    codes.put(" 7", "demo or chaos: a message was lost or stranded, or a safety invariant broke");
+    codes.put(" 8", "no Tenure schema: no SQLite file, no such database, or no (or an older) schema"
+        + " for the prefix; run 'tenure migrate'");
     return codes;
   }
 }

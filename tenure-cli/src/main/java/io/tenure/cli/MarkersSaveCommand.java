@@ -16,8 +16,8 @@ import picocli.CommandLine.Mixin;
     name = "save",
     description = {
       "Write a marker whatever is stored (last writer wins).",
-      "Meant for imports and restores; use 'transition' for anything that must not",
-      "overwrite a concurrent change."
+      "Meant for imports and restores; use 'transition' for anything that must not overwrite a"
+          + " concurrent change."
     })
 final class MarkersSaveCommand extends StoreCommand {
   @Mixin MarkerArguments arguments = new MarkerArguments();

@@ -17,7 +17,9 @@ import picocli.CommandLine.Spec;
     name = "migrate",
     description = {
       "Create or upgrade the Tenure tables in the store.",
-      "Idempotent, and safe when several hosts run it at once."
+      "Idempotent, and safe when several hosts run it at once. Besides the node commands (node,"
+          + " demo, chaos) it is the only command that creates or changes a schema; a server's"
+          + " database itself must exist."
     })
 final class MigrateCommand implements Callable<Integer> {
   @Mixin StoreOptions storeOptions = new StoreOptions();
@@ -34,7 +36,7 @@ final class MigrateCommand implements Callable<Integer> {
       err.flush();
     }
     long start = System.nanoTime();
-    try (Store store = storeOptions.open(true)) {
+    try (Store store = storeOptions.openMigrated()) {
       int after = store.describe().schemaVersion();
       if (before != null) {
         err.println("tenure: " + (after == before ? "already up to date" : "v" + before + " -> v" + after)
@@ -53,7 +55,7 @@ final class MigrateCommand implements Callable<Integer> {
    * @throws StoreUnavailableException or UnsupportedDatabaseException: the real error, reported once
    */
   private @org.jspecify.annotations.Nullable Integer versionBefore() {
-    try (Store store = storeOptions.open(false)) {
+    try (Store store = storeOptions.openAsIs()) {
       return store.describe().schemaVersion();
     } catch (io.tenure.StoreUnavailableException | io.tenure.UnsupportedDatabaseException e) {
       throw e;

@@ -9,7 +9,9 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
@@ -27,16 +29,19 @@ import picocli.CommandLine.Model.CommandSpec;
     name = "node",
     description = {
       "Run one cluster node until stopped.",
-      "It joins, heart-beats and competes for the leader lease; while leader it declares stale",
-      "nodes dead and cleans up. SIGTERM/Ctrl-C leaves gracefully; each change is printed."
+      "It joins, heart-beats and competes for the leader lease; while leader it declares stale nodes"
+          + " dead and cleans up. SIGTERM or Ctrl-C leaves gracefully. Each change of state is a line"
+          + " on stdout (with --json a JSON object per line); log lines go to stderr.",
+      "Every option is checked before the store is opened (opening creates or upgrades the"
+          + " schema), so a bad one exits 2 and writes nothing. Durations: 500ms, 5s, 2m, 1h or PT5S."
     })
 final class NodeCommand implements Callable<Integer> {
   @Mixin StoreOptions storeOptions = new StoreOptions();
 
-  @Option(names = "--name", required = true, paramLabel = "NAME", description = "Node name, [A-Za-z0-9._-].")
+  @Option(names = "--name", required = true, paramLabel = "NAME", description = "Node name: letters, digits, dot, underscore and hyphen.")
   String name = "";
 
-  @Option(names = "--address", paramLabel = "URL", description = "Admin endpoint other nodes see.")
+  @Option(names = "--address", paramLabel = "URL", description = "Admin endpoint other nodes see. Default: the --http endpoint, if any.")
   String address = "";
 
   @Option(names = "--capability", paramLabel = "CAP", description = "Something this node can run; repeatable.")
@@ -46,64 +51,65 @@ final class NodeCommand implements Callable<Integer> {
   boolean notPromotable;
 
   @Option(names = "--acquire-delay", paramLabel = "DURATION", converter = DurationConverter.class,
-      description = "Wait this long after the lease is free before taking it (lets preferred nodes win).")
+      description = "Wait this long after the lease is free before taking it, so preferred nodes win.")
   @Nullable Duration acquireDelay;
 
   @Option(names = "--heartbeat-interval", paramLabel = "DURATION", converter = DurationConverter.class,
-      description = "Default 1s.")
+      description = "How often the node heart-beats. Default: 1s.")
   @Nullable Duration heartbeatInterval;
 
   @Option(names = "--self-fence-after", paramLabel = "DURATION", converter = DurationConverter.class,
-      description = "Default 3s.")
+      description = "Stop work when no heartbeat succeeded for this long. Default: 3s.")
   @Nullable Duration selfFenceAfter;
 
   @Option(names = "--stale-after", paramLabel = "DURATION", converter = DurationConverter.class,
-      description = "Default 5s.")
+      description = "The leader declares a node dead whose heartbeat is this old. Default: 5s.")
   @Nullable Duration staleAfter;
 
   @Option(names = "--lease-ttl", paramLabel = "DURATION", converter = DurationConverter.class,
-      description = "Default 5s.")
+      description = "How long the leader lease lasts unless renewed. Default: 5s.")
   @Nullable Duration leaseTtl;
 
   @Option(names = "--renew-interval", paramLabel = "DURATION", converter = DurationConverter.class,
-      description = "Default 1s.")
+      description = "How often the leader renews its lease. Default: 1s.")
   @Nullable Duration renewInterval;
 
   @Option(names = "--fence-after", paramLabel = "DURATION", converter = DurationConverter.class,
-      description = "Default 4s.")
+      description = "A leader whose renewals fail for this long steps down. Default: 4s.")
   @Nullable Duration fenceAfter;
 
   @Option(names = "--http", paramLabel = "PORT",
-      description = {"Serve the admin API, console, /metrics and /health on this port (0: any free one).",
-          "The node's address defaults to this endpoint."})
+      description = "Serve the admin API, the console, metrics and health checks on this port (0: any"
+          + " free one); the node's address then defaults to this endpoint.")
   @Nullable Integer httpPort;
 
   @Option(names = "--http-host", paramLabel = "HOST", defaultValue = "127.0.0.1",
-      description = "Address to bind the admin endpoint to. Default: ${DEFAULT-VALUE}; any other needs a token.")
+      description = "Address to bind the admin endpoint to; any but loopback needs a token. Default: ${DEFAULT-VALUE}.")
   String httpHost = "127.0.0.1";
 
   @Option(names = "--http-token", paramLabel = "TOKEN", defaultValue = "${env:TENURE_HTTP_TOKEN}",
-      description = "Bearer token every admin API call and /metrics must then carry (health checks and the console's"
-          + " files need none). Default: $TENURE_HTTP_TOKEN.")
+      description = "Bearer token every admin API call and the metrics must then carry (health checks and"
+          + " the console's files need none). Default: $TENURE_HTTP_TOKEN.")
   @Nullable String httpToken;
 
   @Option(names = "--http-allowed-host", paramLabel = "NAME[:PORT]",
-      description = "A name the admin endpoint also answers to, e.g. the Host a reverse proxy or tunnel forwards; repeatable."
-          + " NAME alone allows any port. It always answers to its bind address with its port (on loopback also"
-          + " localhost, 127.0.0.1 and [::1]) and to the host of --address; a request naming any other host gets 421.")
+      description = "A name the admin endpoint also answers to, e.g. the Host a reverse proxy or tunnel"
+          + " forwards; repeatable. NAME alone allows any port. It always answers to its bind address"
+          + " and port (on loopback also to localhost and the loopback addresses) and to the host of"
+          + " --address; a request naming any other host gets 421.")
   List<String> httpAllowedHosts = new ArrayList<>();
 
   @Option(names = "--agents", paramLabel = "FAMILY=COUNT", converter = AgentsConverter.class,
-      description = {"Run sample agents: COUNT agents of FAMILY (FAMILY://FAMILY-1 ...); repeatable.",
-          "A count of 1 makes the singleton FAMILY://FAMILY."})
+      description = "Run sample agents: COUNT agents FAMILY-1 to FAMILY-COUNT of the family FAMILY (a count"
+          + " of 1 is one singleton named FAMILY); repeatable.")
   List<AgentsConverter.SampleAgents> agents = new ArrayList<>();
 
   @Option(names = "--demo-workload",
-      description = "Consume the demo's queues (orders: FIFO per key; ledger: exclusive), as 'tenure demo' nodes do.")
+      description = "Consume the demo's queues (orders: FIFO per key; ledger: exclusive), as demo nodes do.")
   boolean demoWorkload;
 
   @Option(names = "--chaos-workload",
-      description = "Run the fault harness's workload and record it in its history ('tenure chaos' nodes do).")
+      description = "Run the fault harness's workload and record it in its history, as chaos nodes do.")
   boolean chaosWorkload;
 
   @Option(names = "--chaos-unguarded", hidden = true,
@@ -116,7 +122,8 @@ final class NodeCommand implements Callable<Integer> {
 
   @Option(names = "--log-format", paramLabel = "FORMAT", converter = LogFormat.Converter.class,
       defaultValue = "logfmt",
-      description = "Log lines on stderr as logfmt (default) or json; each names the node, its id and epoch.")
+      description = "Log lines on stderr as logfmt or json; each names the node, its id and epoch."
+          + " Default: logfmt, or json with --json.")
   LogFormat logFormat = LogFormat.LOGFMT;
 
   @Option(names = "--exit-with", paramLabel = "PID", hidden = true,
@@ -128,18 +135,14 @@ final class NodeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    Logging.format(logFormat);
+    StateLines lines = new StateLines(out, storeOptions.json);
+    boolean formatGiven = spec.commandLine().getParseResult().hasMatchedOption("--log-format");
+    Logging.format(storeOptions.json && !formatGiven ? LogFormat.JSON : logFormat);
     // Named before the store is opened, so even the pool's lines say which node they come from.
     LogContext.name(name);
-    if (httpPort != null) {
-      // Checked before the store is opened: a bad host, a missing token or a port in use changes nothing.
-      try {
-        AdminServer.checkBinding(httpHost, httpPort, httpToken, allowedHosts());
-      } catch (IllegalArgumentException | IllegalStateException e) {
-        throw new CommandFailure(ExitCodes.USAGE, e.getMessage());
-      }
-    }
-    Store store = storeOptions.open(true);
+    // Opening the store migrates it: every setting is checked first, so bad input writes nothing.
+    checkSettings(lines);
+    Store store = storeOptions.openMigrated();
     TenureNode node;
     AdminServer server = null;
     try {
@@ -156,7 +159,7 @@ final class NodeCommand implements Callable<Integer> {
         // The harness sees every leader write: when it began, at which epoch, whether it applied.
         nodeStore = io.tenure.chaos.LeaderWrites.recorded(store, history, name);
       }
-      node = configure(TenureNode.builder(nodeStore), store, out, server, history).build();
+      node = configure(TenureNode.builder(nodeStore), store, lines, server, history).build();
       if (history != null) {
         io.tenure.chaos.ChaosWorkload.sampleLeadership(node, history, name);
       }
@@ -174,7 +177,7 @@ final class NodeCommand implements Callable<Integer> {
     AdminServer http = server;
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      say(out, "leaving", node.nodeId());
+      lines.print(node.nodeId(), "leaving", "leaving", Map.of());
       node.close();
       if (http != null) {
         http.close();
@@ -183,14 +186,14 @@ final class NodeCommand implements Callable<Integer> {
       stopped.countDown();
     }, "tenure-shutdown"));
     node.start();
-    say(out, "joined as " + name, node.nodeId());
+    lines.print(node.nodeId(), "joined", "joined as " + name, Map.of());
     if (exitWith != null) {
       ProcessHandle.of(exitWith).ifPresentOrElse(
           parent -> parent.onExit().thenRun(() -> System.exit(ExitCodes.OK)),
           () -> System.exit(ExitCodes.OK));
     }
     if (http != null) {
-      say(out, "admin API and console on " + http.url(), node.nodeId());
+      lines.print(node.nodeId(), "http", "admin API and console on " + http.url(), Map.of("url", http.url()));
     }
     try {
       stopped.await();
@@ -198,6 +201,44 @@ final class NodeCommand implements Callable<Integer> {
       Thread.currentThread().interrupt();
     }
     return ExitCodes.OK;
+  }
+
+  /**
+   * Checks every option before the store is touched: the admin endpoint's binding, then the whole
+   * node built as it will be, with its agents and workloads, on a throw-away in-memory store, so
+   * that the builder's own checks (names, durations, the rules between them) run before a file or
+   * table exists.
+   *
+   * @throws CommandFailure with {@link ExitCodes#USAGE} naming the bad setting
+   */
+  private void checkSettings(StateLines lines) {
+    try {
+      if (httpPort != null) {
+        AdminServer.checkBinding(httpHost, httpPort, httpToken, allowedHosts());
+      }
+      if (chaosWorkMillis < 0) {
+        throw new IllegalArgumentException("--chaos-work must be 0 or more milliseconds, got " + chaosWorkMillis);
+      }
+      io.tenure.chaos.History history =
+          chaosWorkload ? new io.tenure.chaos.History(storeOptions.url, storeOptions.prefix.value()) : null;
+      try (Store check = new SettingsCheckStore()) {
+        configure(TenureNode.builder(check), check, lines, null, history).build();
+      }
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new CommandFailure(ExitCodes.USAGE, inOptionTerms(e.getMessage()) + "; nothing was written");
+    }
+  }
+
+  /**
+   * The builder names its setting as Java does ({@code leaseTtl}); a user typed {@code --lease-ttl}.
+   */
+  private String inOptionTerms(String message) {
+    java.util.regex.Matcher setting = java.util.regex.Pattern.compile("^([a-z]+[A-Z][A-Za-z]*)\\b").matcher(message);
+    if (!setting.find()) {
+      return message;
+    }
+    String option = "--" + setting.group(1).replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+    return spec.findOption(option) == null ? message : option + message.substring(setting.end());
   }
 
   /**
@@ -219,7 +260,7 @@ final class NodeCommand implements Callable<Integer> {
     return hosts;
   }
 
-  private TenureNode.Builder configure(TenureNode.Builder builder, Store store, PrintWriter out,
+  private TenureNode.Builder configure(TenureNode.Builder builder, Store store, StateLines lines,
       @Nullable AdminServer server, io.tenure.chaos.@Nullable History history) {
     String advertised = address.isEmpty() && server != null ? server.advertisedUrl() : address;
     builder.name(name).address(advertised).promotable(!notPromotable);
@@ -253,49 +294,86 @@ final class NodeCommand implements Callable<Integer> {
     if (fenceAfter != null) {
       builder.fenceAfter(fenceAfter);
     }
-    return builder.listener(new Printer(out));
+    return builder.listener(new Printer(lines));
   }
 
-  private static void say(PrintWriter out, String what, String nodeId) {
-    synchronized (out) {
-      out.println(Instant.now() + " node " + nodeId + " " + what);
-      out.flush();
+  /**
+   * The node's state lines on stdout: text ({@code TIME node ID WHAT}) or, with {@code --json}, one
+   * JSON object per line with {@code time}, {@code node}, {@code nodeId}, {@code event} and the
+   * event's own fields.
+   */
+  private final class StateLines {
+    private final PrintWriter out;
+    private final boolean json;
+
+    StateLines(PrintWriter out, boolean json) {
+      this.out = out;
+      this.json = json;
+    }
+
+    /**
+     * @param who the node id, or the name in parentheses where a listener does not know the id
+     */
+    void print(String who, String event, String text, Map<String, ?> fields) {
+      String line;
+      if (json) {
+        Map<String, Object> object = new LinkedHashMap<>();
+        object.put("time", Instant.now().toString());
+        object.put("node", name);
+        if (!who.startsWith("(")) {
+          object.put("nodeId", who);
+        }
+        object.put("event", event);
+        object.putAll(fields);
+        line = io.tenure.server.Json.write(object);
+      } else {
+        line = Instant.now() + " node " + who + " " + text;
+      }
+      synchronized (out) {
+        out.println(line);
+        out.flush();
+      }
     }
   }
 
   /** Prints each edge as one line, so an operator (or a script) can follow the node. */
   private final class Printer implements NodeListener {
-    private final PrintWriter out;
+    private final StateLines lines;
 
-    Printer(PrintWriter out) {
-      this.out = out;
+    Printer(StateLines lines) {
+      this.lines = lines;
     }
 
     @Override
     public void onPromoted(long epoch) {
       LogContext.epoch(epoch);
-      say(out, "is leader at epoch " + epoch, "(" + name + ")");
+      lines.print(self(), "leader", "is leader at epoch " + epoch, Map.of("epoch", epoch));
     }
 
     @Override
     public void onDemoted(long epoch, DemotionReason reason) {
-      say(out, "is no longer leader at epoch " + epoch + ": " + reason, "(" + name + ")");
+      lines.print(self(), "demoted", "is no longer leader at epoch " + epoch + ": " + reason,
+          Map.of("epoch", epoch, "reason", reason.toString()));
     }
 
     @Override
     public void onSelfFenced() {
-      say(out, "self-fenced: no heartbeat succeeded in time", "(" + name + ")");
+      lines.print(self(), "self-fenced", "self-fenced: no heartbeat succeeded in time", Map.of());
     }
 
     @Override
     public void onUnfenced() {
-      say(out, "heart-beats again", "(" + name + ")");
+      lines.print(self(), "unfenced", "heart-beats again", Map.of());
     }
 
     @Override
     public void onRejoined(String previousNodeId, String nodeId) {
       LogContext.nodeId(nodeId);
-      say(out, "was ejected and rejoined as " + nodeId, previousNodeId);
+      lines.print(previousNodeId, "rejoined", "was ejected and rejoined as " + nodeId, Map.of("newNodeId", nodeId));
+    }
+
+    private String self() {
+      return "(" + name + ")";
     }
   }
 }

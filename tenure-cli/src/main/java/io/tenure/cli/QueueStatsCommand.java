@@ -16,8 +16,9 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "stats",
     description = {
-      "Show each queue's pending, in-flight, dead and done messages and how long the oldest"
-          + " available pending message has waited.",
+      "Show each queue's message counts and the age of its oldest pending message.",
+      "Pending, in-flight, dead and done messages, and how long the oldest available pending"
+          + " message has waited.",
       "Counts are cluster-wide, read from the store in one statement. A queue exists here while"
           + " it has at least one message; naming one that has none exits 4."
     })

@@ -24,26 +24,42 @@ import picocli.CommandLine.Spec;
     description = "Coordination for JVM fleets that share a database: operator commands.",
     subcommands = {
       DemoCommand.class,
-      ChaosCommand.class,
-      MigrateCommand.class,
       NodeCommand.class,
+      MigrateCommand.class,
       StatusCommand.class,
-      MarkersCommand.class,
+      NodesCommand.class,
+      EventsCommand.class,
       AgentsCommand.class,
       QueueCommand.class,
       DlqCommand.class,
+      MarkersCommand.class,
+      ChaosCommand.class,
       CompletionCommand.class,
       HelpCommand.class
     },
     footer = {
       "",
+      "Only migrate and the node commands (demo, node, chaos) create or change a schema. Every"
+          + " other command opens the store as it is: a missing SQLite file, database or schema"
+          + " exits 8 naming the migrate command that creates it.",
+      "",
+      "Store URLs (--store, TENURE_STORE):",
+      "  sqlite:PATH                a SQLite file",
+      "  jdbc:postgresql://HOST/DB  PostgreSQL; add ?user=U&password=P",
+      "  jdbc:mariadb://HOST/DB     MariaDB (jdbc:mysql://HOST/DB for MySQL 8)",
+      "  default                    sqlite:tenure-data/tenure.db, the demo's file",
+      "",
       "Environment:",
-      "  TENURE_STORE    store URL used when --store is not given",
+      "  TENURE_STORE    the store URL when --store is not given, for every command",
+      "                  (demo and chaos too); it keeps a password off the command line",
       "  TENURE_DEBUG=1  same as --verbose"
     })
 public final class TenureCommand implements Callable<Integer> {
   /** The variable that turns on {@code --verbose} for every run. */
   static final String DEBUG_VARIABLE = "TENURE_DEBUG";
+
+  /** Set by the {@code ./tenure} script to how it was called, so printed commands can be pasted. */
+  static final String LAUNCHER_VARIABLE = "TENURE_LAUNCHER";
 
   private final Map<String, String> environment;
   private boolean verbose;
@@ -99,6 +115,22 @@ public final class TenureCommand implements Callable<Integer> {
   }
 
   /**
+   * @return how the user runs the launcher, for commands it prints: {@code $TENURE_LAUNCHER} (the
+   *     {@code ./tenure} script sets it to how it was called), else {@code tenure}
+   */
+  String launcher() {
+    String launcher = environment.get(LAUNCHER_VARIABLE);
+    return launcher == null || launcher.isBlank() ? "tenure" : launcher;
+  }
+
+  /**
+   * @return {@link #launcher()} of the launcher that runs {@code command}
+   */
+  static String launcher(CommandSpec command) {
+    return command.root().userObject() instanceof TenureCommand tenure ? tenure.launcher() : "tenure";
+  }
+
+  /**
    * @return true if {@code --verbose} was given or {@code TENURE_DEBUG=1} is set
    */
   boolean verbose() {
@@ -108,7 +140,8 @@ public final class TenureCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new ParameterException(
-        spec.commandLine(), "choose a command: demo, chaos, node, status, agents, queue, dlq, markers, migrate, completion or help");
+        spec.commandLine(), "choose a command: demo, chaos, node, status, nodes, events, agents, queue, dlq,"
+            + " markers, migrate, completion or help");
   }
 
   private static void configureLogging(boolean verbose) {

@@ -73,9 +73,14 @@ final class Cli {
 
   /** Starts a run on a thread of its own (with an empty environment), for a test that watches it run. */
   static Background start(String... args) {
+    return start(commandLine -> {}, args);
+  }
+
+  /** Starts a run on a thread of its own after {@code setup} saw the wired command line. */
+  static Background start(Consumer<CommandLine> setup, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    var result = java.util.concurrent.CompletableFuture.supplyAsync(() -> run(Map.of(), commandLine -> {}, out, err, args),
+    var result = java.util.concurrent.CompletableFuture.supplyAsync(() -> run(Map.of(), setup, out, err, args),
         task -> Thread.ofPlatform().name("cli-" + args[0]).start(task));
     return new Background(out, err, result);
   }

@@ -9,7 +9,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,8 +25,25 @@ class DemoCommandTest {
 
   @Test
   void an_unattended_demo_on_sqlite_loses_and_strands_nothing() {
-    checkSummary(Cli.run("demo", "--dir", folder.toString(), "--duration", "8s", "--rate", "50",
-        "--no-browser", "--http", "0"));
+    Cli.Result result = Cli.run("demo", "--dir", folder.toString(), "--duration", "8s", "--rate", "50",
+        "--no-browser", "--http", "0");
+    checkSummary(result);
+    // Not the default folder: the commands to inspect it name the file.
+    assertThat(result.err()).contains("demo: inspect it from another shell: tenure nodes --store sqlite:"
+        + folder.toAbsolutePath().resolve("tenure.db") + ", tenure agents --store sqlite:");
+  }
+
+  @Test
+  void a_store_in_the_demo_folder_that_a_demo_did_not_make_is_refused_and_kept() throws Exception {
+    Path file = folder.resolve("tenure.db");
+    io.tenure.Stores.open("sqlite:" + file).close();
+    long size = java.nio.file.Files.size(file);
+
+    Cli.Result result = Cli.run("demo", "--dir", folder.toString(), "--duration", "5s", "--no-browser", "--http", "0");
+
+    assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.CONFLICT);
+    assertThat(result.errLines()).as(result.toString()).singleElement().asString().contains("did not make");
+    assertThat(java.nio.file.Files.size(file)).isEqualTo(size);
   }
 
   @Test
@@ -35,8 +51,10 @@ class DemoCommandTest {
     requirePostgres();
     String prefix = "demo" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 8) + "_";
     try {
-      checkSummary(Cli.run("demo", "--store", POSTGRES, "--prefix", prefix, "--dir", folder.toString(),
-          "--duration", "8s", "--rate", "50", "--no-browser", "--http", "0"));
+      Cli.Result result = Cli.run("demo", "--store", POSTGRES, "--prefix", prefix, "--dir", folder.toString(),
+          "--duration", "8s", "--rate", "50", "--no-browser", "--http", "0");
+      checkSummary(result);
+      assertThat(result.err()).contains("tenure nodes --store '" + POSTGRES + "' --prefix " + prefix);
     } finally {
       dropTables(prefix);
     }
@@ -101,15 +119,6 @@ class DemoCommandTest {
   }
 
   private static void requirePostgres() {
-    try (Connection connection = DriverManager.getConnection(POSTGRES)) {
-      return;
-    } catch (SQLException e) {
-      String message = "!!! PostgreSQL is not reachable at " + POSTGRES + " (" + e.getMessage() + ").";
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        throw new AssertionError(message + " CI=true: an unreachable provider fails the build.");
-      }
-      System.err.println(message + " The PostgreSQL demo test is SKIPPED; CI would fail.");
-      Assumptions.abort(message);
-    }
+    Reachable.requirePostgres(POSTGRES, "The PostgreSQL demo test");
   }
 }

@@ -21,13 +21,18 @@ abstract class DlqChangesContract extends LiveStoreContract {
 
   @Test
   void replay_of_one_dead_letter_makes_it_pending_with_attempts_reset() {
-    long id = deadLetters("orders", null, 1, "boom").get(0);
+    List<Long> ids = deadLetters("orders", null, 2, "boom");
+    long id = ids.get(0);
 
     Result replay = tenure("dlq", "replay", "orders", "--id", String.valueOf(id), "--json");
 
     assertThat(replay.exitCode()).as(replay.toString()).isZero();
     assertThat(replay.json()).containsEntry("queue", "orders").containsEntry("replayed", 1L);
     QueueMessage message = message(id);
+    long second = ids.get(1);
+    Result text = tenure("dlq", "replay", "orders", "--id", String.valueOf(second));
+    assertThat(text.out().strip())
+        .isEqualTo("replayed dead letter " + second + " of queue 'orders': pending again, attempts reset.");
     assertThat(message.status()).isEqualTo(MessageStatus.PENDING);
     assertThat(message.attempts()).isZero();
     assertThat(message.lastError()).isEqualTo("boom");
@@ -129,7 +134,7 @@ abstract class DlqChangesContract extends LiveStoreContract {
 
     assertThat(purge.exitCode()).as(purge.toString()).isZero();
     assertThat(purge.out().strip())
-        .isEqualTo("purged 2 dead letters of queue 'orders' (error containing \"NullPointer\").");
+        .isEqualTo("purged 2 dead letters from queue 'orders' (error containing \"NullPointer\").");
     assertThat(counts()).containsEntry("orders", List.of(1L, 0L, 1L, 0L));
     assertThat(message(kept.get(0)).status()).isEqualTo(MessageStatus.DEAD);
     assertThat(message(pending).status()).isEqualTo(MessageStatus.PENDING);
@@ -171,7 +176,7 @@ abstract class DlqChangesContract extends LiveStoreContract {
 
     assertOneErrorLine(purge, 2);
     assertThat(purge.err()).contains("not confirmed; nothing purged");
-    assertThat(asked).containsExactly("Delete 2 dead letters of queue 'orders' for good? [y/N] ");
+    assertThat(asked).containsExactly("Delete 2 dead letters from queue 'orders' for good? [y/N] ");
     assertThat(counts()).isEqualTo(counts);
   }
 
@@ -182,7 +187,7 @@ abstract class DlqChangesContract extends LiveStoreContract {
     Result purge = tenure(terminal(true, "y"), "dlq", "purge", "orders", "--all");
 
     assertThat(purge.exitCode()).as(purge.toString()).isZero();
-    assertThat(purge.out().strip()).isEqualTo("purged 2 dead letters of queue 'orders'.");
+    assertThat(purge.out().strip()).isEqualTo("purged 2 dead letters from queue 'orders'.");
     assertThat(counts()).doesNotContainKey("orders");
   }
 

@@ -55,7 +55,10 @@ class LauncherTest {
         .containsPattern("(?m)^ +3 +conflict")
         .containsPattern("(?m)^ +4 +not found")
         .containsPattern("(?m)^ +5 +store unavailable")
-        .containsPattern("(?m)^ +6 +unsupported");
+        .containsPattern("(?m)^ +6 +unsupported")
+        .containsPattern("(?m)^ +7 +demo or chaos")
+        .containsPattern("(?m)^ +8 +no Tenure schema")
+        .contains("nodes", "events", "sqlite:tenure-data/tenure.db");
   }
 
   @Test
@@ -82,7 +85,7 @@ class LauncherTest {
     assertThat(completion.exitCode()).isZero();
     assertThat(completion.out())
         .contains("complete -F")
-        .contains("transition", "--store", "--prefix", "--no-migrate");
+        .contains("transition", "--store", "--prefix");
   }
 
   @Test
@@ -129,6 +132,29 @@ class LauncherTest {
 
     assertThat(migrate.exitCode()).as(migrate.toString()).isZero();
     assertThat(file).exists();
+  }
+
+  @Test
+  void tenure_store_in_the_environment_is_the_store_of_the_demo_and_the_fault_harness_too() {
+    Map<String, String> environment = Map.of("TENURE_STORE", "jdbc:postgresql://db/app");
+
+    assertThat(parsed(environment, DemoCommand.class, "demo").store).isEqualTo("jdbc:postgresql://db/app");
+    assertThat(parsed(environment, ChaosCommand.class, "chaos").store).isEqualTo("jdbc:postgresql://db/app");
+    assertThat(parsed(Map.of(), DemoCommand.class, "demo").store).as("default: a fresh SQLite file").isNull();
+    assertThat(parsed(Map.of(), ChaosCommand.class, "chaos").store).isEqualTo("sqlite");
+  }
+
+  @Test
+  void the_demo_by_default_runs_on_the_file_every_other_command_reads() {
+    DemoCommand demo = parsed(Map.of(), DemoCommand.class, "demo");
+
+    assertThat("sqlite:" + demo.dir.resolve("tenure.db")).isEqualTo(StoreOptions.DEFAULT_URL);
+  }
+
+  private static <T> T parsed(Map<String, String> environment, Class<T> type, String... args) {
+    CommandLine commandLine = TenureCommand.commandLine(new TenureCommand(environment));
+    List<CommandLine> parsed = commandLine.parseArgs(args).asCommandLineList();
+    return type.cast(parsed.get(parsed.size() - 1).getCommand());
   }
 
   private static String parsedStore(Map<String, String> environment, String... args) {

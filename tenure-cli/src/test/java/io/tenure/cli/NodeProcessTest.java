@@ -89,9 +89,42 @@ class NodeProcessTest {
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(process.exitValue()).as(output).isEqualTo(2);
     assertThat(output).contains("fenceAfter must be less than leaseTtl, got PT4S and PT3S");
-    try (Store store = Stores.open(url)) {
-      assertThat(store.membership().read().nodes()).isEmpty();
+    assertThat(directory.resolve("bad.db")).as("checked before the store is opened").doesNotExist();
+  }
+
+  @Test
+  void with_json_every_line_the_node_writes_is_a_json_object() throws Exception {
+    String url = "sqlite:" + directory.resolve("j.db");
+    List<String> command = List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--enable-native-access=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"), TenureCommand.class.getName(),
+        "node", "--store", url, "--name", "js", "--renew-interval", "200ms", "--json", "--verbose");
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().remove("TENURE_STORE");
+    Process process = builder.start();
+    List<java.util.Map<String, Object>> lines = new java.util.ArrayList<>();
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      java.util.Set<String> events = new java.util.HashSet<>();
+      for (String line = out.readLine(); line != null; line = out.readLine()) {
+        lines.add(io.tenure.server.Json.parseObject(line));
+        if (lines.getLast().get("event") instanceof String event) {
+          events.add(event);
+          if (events.containsAll(List.of("joined", "leader"))) {
+            process.toHandle().destroy();
+          }
+        }
+      }
+      assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      process.destroyForcibly();
     }
+    assertThat(lines).filteredOn(l -> l.containsKey("event"))
+        .extracting(l -> l.get("event"))
+        .contains("joined", "leader", "leaving", "demoted");
+    assertThat(lines).filteredOn(l -> "leader".equals(l.get("event"))).singleElement()
+        .satisfies(l -> assertThat(l).containsEntry("node", "js").containsEntry("epoch", 1L).containsKey("time"));
+    assertThat(lines).as("log lines (--verbose) are JSON too").anySatisfy(l -> assertThat(l).containsKeys("level", "msg"));
   }
 
   @Test

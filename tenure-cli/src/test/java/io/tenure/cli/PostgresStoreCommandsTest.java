@@ -89,6 +89,26 @@ class PostgresStoreCommandsTest extends StoreCommandsContract {
     return tables;
   }
 
+  @Override
+  List<String> tables(String prefix) {
+    try (Connection connection = DriverManager.getConnection(URL)) {
+      return tablesWithPrefix(connection).stream().filter(t -> t.startsWith(prefix)).toList();
+    } catch (SQLException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Override
+  void downgradeSchema(String prefix) {
+    try (Connection connection = DriverManager.getConnection(URL);
+        Statement statement = connection.createStatement()) {
+      statement.execute("DELETE FROM " + prefix + "schema_version WHERE version = (SELECT MAX(version) FROM "
+          + prefix + "schema_version)");
+    } catch (SQLException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   private static String serverUrl() {
     String override = System.getenv("TENURE_TEST_POSTGRES_URL");
     return override != null && !override.isBlank()

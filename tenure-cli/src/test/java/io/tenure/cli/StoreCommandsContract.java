@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -34,15 +35,23 @@ abstract class StoreCommandsContract {
     return Cli.run(all.toArray(String[]::new));
   }
 
+  /** Every test but the migrate ones starts on a migrated schema: only migrate creates one. */
+  @BeforeEach
+  void migrateSchema() {
+    Result migrate = Cli.run("migrate", "--store", url(), "--prefix", prefix());
+    assertThat(migrate.exitCode()).as(migrate.toString()).isZero();
+  }
+
   @Test
   void migrate_reports_the_schema_in_place_and_can_run_again() {
+    String fresh = prefix() + "m_";
     for (int run = 1; run <= 2; run++) {
-      Result migrate = tenure("migrate");
+      Result migrate = Cli.run("migrate", "--store", url(), "--prefix", fresh);
 
       assertThat(migrate.exitCode()).as(migrate.toString()).isZero();
       assertThat(migrate.out().strip())
           .matches("schema v[1-9][0-9]* in place for " + provider() + " .*")
-          .endsWith("(prefix " + prefix() + ")");
+          .endsWith("(prefix " + fresh + ")");
       // Progress on stderr: where the schema was, then what changed and how long it took.
       assertThat(migrate.errLines()).hasSize(2);
       assertThat(migrate.errLines().get(1))
@@ -105,40 +114,47 @@ abstract class StoreCommandsContract {
   }
 
   @Test
-  void status_without_migration_reports_that_the_schema_is_missing_and_creates_none() {
-    String freshPrefix = prefix() + "nomig_";
-    // The database exists (on SQLite: the file); only this prefix's tables do not.
-    assertThat(Cli.run("migrate", "--store", url(), "--prefix", prefix()).exitCode()).isZero();
-    Result status =
-        Cli.run("status", "--no-migrate", "--store", url(), "--prefix", freshPrefix, "--json");
+  void every_command_but_migrate_on_a_missing_schema_exits_8_naming_the_migrate_command_and_creates_nothing() {
+    String fresh = prefix() + "ro_";
+    List<List<String>> commands = List.of(
+        List.of("status"), List.of("nodes"), List.of("events"), List.of("events", "--kind", "JOINED"),
+        List.of("agents"), List.of("queue", "stats"), List.of("dlq", "list", "orders"), List.of("dlq", "show", "1"),
+        List.of("dlq", "replay", "orders", "--all"), List.of("dlq", "purge", "orders", "--all", "--yes"),
+        List.of("markers", "get", "t1", "r1"), List.of("markers", "list", "t1", "r1"),
+        List.of("markers", "transition", "t1", "r1", "ARCHIVED"), List.of("markers", "save", "t1", "r1", "ARCHIVED"),
+        List.of("markers", "clear", "t1", "r1", "ARCHIVED"));
+    for (List<String> command : commands) {
+      List<String> args = new ArrayList<>(command);
+      args.addAll(List.of("--store", url(), "--prefix", fresh));
 
-    assertThat(status.exitCode()).as(status.toString()).isZero();
-    assertThat(status.json()).containsEntry("schemaVersion", 0L);
-    Result again = Cli.run("status", "--no-migrate", "--store", url(), "--prefix", freshPrefix);
-    assertThat(again.out()).contains("run 'tenure migrate'");
+      Result result = Cli.run(args.toArray(String[]::new));
+
+      assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.NO_SCHEMA);
+      assertThat(result.errLines()).as(result.toString()).singleElement().asString()
+          .startsWith("tenure: ")
+          .contains("prefix '" + fresh + "'")
+          .endsWith("run tenure migrate --store " + Shell.quote(url()) + " --prefix " + fresh);
+      assertThat(result.out()).as(result.toString()).isEmpty();
+    }
+    assertThat(tables(fresh)).as("tables of prefix " + fresh).isEmpty();
   }
 
   @Test
-  void a_marker_command_without_migration_on_a_missing_schema_exits_1_pointing_at_migrate() {
-    Result get =
-        Cli.run(
-            "markers",
-            "get",
-            "t1",
-            "r1",
-            "--no-migrate",
-            "--store",
-            url(),
-            "--prefix",
-            prefix() + "nomig_");
+  void an_older_schema_is_refused_with_exit_8_and_left_as_it_is() {
+    downgradeSchema(prefix());
 
-    assertThat(get.exitCode()).isEqualTo(1);
-    assertThat(get.errLines())
-        .singleElement()
-        .asString()
-        .startsWith("tenure: ")
-        .contains("tenure migrate");
+    Result status = tenure("status");
+
+    assertThat(status.exitCode()).as(status.toString()).isEqualTo(ExitCodes.NO_SCHEMA);
+    assertThat(status.err()).contains("but this Tenure needs v").contains("tenure migrate");
+    assertThat(tenure("status").exitCode()).as("the refused open upgraded nothing").isEqualTo(ExitCodes.NO_SCHEMA);
   }
+
+  /** The tables whose names start with {@code prefix}, read without creating anything. */
+  abstract List<String> tables(String prefix);
+
+  /** Removes the newest schema version row of {@code prefix}, as an older Tenure would have left it. */
+  abstract void downgradeSchema(String prefix);
 
   @Test
   void transition_applies_then_is_already_satisfied_then_conflicts_with_exit_3() {
@@ -333,6 +349,20 @@ abstract class StoreCommandsContract {
   /** {@code tenure queue stats}, {@code dlq list} and {@code dlq show} on this provider's store. */
   @Nested
   class Queues extends QueueCommandsContract {
+    @Override
+    String url() {
+      return StoreCommandsContract.this.url();
+    }
+
+    @Override
+    String prefix() {
+      return StoreCommandsContract.this.prefix();
+    }
+  }
+
+  /** {@code tenure nodes} and {@code tenure events} on this provider's store. */
+  @Nested
+  class Cluster extends ClusterCommandsContract {
     @Override
     String url() {
       return StoreCommandsContract.this.url();

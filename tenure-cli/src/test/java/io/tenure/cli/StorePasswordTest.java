@@ -23,7 +23,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -117,7 +116,7 @@ class StorePasswordTest {
 
       Cli.Result result = chaos.result().get(WAIT.toSeconds(), TimeUnit.SECONDS);
       // 0: every invariant held; 7: the run completed and found a broken one. Either way it ran.
-      assertThat(result.exitCode()).as(result.toString()).isIn(ExitCodes.OK, DemoCommand.INVARIANT_BROKEN);
+      assertThat(result.exitCode()).as(result.toString()).isIn(ExitCodes.OK, ExitCodes.INVARIANT_BROKEN);
       assertThat(result.out()).doesNotContain(secret);
       assertThat(result.err()).doesNotContain(secret).contains("password=***");
       String report = Files.readString(dir.resolve("report.json"));
@@ -186,15 +185,6 @@ class StorePasswordTest {
   }
 
   private static void requirePostgres() {
-    try (Connection connection = DriverManager.getConnection(POSTGRES)) {
-      return;
-    } catch (SQLException e) {
-      String message = "!!! PostgreSQL is not reachable at " + POSTGRES + " (" + e.getMessage() + ").";
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        throw new AssertionError(message + " CI=true: an unreachable provider fails the build.");
-      }
-      System.err.println(message + " The store password tests are SKIPPED; CI would fail.");
-      Assumptions.abort(message);
-    }
+    Reachable.requirePostgres(POSTGRES, "The store password tests");
   }
 }

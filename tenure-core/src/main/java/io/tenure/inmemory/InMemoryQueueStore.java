@@ -205,6 +205,7 @@ final class InMemoryQueueStore implements QueueStore {
 
   @Override
   public boolean extend(MessageClaim claim, Duration lease) {
+    io.tenure.Limits.checkPositive("lease", lease, io.tenure.Limits.MAX_DURATION);
     ClusterTables t = store.clusterTables();
     synchronized (t) {
       Row row = t.messages.held(claim);

@@ -1,6 +1,7 @@
 package io.tenure.inmemory;
 
 import io.tenure.Marker;
+import io.tenure.SchemaMissingException;
 import io.tenure.StoreUnavailableException;
 import io.tenure.spi.EventStore;
 import io.tenure.spi.LeaseStore;
@@ -38,6 +39,11 @@ public final class InMemoryStore implements Store {
     this.clock = builder.clock;
     if (builder.migrate) {
       namespace.migrate();
+    } else if (builder.requireSchema && namespace.schemaVersion() < Namespace.SCHEMA_VERSION) {
+      throw new SchemaMissingException(
+          "no Tenure tables with prefix '" + prefix + "' in in-memory database memory:" + database.name()
+              + "; run 'tenure migrate' or open the store with migration on",
+          null);
     }
     this.markers = new InMemoryMarkerStore(this);
   }
@@ -132,6 +138,7 @@ public final class InMemoryStore implements Store {
     private TablePrefix prefix = TablePrefix.DEFAULT;
     private InstantSource clock = InstantSource.system();
     private boolean migrate = true;
+    private boolean requireSchema;
 
     private Builder() {}
 
@@ -178,9 +185,23 @@ public final class InMemoryStore implements Store {
     }
 
     /**
+     * @param requireSchema whether to refuse to open a prefix whose tables were never created
+     *     (default false); needs migration off
+     */
+    public Builder requireSchema(boolean requireSchema) {
+      this.requireSchema = requireSchema;
+      return this;
+    }
+
+    /**
      * @return an open store
+     * @throws IllegalStateException if both migration and {@link #requireSchema} are on
+     * @throws SchemaMissingException if {@link #requireSchema} is on and the prefix has no tables
      */
     public InMemoryStore build() {
+      if (migrate && requireSchema) {
+        throw new IllegalStateException("requireSchema(true) opens without creating tables; turn migrate off");
+      }
       return new InMemoryStore(this);
     }
   }

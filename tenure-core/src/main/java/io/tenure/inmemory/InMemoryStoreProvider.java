@@ -32,6 +32,7 @@ public final class InMemoryStoreProvider implements StoreProvider {
         .database(InMemoryDatabase.named(name))
         .prefix(settings.prefix())
         .migrate(settings.migrate())
+        .requireSchema(settings.requireSchema())
         .build();
   }
 }

@@ -1,5 +1,6 @@
 package io.tenure.spi;
 
+import io.tenure.Limits;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -16,14 +17,15 @@ import org.jspecify.annotations.Nullable;
  */
 public record ClaimRequest(String queue, String nodeId, int max, Duration lease, boolean strict,
     @Nullable AgentGuard guard) {
-  /** @throws IllegalArgumentException if {@code max} or {@code lease} is out of range */
+  /**
+   * @throws IllegalArgumentException if {@code max} is out of range, or {@code lease} is not
+   *     positive or longer than {@link Limits#MAX_DURATION}
+   */
   public ClaimRequest {
     if (max < 1 || max > QueueStore.MAX_BATCH) {
       throw new IllegalArgumentException("claim size must be 1 to " + QueueStore.MAX_BATCH + ", got " + max);
     }
-    if (lease == null || lease.isNegative() || lease.isZero()) {
-      throw new IllegalArgumentException("lease must be positive, got " + lease);
-    }
+    Limits.checkPositive("lease", lease, Limits.MAX_DURATION);
   }
 
   /** An unordered (per-key FIFO) claim without a guard. */

@@ -58,14 +58,13 @@ public interface EventStore {
   /**
    * The argument check of {@link #trim}, shared by providers.
    *
-   * @throws IllegalArgumentException if {@code keep} is negative or {@code maxAge} not positive
+   * @throws IllegalArgumentException if {@code keep} is negative or {@code maxAge} not positive or
+   *     longer than {@link io.tenure.Limits#MAX_RETENTION}
    */
   static void checkTrim(int keep, Duration maxAge) {
     if (keep < 0) {
       throw new IllegalArgumentException("events to keep must be 0 or more, got " + keep);
     }
-    if (maxAge == null || maxAge.isNegative() || maxAge.isZero()) {
-      throw new IllegalArgumentException("event max age must be positive, got " + maxAge);
-    }
+    io.tenure.Limits.checkPositive("event max age", maxAge, io.tenure.Limits.MAX_RETENTION);
   }
 }

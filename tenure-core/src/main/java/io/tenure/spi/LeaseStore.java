@@ -7,22 +7,22 @@ import java.util.Optional;
  * The leader lease and its fencing epoch (SPEC §4). One lease per table prefix. Expiry is always
  * decided by the database clock inside the statement.
  *
- * <p>Every method that takes a {@code ttl} MUST refuse a zero or negative one with an {@link
- * IllegalArgumentException} naming it, before it changes anything: a lease born expired would
- * bump the epoch for a holder that can never act.
+ * <p>Every method that takes a {@code ttl} MUST refuse a zero or negative one, and one longer than
+ * {@link io.tenure.Limits#MAX_DURATION}, with an {@link IllegalArgumentException} naming it, before
+ * it changes anything: a lease born expired would bump the epoch for a holder that can never act,
+ * and one beyond the bound overflows on its way to the database clock. Every TTL up to the bound
+ * MUST work.
  */
 public interface LeaseStore {
   /**
    * The check every implementation runs first on a {@code ttl}.
    *
    * @return {@code ttl}
-   * @throws IllegalArgumentException if it is null, zero or negative
+   * @throws IllegalArgumentException if it is null, zero, negative or longer than {@link
+   *     io.tenure.Limits#MAX_DURATION}
    */
   static Duration checkTtl(Duration ttl) {
-    if (ttl == null || ttl.isZero() || ttl.isNegative()) {
-      throw new IllegalArgumentException("a lease TTL must be positive, got " + ttl);
-    }
-    return ttl;
+    return io.tenure.Limits.checkPositive("a lease TTL", ttl, io.tenure.Limits.MAX_DURATION);
   }
 
   /**

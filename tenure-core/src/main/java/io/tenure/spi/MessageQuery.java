@@ -1,5 +1,6 @@
 package io.tenure.spi;
 
+import io.tenure.Limits;
 import io.tenure.MessageStatus;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -17,10 +18,24 @@ import org.jspecify.annotations.Nullable;
  */
 public record MessageQuery(String queue, @Nullable MessageStatus status, @Nullable String key,
     @Nullable String errorContains, @Nullable Duration olderThan, long afterId, int limit) {
-  /** @throws IllegalArgumentException if the queue is blank or the limit out of range */
+  /**
+   * @throws IllegalArgumentException if the queue is blank, a text is not well-formed UTF-16 ({@link
+   *     Limits#checkWellFormed}), {@code olderThan} is negative or longer than {@link
+   *     Limits#MAX_RETENTION}, or the limit is out of range
+   */
   public MessageQuery {
     if (queue == null || queue.isBlank()) {
       throw new IllegalArgumentException("query must name a queue");
+    }
+    Limits.checkWellFormed("queue name", queue);
+    if (key != null) {
+      Limits.checkWellFormed("ordering key", key);
+    }
+    if (errorContains != null) {
+      Limits.checkWellFormed("error text", errorContains);
+    }
+    if (olderThan != null) {
+      Limits.checkNotNegative("older than", olderThan, Limits.MAX_RETENTION);
     }
     if (limit < 1 || limit > 10_000) {
       throw new IllegalArgumentException("limit must be 1 to 10000, got " + limit);

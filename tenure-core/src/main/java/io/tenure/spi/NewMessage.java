@@ -1,5 +1,6 @@
 package io.tenure.spi;
 
+import io.tenure.Limits;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -22,14 +23,31 @@ public record NewMessage(
     int maxAttempts,
     Duration delay,
     @Nullable String dedupeKey) {
-  /** Copies the headers; checks what every store relies on. */
+  /**
+   * Copies the headers; checks what every store relies on: text a database can store as given
+   * (well-formed UTF-16: a lone surrogate would be rewritten, merging distinct keys) and a delay
+   * it can add to its clock.
+   *
+   * @throws IllegalArgumentException naming the field if a text is not well-formed, {@code
+   *     maxAttempts} is below 1, or the delay is negative or longer than {@link Limits#MAX_DURATION}
+   */
   public NewMessage {
+    Limits.checkWellFormed("queue name", queue);
+    if (key != null) {
+      Limits.checkWellFormed("ordering key", key);
+    }
+    Limits.checkWellFormed("content type", contentType);
     headers = Map.copyOf(headers);
+    headers.forEach((name, value) -> {
+      Limits.checkWellFormed("header name", name);
+      Limits.checkWellFormed("header '" + name + "' value", value);
+    });
+    if (dedupeKey != null) {
+      Limits.checkWellFormed("dedupe key", dedupeKey);
+    }
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("max attempts must be at least 1, got " + maxAttempts);
     }
-    if (delay.isNegative()) {
-      throw new IllegalArgumentException("delay must not be negative, got " + delay);
-    }
+    Limits.checkNotNegative("delay", delay, Limits.MAX_DURATION);
   }
 }

@@ -17,9 +17,13 @@ public interface QueueStore {
 
   /**
    * Inserts the messages in one transaction of their own, in list order (ids grow in that order).
+   * A message the database refuses for its size (MariaDB's {@code max_allowed_packet}) MUST be
+   * reported as an {@link IllegalArgumentException} naming the database's limit, never as an
+   * unavailable store, and MUST leave none of the batch written.
    *
    * @return one result per message, in order
-   * @throws IllegalArgumentException if empty or larger than {@link #MAX_BATCH}
+   * @throws IllegalArgumentException if empty or larger than {@link #MAX_BATCH}, or a message is
+   *     larger than the database accepts in one statement (nothing written)
    */
   List<EnqueueResult> enqueue(List<NewMessage> messages);
 
@@ -29,6 +33,8 @@ public interface QueueStore {
    * commits, rolls back nor closes it.
    *
    * @throws UnsupportedOperationException if the store has no JDBC transactions (in-memory)
+   * @throws IllegalArgumentException as {@link #enqueue(List)}; a database that ends the session
+   *     on such a statement (MariaDB) has then rolled back the caller's whole transaction
    */
   List<EnqueueResult> enqueue(java.sql.Connection transaction, List<NewMessage> messages);
 
@@ -61,9 +67,12 @@ public interface QueueStore {
   ResolveResult resolve(List<Resolution> resolutions, @org.jspecify.annotations.Nullable AgentGuard guard);
 
   /**
-   * Extends a claim: {@code lease_until = now() + lease}, if the claim still holds.
+   * Extends a claim: {@code lease_until = now() + lease}, if the claim still holds. MUST refuse a
+   * lease that is not positive or is longer than {@link io.tenure.Limits#MAX_DURATION} before it
+   * changes anything; every lease up to the bound MUST work.
    *
    * @return false if the claim was lost
+   * @throws IllegalArgumentException if the lease is out of range
    */
   boolean extend(MessageClaim claim, Duration lease);
 

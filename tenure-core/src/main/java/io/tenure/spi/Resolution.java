@@ -1,5 +1,6 @@
 package io.tenure.spi;
 
+import io.tenure.Limits;
 import java.time.Duration;
 
 /** How a claimed message ends its claim (SPEC §6.3). Every outcome is conditional on the claim. */
@@ -25,6 +26,11 @@ public record Resolution(MessageClaim claim, Outcome outcome) {
    * ({@code attempts < max_attempts}); otherwise {@code DEAD}. Either way {@code last_error := error}.
    */
   public record Failed(Duration retryIn, String error) implements Outcome {
+    /** @throws IllegalArgumentException if {@code retryIn} is negative or longer than {@link Limits#MAX_DURATION} */
+    public Failed {
+      Limits.checkNotNegative("retry delay", retryIn, Limits.MAX_DURATION);
+    }
+
     @Override
     public boolean terminal() {
       return true; // it may end as a dead letter
@@ -43,5 +49,10 @@ public record Resolution(MessageClaim claim, Outcome outcome) {
   public record Release() implements Outcome {}
 
   /** Snoozed: {@code PENDING}, available {@code in} after now; the attempt is given back. */
-  public record Reschedule(Duration in) implements Outcome {}
+  public record Reschedule(Duration in) implements Outcome {
+    /** @throws IllegalArgumentException if {@code in} is negative or longer than {@link Limits#MAX_DURATION} */
+    public Reschedule {
+      Limits.checkNotNegative("reschedule delay", in, Limits.MAX_DURATION);
+    }
+  }
 }

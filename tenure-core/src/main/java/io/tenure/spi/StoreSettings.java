@@ -8,10 +8,14 @@ package io.tenure.spi;
  * @param prefix the table prefix
  * @param migrate whether to create or upgrade the schema on open (otherwise a missing schema is
  *     reported on first use)
+ * @param requireSchema whether to refuse, on open, a store whose schema for this prefix is not in
+ *     place at the version this build needs, creating nothing: no table, no SQLite file or folder.
+ *     For tools that read or change rows but must never create a schema; needs {@code migrate} off
  */
-public record StoreSettings(String url, TablePrefix prefix, boolean migrate) {
+public record StoreSettings(String url, TablePrefix prefix, boolean migrate, boolean requireSchema) {
   /**
-   * @throws IllegalArgumentException if the URL is null or blank, or the prefix is null
+   * @throws IllegalArgumentException if the URL is null or blank, the prefix is null, or both
+   *     {@code migrate} and {@code requireSchema} are set
    */
   public StoreSettings {
     if (url == null || url.isBlank()) {
@@ -20,6 +24,19 @@ public record StoreSettings(String url, TablePrefix prefix, boolean migrate) {
     if (prefix == null) {
       throw new IllegalArgumentException("table prefix must not be null");
     }
+    if (migrate && requireSchema) {
+      throw new IllegalArgumentException(
+          "requireSchema opens a store without creating anything; it cannot be combined with migrate");
+    }
+  }
+
+  /**
+   * Settings that do not require the schema at open.
+   *
+   * @throws IllegalArgumentException if the URL is null or blank, or the prefix is null
+   */
+  public StoreSettings(String url, TablePrefix prefix, boolean migrate) {
+    this(url, prefix, migrate, false);
   }
 
   /**
@@ -27,5 +44,14 @@ public record StoreSettings(String url, TablePrefix prefix, boolean migrate) {
    */
   public static StoreSettings of(String url) {
     return new StoreSettings(url, TablePrefix.DEFAULT, true);
+  }
+
+  /**
+   * @return settings that open an existing, current schema and never create one: for operator
+   *     tools that read the store or change its rows
+   * @throws IllegalArgumentException if the URL is null or blank, or the prefix is null
+   */
+  public static StoreSettings existing(String url, TablePrefix prefix) {
+    return new StoreSettings(url, prefix, false, true);
   }
 }

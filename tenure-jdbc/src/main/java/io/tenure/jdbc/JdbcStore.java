@@ -84,10 +84,20 @@ public final class JdbcStore implements Store {
     dialect.prepareDatabase(connection);
     Migrator migrator = new Migrator(dialect, builder.prefix);
     int version = builder.migrate ? migrator.migrate(connection) : migrator.currentVersion(connection);
+    String catalog = String.valueOf(connection.getCatalog());
+    if (builder.requireSchema && version == 0) {
+      throw new SchemaMissingException(
+          "no Tenure tables with prefix '" + builder.prefix + "' in " + where(dialect, catalog, builder.location())
+              + "; run 'tenure migrate' or open the store with migration on",
+          null);
+    }
     return new Opened(
-        metadata.getDatabaseProductName() + " " + metadata.getDatabaseProductVersion(),
-        String.valueOf(connection.getCatalog()),
-        version);
+        metadata.getDatabaseProductName() + " " + metadata.getDatabaseProductVersion(), catalog, version);
+  }
+
+  /** The database a missing schema was looked for in, named the way its server names it. */
+  private static String where(Dialect dialect, String catalog, String location) {
+    return dialect.name().equals("sqlite") ? location : "database '" + catalog + "' of " + location;
   }
 
   /** The connections a store uses; {@code owned} are closed with the store. */
@@ -191,6 +201,7 @@ public final class JdbcStore implements Store {
     private @Nullable String password;
     private TablePrefix prefix = TablePrefix.DEFAULT;
     private boolean migrate = true;
+    private boolean requireSchema;
     private int poolSize = DEFAULT_POOL_SIZE;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
@@ -272,6 +283,17 @@ public final class JdbcStore implements Store {
     }
 
     /**
+     * Whether to refuse, at {@link #build()}, a store whose schema for the prefix is missing or
+     * older than this build needs; default false. Such an open creates nothing: no table, and on
+     * SQLite neither the file nor its folder (the file is opened without the driver's create flag).
+     * For tools that read or change rows but must never create a schema. Needs migration off.
+     */
+    public Builder requireSchema(boolean requireSchema) {
+      this.requireSchema = requireSchema;
+      return this;
+    }
+
+    /**
      * @param poolSize connections in the store's own pool, 1 to 200; ignored with a data source
      * @throws IllegalArgumentException if out of range
      */
@@ -325,11 +347,16 @@ public final class JdbcStore implements Store {
      * @throws io.tenure.StoreException if migrating or reading the schema failed otherwise, e.g.
      *     the user may not create tables
      * @throws SchemaMissingException if migration is off and a SQLite file does not exist (it is
-     *     not created)
+     *     not created), if a server's database does not exist, or if {@link #requireSchema} is on
+     *     and the prefix's schema is missing or older than this build
+     * @throws IllegalStateException if both migration and {@link #requireSchema} are on
      */
     public JdbcStore build() {
       if ((url == null) == (dataSource == null)) {
         throw new IllegalStateException("set exactly one of url(...) and dataSource(...)");
+      }
+      if (migrate && requireSchema) {
+        throw new IllegalStateException("requireSchema(true) opens without creating anything; turn migrate off");
       }
       if (coordinationDataSource != null && dataSource == null) {
         throw new IllegalStateException("coordinationDataSource(...) goes with dataSource(...), not url(...)");

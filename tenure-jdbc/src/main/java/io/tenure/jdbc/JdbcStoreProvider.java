@@ -21,6 +21,7 @@ public final class JdbcStoreProvider implements StoreProvider {
 
   @Override
   public Store open(StoreSettings settings) {
-    return JdbcStore.builder().url(settings.url()).prefix(settings.prefix()).migrate(settings.migrate()).build();
+    return JdbcStore.builder().url(settings.url()).prefix(settings.prefix()).migrate(settings.migrate())
+        .requireSchema(settings.requireSchema()).build();
   }
 }

@@ -19,12 +19,16 @@ import org.jspecify.annotations.Nullable;
  * its directory), and says why one cannot open without ever showing the URL's secrets.
  */
 final class PoolOpener {
+  /** The MariaDB driver's setting for the largest statement it sends. */
+  private static final String MARIADB_PACKET_LIMIT = "maxAllowedPacket";
+
   private final String url;
   private final @Nullable String user;
   private final @Nullable String password;
   private final boolean migrate;
   private final Duration connectTimeout;
   private final String location;
+  private @Nullable Long packetLimit;
 
   PoolOpener(String url, @Nullable String user, @Nullable String password, boolean migrate, Duration connectTimeout) {
     this.url = url;
@@ -62,13 +66,22 @@ final class PoolOpener {
       // transaction need not read, set and restore it: three round trips of five in a claim.
       config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     }
+    if (jdbcUrl.startsWith("jdbc:mariadb:")) {
+      packetLimit(jdbcUrl).ifPresent(limit -> config.addDataSourceProperty(MARIADB_PACKET_LIMIT, String.valueOf(limit)));
+    }
     if (jdbcUrl.startsWith("jdbc:sqlite:")) {
       String path = jdbcUrl.substring("jdbc:sqlite:".length());
       if (!migrate) {
         // Opening would create an empty file: a store that must not change the schema refuses.
         requireExistingFile(path);
+        if (isPlainPath(path)) {
+          // Read-write without SQLITE_OPEN_CREATE: a file removed after the check is not made anew
+          // by this pool's connections, which open (and would create) it long after the check.
+          config.addDataSourceProperty("open_mode", String.valueOf(SQLITE_OPEN_READWRITE));
+        }
+      } else {
+        createParentDirectory(path);
       }
-      createParentDirectory(path);
       config.addDataSourceProperty("journal_mode", "WAL");
       config.addDataSourceProperty("synchronous", "NORMAL");
       config.addDataSourceProperty("busy_timeout", String.valueOf(JdbcStore.Builder.DEFAULT_SQLITE_BUSY_TIMEOUT.toMillis()));
@@ -84,9 +97,7 @@ final class PoolOpener {
             "no JDBC driver for " + location + "; supported: " + Dialects.SUPPORTED,
             withoutSecrets(cause));
       }
-      throw new StoreUnavailableException(
-          "cannot connect to Tenure store " + location + ": " + masked(cause.getMessage()),
-          withoutSecrets(cause));
+      throw openFailure(jdbcUrl, cause);
     } catch (RuntimeException e) {
       if (String.valueOf(e.getMessage()).contains("Failed to get driver instance")) {
         // Hikari's message holds the unmasked JDBC URL; its cause ("No suitable driver") does not.
@@ -95,6 +106,64 @@ final class PoolOpener {
       }
       throw e;
     }
+  }
+
+  /**
+   * The server's {@code max_allowed_packet}, read once with a connection of its own, for the
+   * driver's {@code maxAllowedPacket}. Without it the driver sends a statement the server refuses,
+   * the server closes the connection part-way, and all the driver can report is a socket error,
+   * which reads as an outage; with it the driver refuses the statement first, naming both sizes,
+   * and the dialect's classifier reports bad input. A URL that sets it keeps its own value.
+   *
+   * @throws StoreUnavailableException as the pool would, if the server cannot be reached: waiting
+   *     for the pool to find out again would double the connect timeout
+   */
+  private java.util.Optional<Long> packetLimit(String jdbcUrl) {
+    if (jdbcUrl.toLowerCase(java.util.Locale.ROOT).contains(MARIADB_PACKET_LIMIT.toLowerCase(java.util.Locale.ROOT))) {
+      return java.util.Optional.empty();
+    }
+    if (packetLimit == null) {
+      java.util.Properties properties = new java.util.Properties();
+      if (user != null) {
+        properties.setProperty("user", user);
+      }
+      if (password != null) {
+        properties.setProperty("password", password);
+      }
+      properties.setProperty("connectTimeout", String.valueOf(connectTimeout.toMillis()));
+      try (java.sql.Connection connection = java.sql.DriverManager.getConnection(jdbcUrl, properties);
+          java.sql.Statement statement = connection.createStatement();
+          java.sql.ResultSet rows = statement.executeQuery("SELECT @@max_allowed_packet")) {
+        packetLimit = rows.next() ? rows.getLong(1) : null;
+      } catch (SQLException e) {
+        throw openFailure(jdbcUrl, e);
+      }
+    }
+    return java.util.Optional.ofNullable(packetLimit);
+  }
+
+  /** A missing database or SQLite file is not a passing outage: it stays missing until created. */
+  private RuntimeException openFailure(String jdbcUrl, Throwable cause) {
+    if (cause instanceof SQLException sql && isUnknownDatabase(sql)) {
+      // Not a passing outage: nothing changes until someone creates the database.
+      return new SchemaMissingException(
+          "the database of Tenure store " + location + " does not exist (" + masked(sql.getMessage())
+              + "); create it on the server (CREATE DATABASE), then run 'tenure migrate'",
+          withoutSecrets(cause));
+    }
+    if (cause instanceof SQLException sql && missingSqliteFile(jdbcUrl, sql)) {
+      return new SchemaMissingException(
+          "no Tenure database at " + Path.of(jdbcUrl.substring("jdbc:sqlite:".length())).toAbsolutePath()
+              + " (it is not created without migration); run 'tenure migrate' or open the store with"
+              + " migration on",
+          withoutSecrets(cause));
+    }
+    return unavailable(cause);
+  }
+
+  private StoreUnavailableException unavailable(Throwable cause) {
+    return new StoreUnavailableException(
+        "cannot connect to Tenure store " + location + ": " + masked(cause.getMessage()), withoutSecrets(cause));
   }
 
   /**
@@ -125,6 +194,24 @@ final class PoolOpener {
   private String masked(@Nullable String text) {
     String masked = Stores.maskSecrets(String.valueOf(text));
     return password == null || password.isEmpty() ? masked : masked.replace(password, "***");
+  }
+
+  /** SQLite's {@code SQLITE_OPEN_READWRITE} alone: the driver's default adds {@code SQLITE_OPEN_CREATE}. */
+  private static final int SQLITE_OPEN_READWRITE = 0x02;
+
+  /** PostgreSQL's invalid_catalog_name (3D000), MariaDB/MySQL's ER_BAD_DB_ERROR (1049). */
+  private static boolean isUnknownDatabase(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && ("3D000".equals(sql.getSQLState()) || sql.getErrorCode() == 1049)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** SQLITE_CANTOPEN (14) of a file opened without the create flag: it was removed after the check. */
+  private boolean missingSqliteFile(String jdbcUrl, SQLException e) {
+    return !migrate && jdbcUrl.startsWith("jdbc:sqlite:") && e.getErrorCode() == 14;
   }
 
   private static void requireExistingFile(String path) {

@@ -17,14 +17,50 @@ final class StoreUrls {
   }
 
   /**
-   * @throws IllegalArgumentException if a {@code sqlite:} URL has no path, or a SQLite URL names an
-   *     in-memory database
+   * @throws IllegalArgumentException if a {@code sqlite:} URL has no path, a SQLite URL names an
+   *     in-memory database, or a PostgreSQL or MariaDB/MySQL URL names no database
    * @throws UnsupportedDatabaseException if the URL is of no known form
    */
   static String toJdbcUrl(String url) {
     String jdbcUrl = mapped(url);
     refuseInMemorySqlite(url, jdbcUrl);
+    requireDatabaseName(url, jdbcUrl);
     return jdbcUrl;
+  }
+
+  /**
+   * A server URL without a database connects to a default one (PostgreSQL: the user's name;
+   * MariaDB: none at all), where a Tenure schema is created or looked for by accident.
+   */
+  private static void requireDatabaseName(String url, String jdbcUrl) {
+    String scheme = jdbcUrl.startsWith("jdbc:postgresql:") ? "jdbc:postgresql:"
+        : jdbcUrl.startsWith("jdbc:mariadb:") ? "jdbc:mariadb:" : null;
+    if (scheme == null || !databaseName(jdbcUrl.substring(scheme.length())).isEmpty()) {
+      return;
+    }
+    String example = scheme.equals("jdbc:postgresql:")
+        ? "jdbc:postgresql://127.0.0.1:5432/app" : url.startsWith("jdbc:mysql:")
+            ? "jdbc:mysql://127.0.0.1:3306/app" : "jdbc:mariadb://127.0.0.1:3306/app";
+    throw new IllegalArgumentException(
+        "store URL '" + Stores.maskSecrets(url) + "' names no database; name the one that holds"
+            + " (or will hold) the Tenure tables, e.g. " + example);
+  }
+
+  /**
+   * @param rest the URL after {@code jdbc:postgresql:} or {@code jdbc:mariadb:}: {@code
+   *     //host:port/db?...}, {@code /db}, {@code db}, or a MariaDB mode such as {@code
+   *     sequential://host/db}
+   * @return the database name, or empty if there is none
+   */
+  static String databaseName(String rest) {
+    int query = rest.indexOf('?');
+    String path = query < 0 ? rest : rest.substring(0, query);
+    int authority = path.indexOf("//");
+    if (authority >= 0) {
+      int slash = path.indexOf('/', authority + 2);
+      return slash < 0 ? "" : path.substring(slash + 1);
+    }
+    return path.startsWith("/") ? path.substring(1) : path;
   }
 
   private static String mapped(String url) {

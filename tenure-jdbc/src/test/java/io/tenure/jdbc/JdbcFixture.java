@@ -2,7 +2,9 @@ package io.tenure.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.tenure.Stores;
 import io.tenure.spi.Store;
+import io.tenure.spi.StoreSettings;
 import io.tenure.spi.TablePrefix;
 import io.tenure.tck.StoreFixture;
 import java.io.IOException;
@@ -146,6 +148,11 @@ public final class JdbcFixture implements StoreFixture {
   }
 
   @Override
+  public Store openRequiringSchema(TablePrefix prefix) {
+    return track(Stores.open(StoreSettings.existing(url, prefix)));
+  }
+
+  @Override
   public Store openWithSessionTimeZone(TablePrefix prefix, ZoneId sessionZone) {
     if (kind == Kind.SQLITE) {
       return open(prefix);
@@ -232,6 +239,21 @@ public final class JdbcFixture implements StoreFixture {
       }
     } catch (SQLException e) {
       throw new AssertionError("cannot delete agent rows of prefix " + prefix, e);
+    }
+  }
+
+  /**
+   * @return the tables whose names start with {@code prefix}; on SQLite the fixture's file must
+   *     exist (a connection would create it)
+   */
+  public List<String> tables(TablePrefix prefix) {
+    if (directory != null && !Files.exists(directory.resolve("tenure.db"))) {
+      throw new IllegalStateException("no SQLite file yet: listing its tables would create it");
+    }
+    try (Connection connection = DriverManager.getConnection(StoreUrls.toJdbcUrl(url))) {
+      return tables(connection, prefix);
+    } catch (SQLException e) {
+      throw new AssertionError("cannot list the tables of prefix " + prefix, e);
     }
   }
 

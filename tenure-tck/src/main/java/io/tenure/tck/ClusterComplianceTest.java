@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tenure.DemotionReason;
+import io.tenure.Limits;
 import io.tenure.NodeInfo;
 import io.tenure.NodeListener;
 import io.tenure.NodeStatus;
@@ -99,6 +100,39 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
     assertThat(leader.leaderFence().orElseThrow().epoch()).isEqualTo(lease.epoch());
     assertThat(observer.membership().read().nodes()).hasSize(3)
         .extracting(NodeInfo::status).containsOnly(NodeStatus.ACTIVE);
+  }
+
+  @Test
+  void a_node_whose_lease_and_deadlines_are_the_longest_allowed_leads_renews_and_leaves_on_the_database_clock() {
+    // The bound (Limits.MAX_DURATION) is right only if every statement the node runs with it works
+    // on every provider: acquire and renew at now + 365 days, staleness and cleanup at now - 365
+    // days, history at now - 3,650 days.
+    Duration longest = Limits.MAX_DURATION;
+    List<DemotionReason> demotions = new CopyOnWriteArrayList<>();
+    TenureNode node = started(TenureNode.builder(fixture.open(prefix)).name("patient")
+        .heartbeatInterval(HEARTBEAT).selfFenceAfter(longest.minusSeconds(2)).staleAfter(longest)
+        .renewInterval(RENEW).fenceAfter(longest.minusSeconds(1)).leaseTtl(longest)
+        .defunctAfter(longest).eventRetention(100, Limits.MAX_RETENTION).agentSweepInterval(RENEW)
+        .agentTimeouts(longest, longest).initialPlacementDelay(Duration.ZERO, longest)
+        .queueReclaim(longest, 10).drainDeadline(longest)
+        .listener(new NodeListener() {
+          @Override
+          public void onDemoted(long epoch, DemotionReason reason) {
+            demotions.add(reason);
+          }
+        }));
+    Await.until(BOUND, "the node leads", node::isLeader);
+    Lease first = observer.leases().read();
+    assertThat(Duration.between(first.readAt(), first.expiresAt())).isBetween(longest.minusSeconds(2), longest);
+
+    Await.until(BOUND, "renewals keep moving the expiry at the longest TTL",
+        () -> observer.leases().read().expiresAt().isAfter(first.expiresAt().plus(RENEW.multipliedBy(2))));
+
+    assertThat(node.isLeader()).isTrue();
+    assertThat(demotions).isEmpty();
+    assertThat(observer.leases().read().epoch()).isEqualTo(first.epoch());
+    node.close();
+    assertThat(observer.leases().read().live()).as("stepped down at close").isFalse();
   }
 
   @Test

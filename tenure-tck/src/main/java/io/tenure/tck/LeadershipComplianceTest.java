@@ -3,6 +3,7 @@ package io.tenure.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tenure.Limits;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.Lease;
 import io.tenure.spi.LeaseStore;
@@ -196,11 +197,13 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
   }
 
   @Test
-  void a_zero_or_negative_ttl_is_refused_by_name_and_changes_nothing() {
+  void a_zero_negative_or_too_long_ttl_is_refused_by_name_and_changes_nothing() {
     Lease held = leases.acquire(a, TTL).orElseThrow();
     leases.recordSessionLock(a, held.epoch());
 
-    for (Duration bad : List.of(Duration.ZERO, Duration.ofMillis(-1))) {
+    List<Duration> refused = List.of(Duration.ZERO, Duration.ofMillis(-1), Limits.MAX_DURATION.plusNanos(1),
+        Duration.parse("P1000000000D"));
+    for (Duration bad : refused) {
       assertThatThrownBy(() -> leases.acquire(b, bad)).isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("TTL").hasMessageContaining(bad.toString());
       assertThatThrownBy(() -> leases.acquire(a, bad)).isInstanceOf(IllegalArgumentException.class);
@@ -214,6 +217,31 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
     assertThat(after.epoch()).isEqualTo(held.epoch());
     assertThat(after.expiresAt()).isEqualTo(held.expiresAt());
     assertThat(after.sessionLocked()).isTrue();
+  }
+
+  @Test
+  void the_longest_ttl_allowed_works_for_every_lease_write_on_the_database_clock() {
+    Duration longest = Limits.MAX_DURATION;
+
+    Lease held = leases.acquire(a, longest).orElseThrow();
+    assertExpiresAfter(held, longest);
+    assertThat(leases.recordSessionLock(a, held.epoch())).isTrue();
+    Lease renewed = leases.renew(a, held.epoch(), longest).orElseThrow();
+    assertExpiresAfter(renewed, longest);
+    assertThat(renewed.expiresAt()).isAfterOrEqualTo(held.expiresAt());
+    assertThat(leases.isCurrent(new LeaderFence(a, held.epoch()))).isTrue();
+    Lease taken = leases.takeOver(b, a, held.epoch(), longest).orElseThrow();
+    assertExpiresAfter(taken, longest);
+    assertThat(taken.epoch()).isEqualTo(held.epoch() + 1);
+    assertThat(leases.release(b, taken.epoch())).isTrue();
+    Lease again = leases.acquire(a, longest).orElseThrow();
+    assertThat(again.epoch()).isEqualTo(taken.epoch() + 1);
+    assertExpiresAfter(again, longest);
+  }
+
+  /** The lease expires {@code ttl} after the database's now (its expiry is set before it is read). */
+  private static void assertExpiresAfter(Lease lease, Duration ttl) {
+    assertThat(Duration.between(lease.readAt(), lease.expiresAt())).isBetween(ttl.minusSeconds(2), ttl);
   }
 
   @Test

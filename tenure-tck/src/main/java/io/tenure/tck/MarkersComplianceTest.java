@@ -342,6 +342,54 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
         .build();
   }
 
+  @Test
+  void ids_that_are_not_well_formed_utf16_are_refused_and_no_marker_is_written() {
+    // Each database rewrote a lone surrogate: t\uD800x and t?x were one tenant, so a marker of one
+    // was a conflict for the other.
+    String refusal;
+    try {
+      markers().transition("t\uD800x", "invoice-1", "ARCHIVED", null);
+      refusal = "none";
+    } catch (IllegalArgumentException e) {
+      refusal = e.getMessage();
+    }
+    TransitionResult plain = markers().transition("t?x", "invoice-1", "SOFT_DELETED", null);
+    assertThat(plain).as("t?x is a tenant of its own").isInstanceOf(TransitionResult.Applied.class);
+    assertThat(refusal).startsWith("tenant has an unpaired surrogate U+D800 at index 1");
+
+    assertThatThrownBy(() -> markers().transition(TENANT, "invoice-\uDC00", "ARCHIVED", null))
+        .hasMessageStartingWith("resource has an unpaired surrogate U+DC00 at index 8");
+    assertThatThrownBy(() -> markers().transition(TENANT, "invoice-1", "ARCHIVED", "why \uD83D"))
+        .hasMessageStartingWith("reason has an unpaired surrogate U+D83D at index 4");
+    assertThatThrownBy(() -> markers().getAll("t\uD800x", List.of("invoice-1")))
+        .hasMessageStartingWith("tenant has an unpaired surrogate");
+
+    assertThat(markers().get(TENANT, "invoice-1")).isEmpty();
+    assertThat(markers().get(TENANT, "invoice-?")).isEmpty();
+    assertThat(markers().get("t\uFFFDx", "invoice-1")).isEmpty();
+    assertThat(markers().get("t?x", "invoice-1")).contains(((TransitionResult.Applied) plain).marker());
+  }
+
+  @Test
+  void supplementary_characters_round_trip_exactly_and_ids_that_differ_in_one_stay_distinct() {
+    String grinning = "t-\uD83D\uDE00"; // U+1F600
+    String beaming = "t-\uD83D\uDE01"; // U+1F601: differs from it only in the low surrogate
+    String resource = "\uD840\uDC00".repeat(127) + "x"; // U+20000 x 127: 255 UTF-16 units
+
+    Marker archived = applied(markers().transition(grinning, resource, "ARCHIVED", "why \uD83D\uDE00"));
+    Marker deleted = applied(markers().transition(beaming, resource, "SOFT_DELETED", null));
+    Marker other = applied(markers().transition(grinning, resource.replace('x', 'y'), "SOFT_DELETED", null));
+
+    assertThat(archived.key()).isEqualTo(MarkerKey.of(grinning, resource));
+    assertThat(archived.reason()).isEqualTo("why \uD83D\uDE00");
+    assertThat(markers().get(grinning, resource)).contains(archived);
+    assertThat(markers().get(beaming, resource)).contains(deleted);
+    assertThat(markers().getAll(grinning, List.of(resource, resource.replace('x', 'y'))))
+        .containsOnly(Map.entry(resource, archived), Map.entry(resource.replace('x', 'y'), other));
+    assertThat(markers().clear(beaming, resource, "SOFT_DELETED")).isTrue();
+    assertThat(markers().get(grinning, resource)).contains(archived);
+  }
+
   private static Marker applied(TransitionResult result) {
     assertThat(result).isInstanceOf(TransitionResult.Applied.class);
     return ((TransitionResult.Applied) result).marker();

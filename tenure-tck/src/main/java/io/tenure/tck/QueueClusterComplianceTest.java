@@ -157,13 +157,16 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
 
   @Test
   void a_handler_that_outlives_its_lease_keeps_its_claim_and_runs_once() {
-    Queue slow = queue("slow", QueuePolicy.defaults().withLease(Duration.ofMillis(500)));
+    // The consumer extends a lease once half of it is used, checking every sixth: a third of the
+    // lease (1 s here) is the pause the claim survives. A shorter lease makes a loaded machine's
+    // scheduling, not the extension rule, decide the test.
+    Queue slow = queue("slow", QueuePolicy.defaults().withLease(Duration.ofSeconds(3)));
     AtomicInteger runs = new AtomicInteger();
     long id = slow.enqueue(OutgoingMessage.text("long job"));
 
     start("n1", slow, 1, d -> {
       runs.incrementAndGet();
-      Thread.sleep(1_500); // three leases long: only the consumer's extensions keep the claim
+      Thread.sleep(7_000); // more than two leases: only the consumer's extensions keep the claim
     });
     start("n2", slow, 1, d -> runs.incrementAndGet());
 
@@ -407,13 +410,14 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
 
   @Test
   void messages_waiting_in_a_consumers_buffer_keep_their_leases_and_run_once() {
-    Queue slow = queue("buffered", QueuePolicy.defaults().withLease(Duration.ofMillis(400)));
+    // A 3 s lease survives a 1 s pause of the extender (see the test above).
+    Queue slow = queue("buffered", QueuePolicy.defaults().withLease(Duration.ofSeconds(3)));
     enqueue(slow, 6);
     Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
-    // One slot, 200 ms a message: the last buffered message waits three leases for its turn.
+    // One slot, 1.2 s a message: the last buffered message waits two leases for its turn.
     start("n1", slow, 1, d -> {
       runs.computeIfAbsent(d.text(), t -> new AtomicInteger()).incrementAndGet();
-      Thread.sleep(200);
+      Thread.sleep(1_200);
     });
     Await.until(BOUND, "n1 holds them all", () -> slow.stats().inflight() == 6);
     start("n2", slow, 1, d -> runs.computeIfAbsent(d.text(), t -> new AtomicInteger()).incrementAndGet());

@@ -145,6 +145,42 @@ public abstract class SchemaComplianceTest extends FixtureSupport {
   }
 
   @Test
+  void a_store_that_requires_its_schema_refuses_a_missing_one_and_creates_none() {
+    TablePrefix prefix = freshPrefix();
+
+    assertThatThrownBy(() -> fixture.openRequiringSchema(prefix))
+        .isInstanceOf(SchemaMissingException.class)
+        .hasMessageContaining("tenure migrate");
+    assertThatThrownBy(() -> fixture.openRequiringSchema(prefix))
+        .as("the refused open created no schema")
+        .isInstanceOf(SchemaMissingException.class);
+    assertThat(schemaVersionWithoutMigration(prefix)).isZero();
+  }
+
+  @Test
+  void a_store_that_requires_its_schema_opens_a_current_one_and_reads_and_writes_it() {
+    TablePrefix prefix = freshPrefix();
+    Store migrated = fixture.open(prefix);
+    Markers.builder(migrated.markers()).build().transition("t", "before", "ARCHIVED", null);
+
+    Store required = fixture.openRequiringSchema(prefix);
+
+    assertThat(required.describe().schemaVersion()).isEqualTo(migrated.describe().schemaVersion());
+    assertThat(required.markers().find(MarkerKey.of("t", "before"))).isPresent();
+    Markers.builder(required.markers()).build().transition("t", "after", "DELETED", null);
+    assertThat(migrated.markers().find(MarkerKey.of("t", "after"))).map(Marker::state).contains("DELETED");
+  }
+
+  /** The version a store without migration sees; 0 also when there is no database to open. */
+  private int schemaVersionWithoutMigration(TablePrefix prefix) {
+    try {
+      return fixture.openWithoutMigration(prefix).describe().schemaVersion();
+    } catch (SchemaMissingException noDatabase) {
+      return 0;
+    }
+  }
+
+  @Test
   void an_unsupported_database_is_refused() {
     assertThatThrownBy(fixture::openUnsupportedDatabase)
         .isInstanceOf(UnsupportedDatabaseException.class)

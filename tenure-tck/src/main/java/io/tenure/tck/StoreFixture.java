@@ -39,6 +39,12 @@ public interface StoreFixture extends AutoCloseable {
   Store openWithoutMigration(TablePrefix prefix);
 
   /**
+   * Opens a store that requires its schema ({@code StoreSettings.requireSchema}): MUST throw
+   * {@link io.tenure.SchemaMissingException} and create nothing if the prefix has no current schema.
+   */
+  Store openRequiringSchema(TablePrefix prefix);
+
+  /**
    * Opens a store whose database sessions run in {@code sessionZone}, a named zone. A provider
    * whose sessions cannot use named zones MAY use the zone's current offset instead; providers
    * without a session time zone (SQLite, in-memory) open a plain store.

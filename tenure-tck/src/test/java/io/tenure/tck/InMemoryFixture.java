@@ -45,6 +45,11 @@ final class InMemoryFixture implements StoreFixture {
   }
 
   @Override
+  public Store openRequiringSchema(TablePrefix prefix) {
+    return track(InMemoryStore.builder().database(database).prefix(prefix).migrate(false).requireSchema(true).build());
+  }
+
+  @Override
   public Store openWithSessionTimeZone(TablePrefix prefix, ZoneId sessionZone) {
     return open(prefix);
   }

@@ -114,6 +114,11 @@ abstract class DefaultDialect implements Dialect {
   }
 
   @Override
+  public java.util.Optional<String> statementLimit(Connection connection) throws SQLException {
+    return java.util.Optional.empty();
+  }
+
+  @Override
   public SqlWork prepareSession(Connection connection) throws SQLException {
     return () -> {};
   }

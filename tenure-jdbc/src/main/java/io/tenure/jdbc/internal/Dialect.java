@@ -155,6 +155,13 @@ public interface Dialect {
   SqlFailure classify(SQLException e);
 
   /**
+   * @return the database's limit on the size of one statement, read now on {@code connection}, as
+   *     the setting that holds it (e.g. {@code max_allowed_packet = 16777216 bytes}), for the
+   *     message of a {@link SqlFailure#TOO_LARGE} failure; empty where no such setting exists
+   */
+  java.util.Optional<String> statementLimit(Connection connection) throws SQLException;
+
+  /**
    * Prepares a just-borrowed connection for Tenure's work and returns how to undo that before the
    * connection goes back to its pool. SQLite MUST get at least Tenure's busy timeout here: a caller's
    * data source may have none, and a writer would then fail at once instead of queueing.

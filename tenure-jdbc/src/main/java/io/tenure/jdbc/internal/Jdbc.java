@@ -180,8 +180,31 @@ public final class Jdbc {
               e);
       case UNAVAILABLE -> new StoreUnavailableException(context + " failed: store unavailable: " + e.getMessage(), e);
       case CONSTRAINT -> new ConstraintViolationException(context + " violated a constraint: " + e.getMessage(), e);
+      case TOO_LARGE -> tooLarge(context, e);
       case OTHER -> new StoreException(context + " failed: " + e.getMessage(), e);
     };
+  }
+
+  /**
+   * Bad input, as an oversized payload is (SPEC §1.9), so callers and the CLI treat it as such:
+   * the message names the database's limit, read now where the failure itself does not state it.
+   */
+  private IllegalArgumentException tooLarge(String context, SQLException e) {
+    StringBuilder reasons = new StringBuilder(String.valueOf(e.getMessage()));
+    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+      reasons.append(": ").append(cause.getMessage());
+    }
+    String limit = "";
+    try (BorrowedConnection borrowed = dataSource == null ? null : BorrowedConnection.borrow(dataSource, dialect)) {
+      if (borrowed != null) {
+        limit = dialect.statementLimit(borrowed.connection()).map(l -> " (" + l + ")").orElse("");
+      }
+    } catch (SQLException | RuntimeException unread) {
+      e.addSuppressed(unread);
+    }
+    return new IllegalArgumentException(context + " refused: the statement is larger than the database accepts"
+        + limit + ": " + reasons + "; lower the queue's payload limit below it or raise the database's limit;"
+        + " nothing was written", e);
   }
 
   private void checkOpen() {

@@ -849,9 +849,7 @@ public final class JdbcQueueStore implements QueueStore {
 
   @Override
   public boolean extend(MessageClaim claim, Duration lease) {
-    if (lease == null || lease.isNegative() || lease.isZero()) {
-      throw new IllegalArgumentException("lease must be positive, got " + lease);
-    }
+    io.tenure.Limits.checkPositive("lease", lease, io.tenure.Limits.MAX_DURATION);
     String sql = "UPDATE " + messages + " SET lease_until = " + dialect.nowPlusMicros()
         + " WHERE id = ? AND claim_token = ? AND status = 'INFLIGHT'";
     return jdbc.write("extend the lease of message " + claim.id(), connection -> {

@@ -25,6 +25,13 @@ final class MariaDbDialect extends DefaultDialect {
   private static final int ER_ACCESS_DENIED = 1045;
   private static final int ER_CONNECTION_KILLED = 1927;
   private static final int ER_SERVER_SHUTDOWN = 1053;
+  /** The server read a statement longer than its {@code max_allowed_packet} (and then closes the connection). */
+  private static final int ER_NET_PACKET_TOO_LARGE = 1153;
+  /**
+   * The driver's own refusal of a statement longer than its {@code maxAllowedPacket} (Tenure's pools
+   * set it to the server's limit), in the driver's words, which no server setting translates.
+   */
+  private static final String DRIVER_PACKET_LIMIT = "max_allowed_packet";
   private static final int MIGRATION_LOCK_SECONDS = 60;
   /**
    * The last quoted name in a duplicate-entry message is the key: {@code 'PRIMARY'} (MariaDB,
@@ -129,12 +136,35 @@ final class MariaDbDialect extends DefaultDialect {
 
   @Override
   public SqlFailure classify(SQLException e) {
+    // Before the connection rules: both refusals also end the connection, yet they are bad input.
+    if (e.getErrorCode() == ER_NET_PACKET_TOO_LARGE || refusedByTheDriversPacketLimit(e)) {
+      return SqlFailure.TOO_LARGE;
+    }
     return switch (e.getErrorCode()) {
       case ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT -> SqlFailure.CONTENTION;
       case ER_NO_SUCH_TABLE, ER_BAD_DB_ERROR -> SqlFailure.SCHEMA_MISSING;
       case ER_ACCESS_DENIED, ER_CONNECTION_KILLED, ER_SERVER_SHUTDOWN -> SqlFailure.UNAVAILABLE;
       default -> super.classify(e);
     };
+  }
+
+  private static boolean refusedByTheDriversPacketLimit(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && t.getMessage().contains(DRIVER_PACKET_LIMIT)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public java.util.Optional<String> statementLimit(Connection connection) throws SQLException {
+    try (PreparedStatement read = connection.prepareStatement("SELECT @@max_allowed_packet");
+        ResultSet rows = read.executeQuery()) {
+      return rows.next()
+          ? java.util.Optional.of("max_allowed_packet = " + rows.getLong(1) + " bytes")
+          : java.util.Optional.empty();
+    }
   }
 
   @Override

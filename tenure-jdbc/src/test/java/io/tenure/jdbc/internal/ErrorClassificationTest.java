@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.UUID;
@@ -211,6 +212,28 @@ class ErrorClassificationTest {
           .isInstanceOfSatisfying(SQLException.class, e ->
               assertThat(new Jdbc(null, dialect, "t", () -> false).translate("login", e))
                   .isInstanceOf(StoreUnavailableException.class));
+    }
+
+    @Test
+    void a_statement_beyond_max_allowed_packet_is_too_large_whether_the_server_or_the_driver_refuses_it() {
+      // As the driver reports them (recorded on MariaDB 10.11 with Connector/J 3.5): the server's
+      // refusal, which only a caller's pool that does not tell the driver the limit meets, then the
+      // driver's own, which Tenure's pools get; both end the connection, neither is an outage.
+      SQLException server = new SQLNonTransientConnectionException(
+          "(conn=438) Got a packet bigger than 'max_allowed_packet' bytes", "08S01", 1153);
+      SQLException driver = new SQLNonTransientConnectionException(
+          "(conn=454) Packet too big for current server max_allowed_packet value", "08000", -1,
+          new java.io.IOException("query size (17039852) is >= to max_allowed_packet (16777216)"));
+      SQLException reset = new SQLNonTransientConnectionException("(conn=439) Socket error", "08000", -1,
+          new java.net.SocketException("Connection reset by peer"));
+
+      assertThat(dialect.classify(server)).isEqualTo(SqlFailure.TOO_LARGE);
+      assertThat(dialect.classify(driver)).isEqualTo(SqlFailure.TOO_LARGE);
+      assertThat(dialect.classify(reset)).isEqualTo(SqlFailure.UNAVAILABLE);
+      assertThat(new Jdbc(null, dialect, "t", () -> false).translate("enqueue 1 messages", driver))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("query size (17039852) is >= to max_allowed_packet (16777216)")
+          .hasMessageContaining("nothing was written");
     }
 
     @Test
