@@ -21,11 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Agent assignments in {@code <prefix>agents}. Leader writes embed the lease fence in their own
  * SQL; node writes are scoped by {@code owner_node = me} or {@code owner_node IS NULL}.
- *
- * <p>{@code <prefix>agent_epochs} records, per agent, the last ownership epoch issued and the node
- * holding it; it outlives the agent's row. Every write of that record holds the lock of the
- * agent's row (a claim locks the rows it judges, a restore inserts the row first, a release
- * updates it), so a record read after taking that lock is exact.
+ * Claims and restores, which issue ownership epochs from each agent's epoch record, live in
+ * {@link AgentClaims}.
  */
 public final class JdbcAgentStore implements AgentStore {
   private static final String COLUMNS = "agent_uri, owner_node, target_node, epoch, paused, pinned_to";
@@ -41,8 +38,8 @@ public final class JdbcAgentStore implements AgentStore {
   private final Jdbc jdbc;
   private final Dialect dialect;
   private final String agents;
-  private final String epochs;
   private final String nodes;
+  private final AgentClaims claims;
   private final String fence;
   private final String fenceQuery;
 
@@ -64,7 +61,7 @@ public final class JdbcAgentStore implements AgentStore {
     this.jdbc = jdbc;
     this.dialect = jdbc.dialect();
     this.agents = prefix.table("agents");
-    this.epochs = prefix.table("agent_epochs");
+    this.claims = new AgentClaims(jdbc, prefix);
     this.sessions = sessions;
     this.sessionSource = sessionSource;
     this.channel = prefix.value() + "agents";
@@ -106,8 +103,7 @@ public final class JdbcAgentStore implements AgentStore {
     }
   }
 
-  /** Keeps each IN list well under every dialect's parameter limit. */
-  private static final int IN_CHUNK = 500;
+  private static final int IN_CHUNK = AgentClaims.IN_CHUNK;
 
   @Override
   public List<AgentAssignment> readFor(String nodeId, java.util.Collection<AgentUri> alsoThese) {
@@ -232,15 +228,9 @@ public final class JdbcAgentStore implements AgentStore {
     }, result -> result == AssignmentWrite.APPLIED);
   }
 
-  /**
-   * The insert of a placed agent that has no row: unowned at epoch 0 if it never had an epoch,
-   * else as its epoch record has it (a row deleted under its owner comes back to that owner, at
-   * its epoch), so the next claim issues an epoch above every one issued before.
-   */
+  /** The insert of a placed agent that has no row: as its epoch record has it (see AgentClaims). */
   private String placedRow() {
-    String record = " FROM " + epochs + " e WHERE e.agent_uri = ?)";
-    return dialect.insertIfAbsent(agents, COLUMNS, "?, (SELECT e.owner_node" + record + ", ?, COALESCE((SELECT e.epoch"
-        + record + ", 0), ?, NULL", "agent_uri");
+    return dialect.insertIfAbsent(agents, COLUMNS, claims.placedRow(), "agent_uri");
   }
 
   private static void bindPlacedRow(PreparedStatement statement, AgentUri uri, @Nullable String target)
@@ -314,7 +304,7 @@ public final class JdbcAgentStore implements AgentStore {
       s.setString(2, deadOwner);
       JdbcMembershipStore.bindFence(s, 3, leader);
       s.setString(5, deadOwner);
-    }, connection -> letGo(connection, uri, deadOwner));
+    }, connection -> claims.letGo(connection, uri, deadOwner));
   }
 
   private AssignmentWrite fencedWrite(String what, LeaderFence leader, String sql, Binder binder) {
@@ -336,13 +326,6 @@ public final class JdbcAgentStore implements AgentStore {
     void run(Connection connection) throws SQLException;
   }
 
-  /** The epoch record stops naming {@code owner} as the holder once its row is freed. */
-  private void letGo(Connection connection, AgentUri uri, String owner) throws SQLException {
-    count(connection, "UPDATE " + epochs + " SET owner_node = NULL WHERE agent_uri = ? AND owner_node = ?", s -> {
-      s.setString(1, uri.toString());
-      s.setString(2, owner);
-    });
-  }
 
   @Override
   public boolean release(AgentUri uri, String nodeId) {
@@ -353,7 +336,7 @@ public final class JdbcAgentStore implements AgentStore {
         s.setString(2, nodeId);
       }) == 1;
       if (released) {
-        letGo(connection, uri, nodeId);
+        claims.letGo(connection, uri, nodeId);
       }
       return released;
     });
@@ -361,7 +344,7 @@ public final class JdbcAgentStore implements AgentStore {
 
   @Override
   public OptionalLong claim(AgentUri uri, String nodeId) {
-    Long epoch = claimAll(List.of(uri), nodeId).get(uri);
+    Long epoch = claims.claimAll(List.of(uri), nodeId).get(uri);
     return epoch == null ? OptionalLong.empty() : OptionalLong.of(epoch);
   }
 
@@ -370,201 +353,12 @@ public final class JdbcAgentStore implements AgentStore {
     if (uris.isEmpty()) {
       return java.util.Map.of();
     }
-    List<AgentUri> all = List.copyOf(new java.util.LinkedHashSet<>(uris));
-    return jdbc.write((all.size() == 1 ? "claim agent " + all.get(0) : "claim " + all.size() + " agents"), connection -> {
-      // Filled per attempt: a retried transaction starts from nothing.
-      java.util.Map<AgentUri, Long> owned = new java.util.LinkedHashMap<>();
-      for (int from = 0; from < all.size(); from += IN_CHUNK) {
-        claimChunk(connection, all.subList(from, Math.min(all.size(), from + IN_CHUNK)), nodeId, owned);
-      }
-      return owned;
-    });
-  }
-
-  /** A row as a claim judges it, read under its lock. */
-  private record Locked(@Nullable String owner, @Nullable String target, long epoch, boolean paused) {}
-
-  /** An agent's epoch record: the last epoch issued and the node holding it, or null once released. */
-  private record Issued(long epoch, @Nullable String owner) {}
-
-  /** What a claim writes for one row: its owner and epoch, and whether that epoch is newly issued. */
-  private record Claimed(@Nullable String owner, long epoch, boolean issued) {}
-
-  /**
-   * Locks the chunk's rows, reads their epoch records, judges each row, writes what changed and
-   * puts the rows {@code nodeId} owns afterwards, with their epochs, in {@code owned}.
-   */
-  private void claimChunk(Connection connection, List<AgentUri> chunk, String nodeId,
-      java.util.Map<AgentUri, Long> owned) throws SQLException {
-    List<String> keys = chunk.stream().map(AgentUri::toString).toList();
-    java.util.Map<String, Locked> rows = lockRows(connection, keys);
-    java.util.Map<String, Issued> records = issued(connection, List.copyOf(rows.keySet()));
-    java.util.Map<String, Claimed> changed = new java.util.LinkedHashMap<>();
-    for (AgentUri uri : chunk) {
-      Locked row = rows.get(uri.toString());
-      Claimed claimed = row == null ? null : judge(row, records.get(uri.toString()), nodeId);
-      if (claimed == null) {
-        continue;
-      }
-      if (!java.util.Objects.equals(claimed.owner(), row.owner()) || claimed.epoch() != row.epoch()) {
-        changed.put(uri.toString(), claimed);
-      }
-      if (nodeId.equals(claimed.owner())) {
-        owned.put(uri, claimed.epoch());
-      }
-    }
-    writeClaims(connection, changed);
-  }
-
-  /**
-   * One row of a claim (SPEC §5.1): a free row that targets the claimer and is not paused gets an
-   * epoch above the row's and above every epoch issued before. A row the claimer owns keeps the
-   * epoch its record issued to it; a row the claimer owns only because someone wrote it so by hand
-   * goes back to the node its record says holds the epoch (so two nodes never run it at one
-   * epoch, and a hand-off moves it), or, if none does, gets a new epoch.
-   *
-   * @return what to write, or null if the claim leaves the row alone
-   */
-  private static @Nullable Claimed judge(Locked row, @Nullable Issued record, String nodeId) {
-    long next = Math.max(row.epoch(), record == null ? 0 : record.epoch()) + 1;
-    if (nodeId.equals(row.owner())) {
-      if (record != null && nodeId.equals(record.owner())) {
-        return new Claimed(nodeId, record.epoch(), false);
-      }
-      if (record != null && record.owner() != null) {
-        return new Claimed(record.owner(), record.epoch(), false);
-      }
-      return new Claimed(nodeId, next, true);
-    }
-    if (row.owner() == null && nodeId.equals(row.target()) && !row.paused()) {
-      return new Claimed(nodeId, next, true);
-    }
-    return null;
-  }
-
-  private java.util.Map<String, Locked> lockRows(Connection connection, List<String> keys) throws SQLException {
-    java.util.Map<String, Locked> rows = new java.util.HashMap<>();
-    String in = String.join(", ", java.util.Collections.nCopies(keys.size(), "?"));
-    try (PreparedStatement statement = connection.prepareStatement("SELECT agent_uri, owner_node, target_node, epoch,"
-        + " paused FROM " + agents + " WHERE agent_uri IN (" + in + ")" + dialect.forUpdate())) {
-      for (int i = 0; i < keys.size(); i++) {
-        statement.setString(i + 1, keys.get(i));
-      }
-      try (ResultSet found = statement.executeQuery()) {
-        while (found.next()) {
-          rows.put(found.getString(1), new Locked(found.getString(2), found.getString(3), found.getLong(4),
-              found.getBoolean(5)));
-        }
-      }
-    }
-    return rows;
-  }
-
-  /** The epoch records of {@code keys} (at most {@link #IN_CHUNK}); an agent without one is absent. */
-  private java.util.Map<String, Issued> issued(Connection connection, List<String> keys) throws SQLException {
-    java.util.Map<String, Issued> records = new java.util.HashMap<>();
-    if (keys.isEmpty()) {
-      return records;
-    }
-    String in = String.join(", ", java.util.Collections.nCopies(keys.size(), "?"));
-    try (PreparedStatement statement = connection.prepareStatement(
-        "SELECT agent_uri, epoch, owner_node FROM " + epochs + " WHERE agent_uri IN (" + in + ")")) {
-      for (int i = 0; i < keys.size(); i++) {
-        statement.setString(i + 1, keys.get(i));
-      }
-      try (ResultSet found = statement.executeQuery()) {
-        while (found.next()) {
-          records.put(found.getString(1), new Issued(found.getLong(2), found.getString(3)));
-        }
-      }
-    }
-    return records;
-  }
-
-  /** Writes the claimed rows and the epoch records of the epochs newly issued, in one batch each. */
-  private void writeClaims(Connection connection, java.util.Map<String, Claimed> changed) throws SQLException {
-    if (changed.isEmpty()) {
-      return;
-    }
-    try (PreparedStatement rows = connection.prepareStatement(
-        "UPDATE " + agents + " SET owner_node = ?, epoch = ? WHERE agent_uri = ?")) {
-      for (java.util.Map.Entry<String, Claimed> entry : changed.entrySet()) {
-        rows.setString(1, entry.getValue().owner());
-        rows.setLong(2, entry.getValue().epoch());
-        rows.setString(3, entry.getKey());
-        rows.addBatch();
-      }
-      rows.executeBatch();
-    }
-    java.util.Map<String, Claimed> issuedNow = new java.util.LinkedHashMap<>();
-    changed.forEach((key, claimed) -> {
-      if (claimed.issued()) {
-        issuedNow.put(key, claimed);
-      }
-    });
-    record(connection, issuedNow);
-  }
-
-  /** Sets the epoch records of {@code claimed} (last writer wins: the caller holds each row's lock). */
-  private void record(Connection connection, java.util.Map<String, Claimed> claimed) throws SQLException {
-    if (claimed.isEmpty()) {
-      return;
-    }
-    try (PreparedStatement statement = connection.prepareStatement(
-        dialect.upsert(epochs, "agent_uri, epoch, owner_node", "?, ?, ?", "agent_uri", "epoch, owner_node"))) {
-      for (java.util.Map.Entry<String, Claimed> entry : claimed.entrySet()) {
-        statement.setString(1, entry.getKey());
-        statement.setLong(2, entry.getValue().epoch());
-        statement.setString(3, entry.getValue().owner());
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    return claims.claimAll(List.copyOf(new java.util.LinkedHashSet<>(uris)), nodeId);
   }
 
   @Override
   public OptionalLong claimIfAbsent(AgentUri uri, String nodeId) {
-    String insert = dialect.insertIfAbsent(agents, COLUMNS, "?, ?, ?, ?, ?, NULL", "agent_uri");
-    String key = uri.toString();
-    return jdbc.write("restore agent " + uri, connection -> {
-      Issued before = issued(connection, List.of(key)).get(key);
-      // The node holding the agent's epoch keeps it; a restorer that does not hold it gets nothing
-      // (its copy is the stale one) unless nobody does, and then an epoch above every one before.
-      Claimed restored = before != null && before.owner() != null
-          ? new Claimed(before.owner(), before.epoch(), false)
-          : new Claimed(nodeId, (before == null ? 0 : before.epoch()) + 1, true);
-      boolean inserted = insertIfAbsent(connection, insert, s -> {
-        s.setString(1, key);
-        s.setString(2, restored.owner());
-        s.setString(3, restored.owner());
-        s.setLong(4, restored.epoch());
-        s.setBoolean(5, false);
-      });
-      if (!inserted) {
-        return ownedEpoch(connection, uri, nodeId);
-      }
-      // The new row's lock is ours until commit, and every record write takes the row's lock: a
-      // record other than the one read means a peer claimed and lost the row in between.
-      if (!java.util.Objects.equals(issued(connection, List.of(key)).get(key), before)) {
-        throw new io.tenure.ContentionException("restoring agent " + uri + " raced with a claim of it", null);
-      }
-      if (restored.issued()) {
-        record(connection, java.util.Map.of(key, restored));
-      }
-      return nodeId.equals(restored.owner()) ? OptionalLong.of(restored.epoch()) : OptionalLong.empty();
-    });
-  }
-
-  /** The row's epoch if {@code nodeId} owns it at the epoch its record issued to it. */
-  private OptionalLong ownedEpoch(Connection connection, AgentUri uri, String nodeId) throws SQLException {
-    Optional<AgentAssignment> row = find(connection, uri);
-    if (row.isEmpty() || !nodeId.equals(row.get().owner())) {
-      return OptionalLong.empty();
-    }
-    Issued record = issued(connection, List.of(uri.toString())).get(uri.toString());
-    return record != null && nodeId.equals(record.owner()) && record.epoch() == row.get().epoch()
-        ? OptionalLong.of(row.get().epoch())
-        : OptionalLong.empty();
+    return claims.claimIfAbsent(uri, nodeId);
   }
 
   @Override
