@@ -1,10 +1,10 @@
 package io.tenure;
 
 /**
- * A long-running singleton: at most one node runs a given agent at any instant (SPEC §5.5).
- * {@code start} and {@code stop} each have a deadline ({@link AgentContext#deadline()}); a call
- * still running past it is abandoned, never interrupted, and its agent is neither started nor
- * stopped again while it runs.
+ * A long-running singleton: at most one node runs a given agent at any instant (SPEC §5.5). {@code
+ * start} and {@code stop} each have a deadline ({@link AgentContext#deadline()}); a call still
+ * running past it is abandoned, never interrupted, and its agent is neither started nor stopped
+ * again while it runs.
  */
 public interface Agent {
   /**

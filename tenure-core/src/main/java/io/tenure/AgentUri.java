@@ -32,7 +32,9 @@ public record AgentUri(String scheme, String name) {
     }
     if (name == null || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException(
-          "agent name must be 1 to 200 of letters, digits and ._~:/@- (no whitespace), got '" + name + "'");
+          "agent name must be 1 to 200 of letters, digits and ._~:/@- (no whitespace), got '"
+              + name
+              + "'");
     }
   }
 
@@ -45,7 +47,8 @@ public record AgentUri(String scheme, String name) {
     Limits.checkWellFormed("agent URI", uri);
     int separator = uri.indexOf("://");
     if (separator < 0) {
-      throw new IllegalArgumentException("agent URI must look like scheme://name, got '" + uri + "'");
+      throw new IllegalArgumentException(
+          "agent URI must look like scheme://name, got '" + uri + "'");
     }
     return new AgentUri(uri.substring(0, separator), uri.substring(separator + 3));
   }

@@ -9,6 +9,9 @@ import java.util.List;
  */
 @FunctionalInterface
 public interface BatchHandler {
-  /** Handles the batch (1 to the consumer's batch size messages, oldest first); runs on a virtual thread. */
+  /**
+   * Handles the batch (1 to the consumer's batch size messages, oldest first); runs on a virtual
+   * thread.
+   */
   void handle(List<Delivery> deliveries) throws Exception;
 }

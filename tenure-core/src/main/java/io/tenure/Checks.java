@@ -10,10 +10,13 @@ final class Checks {
   static final int MAX_TENANT_LENGTH = 128;
   static final int MAX_RESOURCE_LENGTH = 255;
   static final int MAX_REASON_LENGTH = 1000;
+
   /** The earliest time every provider stores (MariaDB's DATETIME starts at year 1 in practice). */
   static final Instant EARLIEST_INSTANT = Instant.parse("0001-01-01T00:00:00Z");
+
   /** The latest time every provider stores: MariaDB's DATETIME(6) ends here. */
   static final Instant LATEST_INSTANT = Instant.parse("9999-12-31T23:59:59.999999Z");
+
   private static final Pattern STATE = Pattern.compile("[A-Z][A-Z0-9_]{0,63}");
 
   private Checks() {}
@@ -28,8 +31,14 @@ final class Checks {
     }
     if (value.length() > maxLength) {
       throw new IllegalArgumentException(
-          what + " must be at most " + maxLength + " characters, got " + value.length()
-              + " ('" + abbreviate(value) + "')");
+          what
+              + " must be at most "
+              + maxLength
+              + " characters, got "
+              + value.length()
+              + " ('"
+              + abbreviate(value)
+              + "')");
     }
     if (!value.strip().equals(value)) {
       throw new IllegalArgumentException(
@@ -48,7 +57,9 @@ final class Checks {
     }
     if (!STATE.matcher(state).matches()) {
       throw new IllegalArgumentException(
-          "state must match [A-Z][A-Z0-9_]{0,63} (e.g. ARCHIVED), got '" + printable(abbreviate(state)) + "'");
+          "state must match [A-Z][A-Z0-9_]{0,63} (e.g. ARCHIVED), got '"
+              + printable(abbreviate(state))
+              + "'");
     }
     return state;
   }
@@ -77,7 +88,13 @@ final class Checks {
       // Beyond these a provider fails late and differently (overflow, DateTimeException, a
       // MariaDB-only range error), so refuse them here, before anything is written.
       throw new IllegalArgumentException(
-          what + " must be between " + EARLIEST_INSTANT + " and " + LATEST_INSTANT + ", got " + value);
+          what
+              + " must be between "
+              + EARLIEST_INSTANT
+              + " and "
+              + LATEST_INSTANT
+              + ", got "
+              + value);
     }
     return micros;
   }
@@ -88,7 +105,8 @@ final class Checks {
 
   private static String printable(String value) {
     StringBuilder out = new StringBuilder();
-    value.codePoints()
+    value
+        .codePoints()
         .forEach(
             cp -> {
               if (Character.isISOControl(cp)) {

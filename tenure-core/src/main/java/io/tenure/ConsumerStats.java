@@ -8,9 +8,15 @@ package io.tenure;
  * @param deadLettered failures resolved as dead letters
  * @param lostClaims resolves refused because the claim was lost (the message had been reclaimed)
  * @param inflight messages claimed by this consumer now, running or waiting for a slot
- * @param unwritten outcomes whose write failed and was given up: tried again with backoff until
- *     the claim's lease was near its end (or not a passing failure); the message runs again once
- *     its lease lapses
+ * @param unwritten outcomes whose write failed and was given up: tried again with backoff until the
+ *     claim's lease was near its end (or not a passing failure); the message runs again once its
+ *     lease lapses
  */
-public record ConsumerStats(String queue, long handled, long retried, long deadLettered, long lostClaims,
-    int inflight, long unwritten) {}
+public record ConsumerStats(
+    String queue,
+    long handled,
+    long retried,
+    long deadLettered,
+    long lostClaims,
+    int inflight,
+    long unwritten) {}

@@ -4,20 +4,28 @@ import java.time.Duration;
 
 /** A claimed message as its handler sees it. */
 public interface Delivery {
-  /** @return the message as claimed (status {@code INFLIGHT}, this claim's token) */
+  /**
+   * @return the message as claimed (status {@code INFLIGHT}, this claim's token)
+   */
   QueueMessage message();
 
-  /** @return the payload bytes */
+  /**
+   * @return the payload bytes
+   */
   default byte[] payload() {
     return message().payload().clone();
   }
 
-  /** @return the payload as UTF-8 text */
+  /**
+   * @return the payload as UTF-8 text
+   */
   default String text() {
     return new String(message().payload(), java.nio.charset.StandardCharsets.UTF_8);
   }
 
-  /** @return which attempt this is, 1 for the first */
+  /**
+   * @return which attempt this is, 1 for the first
+   */
   default int attempt() {
     return message().attempts();
   }

@@ -6,8 +6,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The bounds every provider can store and compute with (SPEC §1.9). Settings, policies, messages
  * and the SPI's value types refuse a value beyond them when it is given, naming the setting, the
- * value and the bound, so that no value a database cannot hold, or that overflows on the way to
- * it, ever reaches a store.
+ * value and the bound, so that no value a database cannot hold, or that overflows on the way to it,
+ * ever reaches a store.
  */
 public final class Limits {
   /**
@@ -20,8 +20,8 @@ public final class Limits {
   public static final Duration MAX_DURATION = Duration.ofDays(365);
 
   /**
-   * The longest retention or age: done messages, dead letters, history, "older than" filters:
-   * 3,650 days. The database clock minus this stays inside every provider's time range.
+   * The longest retention or age: done messages, dead letters, history, "older than" filters: 3,650
+   * days. The database clock minus this stays inside every provider's time range.
    */
   public static final Duration MAX_RETENTION = Duration.ofDays(3650);
 
@@ -33,8 +33,8 @@ public final class Limits {
    * @param setting the setting's name, for the message
    * @param max {@link #MAX_DURATION} or {@link #MAX_RETENTION}
    * @return {@code value}
-   * @throws IllegalArgumentException naming the setting, the value and the bound if it is null, zero,
-   *     negative or longer than {@code max}
+   * @throws IllegalArgumentException naming the setting, the value and the bound if it is null,
+   *     zero, negative or longer than {@code max}
    */
   public static Duration checkPositive(String setting, @Nullable Duration value, Duration max) {
     if (value == null || value.isNegative() || value.isZero()) {
@@ -76,13 +76,21 @@ public final class Limits {
     int bad = unpairedSurrogate(value);
     if (bad >= 0) {
       throw new IllegalArgumentException(
-          what + " has an unpaired surrogate U+" + String.format("%04X", (int) value.charAt(bad))
-              + " at index " + bad + " (not well-formed UTF-16), got '" + escaped(value) + "'");
+          what
+              + " has an unpaired surrogate U+"
+              + String.format("%04X", (int) value.charAt(bad))
+              + " at index "
+              + bad
+              + " (not well-formed UTF-16), got '"
+              + escaped(value)
+              + "'");
     }
     return value;
   }
 
-  /** @return the index of the first unpaired surrogate, or -1 */
+  /**
+   * @return the index of the first unpaired surrogate, or -1
+   */
   static int unpairedSurrogate(String value) {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
@@ -99,13 +107,18 @@ public final class Limits {
     return -1;
   }
 
-  /** The value for a message: surrogates and control characters as {@code \\uXXXX}, cut after 60 characters. */
+  /**
+   * The value for a message: surrogates and control characters as {@code \\uXXXX}, cut after 60
+   * characters.
+   */
   static String escaped(String value) {
     StringBuilder out = new StringBuilder();
     int i = 0;
     for (; i < value.length() && out.length() < 60; i++) {
       char c = value.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+      if (Character.isHighSurrogate(c)
+          && i + 1 < value.length()
+          && Character.isLowSurrogate(value.charAt(i + 1))) {
         out.append(c).append(value.charAt(++i));
       } else if (Character.isSurrogate(c) || Character.isISOControl(c)) {
         out.append(String.format("\\u%04x", (int) c));
@@ -119,7 +132,13 @@ public final class Limits {
   private static Duration checkAtMost(String setting, Duration value, Duration max) {
     if (value.compareTo(max) > 0) {
       throw new IllegalArgumentException(
-          setting + " must be at most " + max.toDays() + " days (" + max + "), got " + value
+          setting
+              + " must be at most "
+              + max.toDays()
+              + " days ("
+              + max
+              + "), got "
+              + value
               + (value.toDays() > 0 ? " (" + value.toDays() + " days)" : ""));
     }
     return value;

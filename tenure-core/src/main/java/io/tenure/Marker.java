@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
  * @param key the tenant and resource
  * @param state the marker state
  * @param reason why it was set, or null
- * @param markedAt when it was set, by the database clock for transitions; truncated to microseconds,
- *     the precision every provider stores; from {@link #EARLIEST_MARKED_AT} to {@link
+ * @param markedAt when it was set, by the database clock for transitions; truncated to
+ *     microseconds, the precision every provider stores; from {@link #EARLIEST_MARKED_AT} to {@link
  *     #LATEST_MARKED_AT}
  */
 public record Marker(MarkerKey key, String state, @Nullable String reason, Instant markedAt) {

@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Create-if-absent lifecycle markers (SPEC §7): at most one state per {@code (tenant, resource)},
- * such as {@code ARCHIVED} or {@code SOFT_DELETED}. Two concurrent transitions of one resource never
- * both report {@link TransitionResult.Outcome#APPLIED}.
+ * such as {@code ARCHIVED} or {@code SOFT_DELETED}. Two concurrent transitions of one resource
+ * never both report {@link TransitionResult.Outcome#APPLIED}.
  *
  * <p>Build one with {@link #builder(MarkerStore)}; instances are thread-safe.
  */
@@ -21,8 +21,8 @@ public interface Markers {
   /**
    * Creates the marker only if the resource has none in its tenant.
    *
-   * <p>Order: read the current marker (if any, return {@code ALREADY_SATISFIED} or {@code
-   * CONFLICT} without hooks); run the before-hooks (a veto returns {@code VETOED}, nothing written);
+   * <p>Order: read the current marker (if any, return {@code ALREADY_SATISFIED} or {@code CONFLICT}
+   * without hooks); run the before-hooks (a veto returns {@code VETOED}, nothing written);
    * insert-if-absent; run the after-hooks with {@code SUCCEEDED} if this call wrote, else {@code
    * FAILED}.
    *

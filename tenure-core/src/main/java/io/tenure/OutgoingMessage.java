@@ -19,13 +19,14 @@ public record OutgoingMessage(
     @Nullable String dedupeKey) {
   /** Longest key and dedupe key. */
   public static final int MAX_KEY_LENGTH = 255;
+
   /** Longest content type. */
   public static final int MAX_CONTENT_TYPE_LENGTH = 255;
 
   /**
    * Checks every field. Keys, the content type and header names are 1 to 255 characters without
-   * control characters or surrounding whitespace; they and header values must be well-formed
-   * UTF-16 ({@link Limits#checkWellFormed}).
+   * control characters or surrounding whitespace; they and header values must be well-formed UTF-16
+   * ({@link Limits#checkWellFormed}).
    *
    * @throws IllegalArgumentException naming the field if one is malformed, or the delay is negative
    *     or longer than {@link Limits#MAX_DURATION}
@@ -39,13 +40,14 @@ public record OutgoingMessage(
     if (headers == null) {
       throw new IllegalArgumentException("headers must not be null");
     }
-    headers.forEach((name, value) -> {
-      Checks.id("header name", name, MAX_KEY_LENGTH);
-      if (value == null) {
-        throw new IllegalArgumentException("header '" + name + "' must not have a null value");
-      }
-      Limits.checkWellFormed("header '" + name + "' value", value);
-    });
+    headers.forEach(
+        (name, value) -> {
+          Checks.id("header name", name, MAX_KEY_LENGTH);
+          if (value == null) {
+            throw new IllegalArgumentException("header '" + name + "' must not have a null value");
+          }
+          Limits.checkWellFormed("header '" + name + "' value", value);
+        });
     headers = Map.copyOf(headers);
     if (key != null) {
       Checks.id("ordering key", key, MAX_KEY_LENGTH);
@@ -56,9 +58,12 @@ public record OutgoingMessage(
     }
   }
 
-  /** @return a message with this payload, {@code application/octet-stream}, nothing else set */
+  /**
+   * @return a message with this payload, {@code application/octet-stream}, nothing else set
+   */
   public static OutgoingMessage of(byte[] payload) {
-    return new OutgoingMessage(payload, "application/octet-stream", Map.of(), null, 0, Duration.ZERO, null);
+    return new OutgoingMessage(
+        payload, "application/octet-stream", Map.of(), null, 0, Duration.ZERO, null);
   }
 
   /**
@@ -68,7 +73,8 @@ public record OutgoingMessage(
    */
   public static OutgoingMessage text(String text) {
     Limits.checkWellFormed("text", text);
-    return of(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)).contentType("text/plain; charset=utf-8");
+    return of(text.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .contentType("text/plain; charset=utf-8");
   }
 
   @Override
@@ -88,7 +94,8 @@ public record OutgoingMessage(
 
   /** Messages with one key are handled one at a time, oldest first (FIFO per key). */
   public OutgoingMessage key(@Nullable String orderingKey) {
-    return new OutgoingMessage(payload, contentType, headers, orderingKey, priority, delay, dedupeKey);
+    return new OutgoingMessage(
+        payload, contentType, headers, orderingKey, priority, delay, dedupeKey);
   }
 
   /** Higher is claimed first; default 0. */
@@ -96,32 +103,54 @@ public record OutgoingMessage(
     return new OutgoingMessage(payload, contentType, headers, key, value, delay, dedupeKey);
   }
 
-  /** Not claimable until this long after it is enqueued (by the database clock); at most {@link Limits#MAX_DURATION}. */
+  /**
+   * Not claimable until this long after it is enqueued (by the database clock); at most {@link
+   * Limits#MAX_DURATION}.
+   */
   public OutgoingMessage delay(Duration value) {
     return new OutgoingMessage(payload, contentType, headers, key, priority, value, dedupeKey);
   }
 
-  /** A second message with the same dedupe key in the queue is not enqueued; the first id is returned. */
+  /**
+   * A second message with the same dedupe key in the queue is not enqueued; the first id is
+   * returned.
+   */
   public OutgoingMessage dedupeKey(@Nullable String value) {
     return new OutgoingMessage(payload, contentType, headers, key, priority, delay, value);
   }
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof OutgoingMessage m && java.util.Arrays.equals(m.payload, payload)
-        && m.contentType.equals(contentType) && m.headers.equals(headers) && java.util.Objects.equals(m.key, key)
-        && m.priority == priority && m.delay.equals(delay) && java.util.Objects.equals(m.dedupeKey, dedupeKey);
+    return other instanceof OutgoingMessage m
+        && java.util.Arrays.equals(m.payload, payload)
+        && m.contentType.equals(contentType)
+        && m.headers.equals(headers)
+        && java.util.Objects.equals(m.key, key)
+        && m.priority == priority
+        && m.delay.equals(delay)
+        && java.util.Objects.equals(m.dedupeKey, dedupeKey);
   }
 
   @Override
   public int hashCode() {
-    return java.util.Objects.hash(java.util.Arrays.hashCode(payload), contentType, headers, key, priority, delay,
-        dedupeKey);
+    return java.util.Objects.hash(
+        java.util.Arrays.hashCode(payload), contentType, headers, key, priority, delay, dedupeKey);
   }
 
   @Override
   public String toString() {
-    return "OutgoingMessage[" + payload.length + " bytes, " + contentType + ", key=" + key + ", priority=" + priority
-        + ", delay=" + delay + ", dedupeKey=" + dedupeKey + "]";
+    return "OutgoingMessage["
+        + payload.length
+        + " bytes, "
+        + contentType
+        + ", key="
+        + key
+        + ", priority="
+        + priority
+        + ", delay="
+        + delay
+        + ", dedupeKey="
+        + dedupeKey
+        + "]";
   }
 }

@@ -20,7 +20,10 @@ import java.util.regex.Pattern;
  * }</pre>
  */
 public final class Queue {
-  /** Queue names: lower case letters, digits, '.', '_' and '-', starting with a letter or digit, 1 to 128. */
+  /**
+   * Queue names: lower case letters, digits, '.', '_' and '-', starting with a letter or digit, 1
+   * to 128.
+   */
   public static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,127}");
 
   private final QueueStore store;
@@ -34,7 +37,8 @@ public final class Queue {
   }
 
   /**
-   * @throws IllegalArgumentException if the name does not match {@link #NAME} or an argument is null
+   * @throws IllegalArgumentException if the name does not match {@link #NAME} or an argument is
+   *     null
    */
   public static Queue on(QueueStore store, String name, QueuePolicy policy) {
     if (store == null || policy == null) {
@@ -52,8 +56,10 @@ public final class Queue {
       Limits.checkWellFormed("queue name", name);
     }
     if (name == null || !NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("queue name must be 1 to 128 of a-z, 0-9, '.', '_', '-' starting with a"
-          + " letter or digit, got " + (name == null ? "null" : "'" + name + "'"));
+      throw new IllegalArgumentException(
+          "queue name must be 1 to 128 of a-z, 0-9, '.', '_', '-' starting with a"
+              + " letter or digit, got "
+              + (name == null ? "null" : "'" + name + "'"));
     }
     return name;
   }
@@ -109,8 +115,11 @@ public final class Queue {
 
   private List<NewMessage> toNew(List<OutgoingMessage> messages) {
     if (messages == null || messages.isEmpty() || messages.size() > QueueStore.MAX_BATCH) {
-      throw new IllegalArgumentException("enqueue takes 1 to " + QueueStore.MAX_BATCH + " messages, got "
-          + (messages == null ? "null" : messages.size()));
+      throw new IllegalArgumentException(
+          "enqueue takes 1 to "
+              + QueueStore.MAX_BATCH
+              + " messages, got "
+              + (messages == null ? "null" : messages.size()));
     }
     return messages.stream().map(this::toNew).toList();
   }
@@ -121,24 +130,44 @@ public final class Queue {
     }
     byte[] payload = message.payload();
     if (payload.length > policy.payloadLimit()) {
-      throw new IllegalArgumentException("payload of " + payload.length + " bytes exceeds queue '" + name
-          + "''s limit of " + policy.payloadLimit() + " bytes; nothing enqueued");
+      throw new IllegalArgumentException(
+          "payload of "
+              + payload.length
+              + " bytes exceeds queue '"
+              + name
+              + "''s limit of "
+              + policy.payloadLimit()
+              + " bytes; nothing enqueued");
     }
-    return new NewMessage(name, message.key(), payload, message.contentType(), message.headers(),
-        message.priority(), policy.maxAttempts(), message.delay(), message.dedupeKey());
+    return new NewMessage(
+        name,
+        message.key(),
+        payload,
+        message.contentType(),
+        message.headers(),
+        message.priority(),
+        policy.maxAttempts(),
+        message.delay(),
+        message.dedupeKey());
   }
 
   private static List<Long> ids(List<EnqueueResult> results) {
     return results.stream().map(EnqueueResult::id).toList();
   }
 
-  /** @return this queue's numbers now */
+  /**
+   * @return this queue's numbers now
+   */
   public QueueStats stats() {
-    return store.stats().stream().filter(s -> s.queue().equals(name)).findFirst()
+    return store.stats().stream()
+        .filter(s -> s.queue().equals(name))
+        .findFirst()
         .orElse(new QueueStats(name, 0, 0, 0, 0, null));
   }
 
-  /** @return a message of this queue, whatever its status */
+  /**
+   * @return a message of this queue, whatever its status
+   */
   public Optional<QueueMessage> message(long id) {
     return store.find(id).filter(m -> m.queue().equals(name));
   }
@@ -158,20 +187,35 @@ public final class Queue {
    *     (nothing changed)
    */
   public void replay(long id) {
-    QueueMessage message = message(id).orElseThrow(() ->
-        new IllegalArgumentException("queue '" + name + "' has no message " + id + "; nothing replayed"));
+    QueueMessage message =
+        message(id)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "queue '" + name + "' has no message " + id + "; nothing replayed"));
     if (message.status() != MessageStatus.DEAD || !store.replay(id)) {
-      throw new IllegalArgumentException("message " + id + " of queue '" + name + "' is " + message.status()
-          + ", not a dead letter; nothing replayed");
+      throw new IllegalArgumentException(
+          "message "
+              + id
+              + " of queue '"
+              + name
+              + "' is "
+              + message.status()
+              + ", not a dead letter; nothing replayed");
     }
   }
 
-  /** @return how many dead letters of this queue went back to the queue, at most 10,000 per call, oldest first */
+  /**
+   * @return how many dead letters of this queue went back to the queue, at most 10,000 per call,
+   *     oldest first
+   */
   public int replayAllDeadLetters() {
     return store.replay(MessageQuery.dead(name, 10_000));
   }
 
-  /** @return how many dead letters of this queue were deleted, at most 10,000 per call, oldest first */
+  /**
+   * @return how many dead letters of this queue were deleted, at most 10,000 per call, oldest first
+   */
   public int purgeDeadLetters() {
     return store.purge(MessageQuery.dead(name, 10_000));
   }

@@ -52,14 +52,25 @@ public record QueueMessage(
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof QueueMessage m && m.id == id && m.queue.equals(queue)
-        && java.util.Objects.equals(m.key, key) && java.util.Arrays.equals(m.payload, payload)
-        && m.contentType.equals(contentType) && m.headers.equals(headers) && m.priority == priority
-        && m.attempts == attempts && m.maxAttempts == maxAttempts && m.availableAt.equals(availableAt)
-        && m.status == status && java.util.Objects.equals(m.ownerNode, ownerNode)
-        && java.util.Objects.equals(m.claimToken, claimToken) && java.util.Objects.equals(m.leaseUntil, leaseUntil)
-        && java.util.Objects.equals(m.lastError, lastError) && m.createdAt.equals(createdAt)
-        && java.util.Objects.equals(m.finishedAt, finishedAt) && java.util.Objects.equals(m.dedupeKey, dedupeKey);
+    return other instanceof QueueMessage m
+        && m.id == id
+        && m.queue.equals(queue)
+        && java.util.Objects.equals(m.key, key)
+        && java.util.Arrays.equals(m.payload, payload)
+        && m.contentType.equals(contentType)
+        && m.headers.equals(headers)
+        && m.priority == priority
+        && m.attempts == attempts
+        && m.maxAttempts == maxAttempts
+        && m.availableAt.equals(availableAt)
+        && m.status == status
+        && java.util.Objects.equals(m.ownerNode, ownerNode)
+        && java.util.Objects.equals(m.claimToken, claimToken)
+        && java.util.Objects.equals(m.leaseUntil, leaseUntil)
+        && java.util.Objects.equals(m.lastError, lastError)
+        && m.createdAt.equals(createdAt)
+        && java.util.Objects.equals(m.finishedAt, finishedAt)
+        && java.util.Objects.equals(m.dedupeKey, dedupeKey);
   }
 
   @Override
@@ -69,8 +80,26 @@ public record QueueMessage(
 
   @Override
   public String toString() {
-    return "QueueMessage[id=" + id + ", queue=" + queue + ", key=" + key + ", status=" + status
-        + ", attempts=" + attempts + "/" + maxAttempts + ", priority=" + priority + ", availableAt=" + availableAt
-        + ", owner=" + ownerNode + ", payload=" + payload.length + " bytes]";
+    return "QueueMessage[id="
+        + id
+        + ", queue="
+        + queue
+        + ", key="
+        + key
+        + ", status="
+        + status
+        + ", attempts="
+        + attempts
+        + "/"
+        + maxAttempts
+        + ", priority="
+        + priority
+        + ", availableAt="
+        + availableAt
+        + ", owner="
+        + ownerNode
+        + ", payload="
+        + payload.length
+        + " bytes]";
   }
 }

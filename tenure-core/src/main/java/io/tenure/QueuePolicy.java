@@ -15,8 +15,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param backoffFactor each further retry's delay is the previous one times this (at least 1)
  * @param backoffCap no retry waits longer than this
  * @param jitter each delay is moved at random by up to this fraction of itself (0 to 1)
- * @param lease how long a claim holds before the reclaim sweep may take the message back; a
- *     running handler's lease is extended while it runs
+ * @param lease how long a claim holds before the reclaim sweep may take the message back; a running
+ *     handler's lease is extended while it runs
  * @param retainDone how long done messages are kept; zero deletes them at once
  * @param retainDead how long dead letters are kept before the retention sweep deletes them
  * @param payloadLimit largest payload in bytes an enqueue accepts
@@ -36,6 +36,7 @@ public record QueuePolicy(
     Set<Class<? extends Throwable>> nonRetryable) {
   /** The default payload limit, 1 MiB. */
   public static final int DEFAULT_PAYLOAD_LIMIT = 1 << 20;
+
   /** The largest payload limit a policy may set, 64 MiB. */
   public static final int MAX_PAYLOAD_LIMIT = 64 << 20;
 
@@ -51,7 +52,10 @@ public record QueuePolicy(
     Limits.checkPositive("backoff cap", backoffCap, Limits.MAX_DURATION);
     if (backoffCap.compareTo(backoffBase) < 0) {
       throw new IllegalArgumentException(
-          "backoff cap must not be shorter than the backoff base, got cap " + backoffCap + " and base " + backoffBase);
+          "backoff cap must not be shorter than the backoff base, got cap "
+              + backoffCap
+              + " and base "
+              + backoffBase);
     }
     if (!(jitter >= 0.0 && jitter <= 1.0)) {
       throw new IllegalArgumentException("jitter must be between 0 and 1, got " + jitter);
@@ -67,7 +71,8 @@ public record QueuePolicy(
           "payload limit must be 1 to " + MAX_PAYLOAD_LIMIT + " bytes, got " + payloadLimit);
     }
     if (nonRetryable == null || nonRetryable.stream().anyMatch(java.util.Objects::isNull)) {
-      throw new IllegalArgumentException("non-retryable exception types must not be or contain null");
+      throw new IllegalArgumentException(
+          "non-retryable exception types must not be or contain null");
     }
     nonRetryable = Set.copyOf(nonRetryable);
   }
@@ -77,39 +82,103 @@ public record QueuePolicy(
    *     messages deleted at once, dead letters kept 14 days, payloads up to 1 MiB
    */
   public static QueuePolicy defaults() {
-    return new QueuePolicy(10, Duration.ofSeconds(1), 2.0, Duration.ofMinutes(10), 0.2, Duration.ofSeconds(30),
-        Duration.ZERO, Duration.ofDays(14), DEFAULT_PAYLOAD_LIMIT, Set.of());
+    return new QueuePolicy(
+        10,
+        Duration.ofSeconds(1),
+        2.0,
+        Duration.ofMinutes(10),
+        0.2,
+        Duration.ofSeconds(30),
+        Duration.ZERO,
+        Duration.ofDays(14),
+        DEFAULT_PAYLOAD_LIMIT,
+        Set.of());
   }
 
   public QueuePolicy withMaxAttempts(int attempts) {
-    return new QueuePolicy(attempts, backoffBase, backoffFactor, backoffCap, jitter, lease, retainDone, retainDead,
-        payloadLimit, nonRetryable);
+    return new QueuePolicy(
+        attempts,
+        backoffBase,
+        backoffFactor,
+        backoffCap,
+        jitter,
+        lease,
+        retainDone,
+        retainDead,
+        payloadLimit,
+        nonRetryable);
   }
 
-  public QueuePolicy withBackoff(Duration base, double factor, Duration cap, double jitterFraction) {
-    return new QueuePolicy(maxAttempts, base, factor, cap, jitterFraction, lease, retainDone, retainDead,
-        payloadLimit, nonRetryable);
+  public QueuePolicy withBackoff(
+      Duration base, double factor, Duration cap, double jitterFraction) {
+    return new QueuePolicy(
+        maxAttempts,
+        base,
+        factor,
+        cap,
+        jitterFraction,
+        lease,
+        retainDone,
+        retainDead,
+        payloadLimit,
+        nonRetryable);
   }
 
   public QueuePolicy withLease(Duration claimLease) {
-    return new QueuePolicy(maxAttempts, backoffBase, backoffFactor, backoffCap, jitter, claimLease, retainDone,
-        retainDead, payloadLimit, nonRetryable);
+    return new QueuePolicy(
+        maxAttempts,
+        backoffBase,
+        backoffFactor,
+        backoffCap,
+        jitter,
+        claimLease,
+        retainDone,
+        retainDead,
+        payloadLimit,
+        nonRetryable);
   }
 
   public QueuePolicy withRetention(Duration done, Duration dead) {
-    return new QueuePolicy(maxAttempts, backoffBase, backoffFactor, backoffCap, jitter, lease, done, dead,
-        payloadLimit, nonRetryable);
+    return new QueuePolicy(
+        maxAttempts,
+        backoffBase,
+        backoffFactor,
+        backoffCap,
+        jitter,
+        lease,
+        done,
+        dead,
+        payloadLimit,
+        nonRetryable);
   }
 
   public QueuePolicy withPayloadLimit(int bytes) {
-    return new QueuePolicy(maxAttempts, backoffBase, backoffFactor, backoffCap, jitter, lease, retainDone, retainDead,
-        bytes, nonRetryable);
+    return new QueuePolicy(
+        maxAttempts,
+        backoffBase,
+        backoffFactor,
+        backoffCap,
+        jitter,
+        lease,
+        retainDone,
+        retainDead,
+        bytes,
+        nonRetryable);
   }
 
   @SafeVarargs
   public final QueuePolicy withNonRetryable(Class<? extends Throwable>... types) {
-    return new QueuePolicy(maxAttempts, backoffBase, backoffFactor, backoffCap, jitter, lease, retainDone, retainDead,
-        payloadLimit, Set.of(types));
+    return new QueuePolicy(
+        maxAttempts,
+        backoffBase,
+        backoffFactor,
+        backoffCap,
+        jitter,
+        lease,
+        retainDone,
+        retainDead,
+        payloadLimit,
+        Set.of(types));
   }
 
   /**
@@ -125,7 +194,9 @@ public record QueuePolicy(
     return Duration.ofNanos((long) Math.max(0, Math.min(backoffCap.toNanos(), capped + spread)));
   }
 
-  /** @return true if {@code failure} is of a non-retryable type */
+  /**
+   * @return true if {@code failure} is of a non-retryable type
+   */
   public boolean isNonRetryable(Throwable failure) {
     return nonRetryable.stream().anyMatch(type -> type.isInstance(failure));
   }

@@ -10,8 +10,13 @@ import org.jspecify.annotations.Nullable;
  * @param inflight messages claimed now
  * @param dead dead letters
  * @param done done messages still kept by retention
- * @param oldestPendingAge how long the oldest available pending message has waited, by the
- *     database clock; null if none is available
+ * @param oldestPendingAge how long the oldest available pending message has waited, by the database
+ *     clock; null if none is available
  */
-public record QueueStats(String queue, long pending, long inflight, long dead, long done,
+public record QueueStats(
+    String queue,
+    long pending,
+    long inflight,
+    long dead,
+    long done,
     @Nullable Duration oldestPendingAge) {}

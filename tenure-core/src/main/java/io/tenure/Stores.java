@@ -34,15 +34,18 @@ public final class Stores {
       throw new IllegalArgumentException("settings must not be null");
     }
     List<String> known = new ArrayList<>();
-    for (StoreProvider provider : ServiceLoader.load(StoreProvider.class, Stores.class.getClassLoader())) {
+    for (StoreProvider provider :
+        ServiceLoader.load(StoreProvider.class, Stores.class.getClassLoader())) {
       if (provider.accepts(settings.url())) {
         return provider.open(settings);
       }
       known.add(provider.urlForms());
     }
     throw new UnsupportedDatabaseException(
-        "no Tenure store provider accepts the URL '" + maskSecrets(settings.url())
-            + "'; supported forms: " + String.join(", ", known)
+        "no Tenure store provider accepts the URL '"
+            + maskSecrets(settings.url())
+            + "'; supported forms: "
+            + String.join(", ", known)
             + (known.size() < 2 ? " (add tenure-jdbc to the class path for SQL databases)" : ""),
         null);
   }
@@ -52,6 +55,7 @@ public final class Stores {
    * @return the URL with any {@code password=...} parameter and {@code user:password@} part masked
    */
   public static String maskSecrets(String url) {
-    return url.replaceAll("(?i)(password=)[^&;]*", "$1***").replaceAll("//([^/:@]+):[^/@]*@", "//$1:***@");
+    return url.replaceAll("(?i)(password=)[^&;]*", "$1***")
+        .replaceAll("//([^/:@]+):[^/@]*@", "//$1:***@");
   }
 }

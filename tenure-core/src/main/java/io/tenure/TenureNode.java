@@ -40,8 +40,8 @@ public interface TenureNode extends AutoCloseable {
   void start();
 
   /**
-   * @return true while this node holds the lease and trusts it: its last successful renewal
-   *     started less than {@code fenceAfter} ago on its monotonic clock
+   * @return true while this node holds the lease and trusts it: its last successful renewal started
+   *     less than {@code fenceAfter} ago on its monotonic clock
    */
   boolean isLeader();
 
@@ -117,55 +117,75 @@ public interface TenureNode extends AutoCloseable {
 
   /**
    * Settings with defaults; each setter checks its argument, {@link #build()} checks the rules that
-   * tie them together and throws, naming both values, instead of adjusting anything. Every
-   * duration is at most {@link Limits#MAX_DURATION} (the event max age {@link
-   * Limits#MAX_RETENTION}): beyond that a database clock plus it, or a deadline in nanoseconds,
-   * would overflow while the node runs instead of failing here.
+   * tie them together and throws, naming both values, instead of adjusting anything. Every duration
+   * is at most {@link Limits#MAX_DURATION} (the event max age {@link Limits#MAX_RETENTION}): beyond
+   * that a database clock plus it, or a deadline in nanoseconds, would overflow while the node runs
+   * instead of failing here.
    */
   final class Builder {
     /** Default heartbeat interval. */
     public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+
     /** Default self-fence deadline. */
     public static final Duration DEFAULT_SELF_FENCE_AFTER = Duration.ofSeconds(3);
+
     /** Default staleness after which the leader declares a node dead. */
     public static final Duration DEFAULT_STALE_AFTER = Duration.ofSeconds(5);
+
     /** Default lease time to live. */
     public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(5);
+
     /** Default renew interval. */
     public static final Duration DEFAULT_RENEW_INTERVAL = Duration.ofSeconds(1);
+
     /** Default leader self-fence deadline. */
     public static final Duration DEFAULT_FENCE_AFTER = Duration.ofSeconds(4);
+
     /** Default age after which non-active rows are deleted. */
     public static final Duration DEFAULT_DEFUNCT_AFTER = Duration.ofMinutes(10);
+
     /** Default rows per cleanup transaction. */
     public static final int DEFAULT_CLEANUP_BATCH_SIZE = 50;
+
     /** Default rows examined for cleanup per leader tick. */
     public static final int DEFAULT_MAX_CLEANUP_PER_TICK = 200;
+
     /** Default history entries kept. */
     public static final int DEFAULT_EVENTS_TO_KEEP = 10_000;
+
     /** Default oldest history entry kept. */
     public static final Duration DEFAULT_EVENT_MAX_AGE = Duration.ofDays(7);
+
     /** Default interval of the node's agent sweep. */
     public static final Duration DEFAULT_AGENT_SWEEP_INTERVAL = Duration.ofSeconds(1);
+
     /** Default rebalancing moves per leader pass. */
     public static final int DEFAULT_MAX_MOVES_PER_PASS = 20;
+
     /** Default actions per node sweep (SPEC §5.4). */
     public static final int DEFAULT_MAX_RECONCILIATIONS_PER_TICK = 50;
+
     /** Default interval of the queue reclaim sweep (SPEC §6.4). */
     public static final Duration DEFAULT_RECLAIM_INTERVAL = Duration.ofSeconds(5);
+
     /** Default messages re-pended per reclaim sweep. */
     public static final int DEFAULT_RECLAIM_PER_TICK = 1000;
+
     /** How long a closing node lets its queue handlers finish. */
     public static final Duration DEFAULT_DRAIN_DEADLINE = Duration.ofSeconds(10);
+
     /** Default deadline of an agent's start. */
     public static final Duration DEFAULT_AGENT_START_TIMEOUT = Duration.ofSeconds(10);
+
     /**
      * Default deadline of an agent's stop. Short on purpose: the leader waits this long (plus the
      * self-fence and a sweep) after a node's last heartbeat before it hands the node's agents on.
      */
     public static final Duration DEFAULT_AGENT_STOP_TIMEOUT = Duration.ofSeconds(2);
+
     /** How long membership must have been still before agents without a row are placed. */
     public static final Duration DEFAULT_INITIAL_PLACEMENT_QUIET = Duration.ofMillis(500);
+
     /** The longest agents without a row are held back for a quiet membership. */
     public static final Duration DEFAULT_INITIAL_PLACEMENT_MAX_DELAY = Duration.ofSeconds(5);
 
@@ -222,7 +242,9 @@ public interface TenureNode extends AutoCloseable {
       }
       if (name == null || !NAME.matcher(name).matches()) {
         throw new IllegalArgumentException(
-            "node name must be 1 to 128 of [A-Za-z0-9._-] starting with a letter or digit, got '" + name + "'");
+            "node name must be 1 to 128 of [A-Za-z0-9._-] starting with a letter or digit, got '"
+                + name
+                + "'");
       }
       this.name = name;
       return this;
@@ -237,9 +259,13 @@ public interface TenureNode extends AutoCloseable {
       if (address != null) {
         Limits.checkWellFormed("node address", address);
       }
-      if (address == null || address.length() > 255 || address.chars().anyMatch(Character::isWhitespace)) {
+      if (address == null
+          || address.length() > 255
+          || address.chars().anyMatch(Character::isWhitespace)) {
         throw new IllegalArgumentException(
-            "node address must be at most 255 characters without whitespace, got '" + address + "'");
+            "node address must be at most 255 characters without whitespace, got '"
+                + address
+                + "'");
       }
       this.address = address;
       return this;
@@ -257,7 +283,9 @@ public interface TenureNode extends AutoCloseable {
       if (capability == null || !CAPABILITY.matcher(capability).matches()) {
         throw new IllegalArgumentException(
             "capability must be 1 to 64 of [A-Za-z0-9._:/-] starting with a letter or digit (no"
-                + " whitespace or commas), got '" + capability + "'");
+                + " whitespace or commas), got '"
+                + capability
+                + "'");
       }
       capabilities.add(capability);
       return this;
@@ -344,7 +372,9 @@ public interface TenureNode extends AutoCloseable {
       if (batchSize < 1 || batchSize > 1000 || maxPerTick < batchSize || maxPerTick > 10_000) {
         throw new IllegalArgumentException(
             "cleanup batch size must be 1 to 1000 and per-tick cap from the batch size to 10000, got "
-                + batchSize + " and " + maxPerTick);
+                + batchSize
+                + " and "
+                + maxPerTick);
       }
       this.cleanupBatchSize = batchSize;
       this.maxCleanupPerTick = maxPerTick;
@@ -376,7 +406,8 @@ public interface TenureNode extends AutoCloseable {
       }
       String scheme = new AgentUri(family.scheme(), "x").scheme();
       if (families.putIfAbsent(scheme, family) != null) {
-        throw new IllegalArgumentException("an agent family for scheme '" + scheme + "' is already registered");
+        throw new IllegalArgumentException(
+            "an agent family for scheme '" + scheme + "' is already registered");
       }
       return capability(scheme);
     }
@@ -413,23 +444,25 @@ public interface TenureNode extends AutoCloseable {
      * How the leader places agents that have no row yet, as at a cold start (like Kafka's {@code
      * group.initial.rebalance.delay.ms}): it waits until no node is joining and the newest node
      * joined at least {@code quiet} ago by the database clock, but never longer than {@code max}
-     * from the first pass that held them back. Nodes starting together then get their agents
-     * evenly at once, instead of the first nodes up claiming them all and handing them on at
-     * {@code maxMovesPerPass} a pass. Agents whose rows exist (a dead node's, a hand-off's) are
-     * never held back. Default 500 ms and 5 s.
+     * from the first pass that held them back. Nodes starting together then get their agents evenly
+     * at once, instead of the first nodes up claiming them all and handing them on at {@code
+     * maxMovesPerPass} a pass. Agents whose rows exist (a dead node's, a hand-off's) are never held
+     * back. Default 500 ms and 5 s.
      *
      * @param quiet how long membership must have been still; zero places at once
      * @param max the longest agents are held back; at least {@code quiet}
-     * @throws IllegalArgumentException naming the setting if either is null, negative or longer than
-     *     {@link Limits#MAX_DURATION}, or {@code
-     *     max < quiet}
+     * @throws IllegalArgumentException naming the setting if either is null, negative or longer
+     *     than {@link Limits#MAX_DURATION}, or {@code max < quiet}
      */
     public Builder initialPlacementDelay(Duration quiet, Duration max) {
       Limits.checkNotNegative("initialPlacementDelay quiet", quiet, Limits.MAX_DURATION);
       Limits.checkNotNegative("initialPlacementDelay max", max, Limits.MAX_DURATION);
       if (max.compareTo(quiet) < 0) {
         throw new IllegalArgumentException(
-            "initialPlacementDelay max must be at least its quiet period, got quiet " + quiet + " and max " + max);
+            "initialPlacementDelay max must be at least its quiet period, got quiet "
+                + quiet
+                + " and max "
+                + max);
       }
       this.initialPlacementQuiet = quiet;
       this.initialPlacementMaxDelay = max;
@@ -453,8 +486,8 @@ public interface TenureNode extends AutoCloseable {
      * thread (SPEC §6.5).
      *
      * @param concurrency 1 to 1000
-     * @throws IllegalArgumentException if an argument is null or out of range, or this queue already
-     *     has a consumer on this node
+     * @throws IllegalArgumentException if an argument is null or out of range, or this queue
+     *     already has a consumer on this node
      */
     public Builder consumer(Queue queue, int concurrency, MessageHandler handler) {
       if (queue == null || handler == null) {
@@ -470,39 +503,45 @@ public interface TenureNode extends AutoCloseable {
      * throws fails them all, each retried or dead-lettered by its own attempts.
      *
      * @param batchSize 1 to 1000
-     * @throws IllegalArgumentException if an argument is null or out of range, or this queue already
-     *     has a consumer on this node
+     * @throws IllegalArgumentException if an argument is null or out of range, or this queue
+     *     already has a consumer on this node
      */
-    public Builder batchConsumer(Queue queue, int concurrency, int batchSize, BatchHandler handler) {
+    public Builder batchConsumer(
+        Queue queue, int concurrency, int batchSize, BatchHandler handler) {
       if (queue == null || handler == null) {
         throw new IllegalArgumentException("consumer queue and handler must not be null");
       }
       checkConcurrency(concurrency);
       if (batchSize < 1 || batchSize > io.tenure.spi.QueueStore.MAX_BATCH) {
-        throw new IllegalArgumentException("batch size must be 1 to " + io.tenure.spi.QueueStore.MAX_BATCH
-            + ", got " + batchSize);
+        throw new IllegalArgumentException(
+            "batch size must be 1 to " + io.tenure.spi.QueueStore.MAX_BATCH + ", got " + batchSize);
       }
-      return register(new io.tenure.internal.queue.ConsumerSpec(queue, concurrency, batchSize, handler));
+      return register(
+          new io.tenure.internal.queue.ConsumerSpec(queue, concurrency, batchSize, handler));
     }
 
     private Builder register(io.tenure.internal.queue.ConsumerSpec spec) {
       String queue = spec.queue().name();
       if (exclusive.containsKey(queue) || consumers.putIfAbsent(queue, spec) != null) {
-        throw new IllegalArgumentException("queue '" + queue + "' already has a consumer on this node");
+        throw new IllegalArgumentException(
+            "queue '" + queue + "' already has a consumer on this node");
       }
       return this;
     }
 
     private static void checkConcurrency(int concurrency) {
       if (concurrency < 1 || concurrency > io.tenure.spi.QueueStore.MAX_BATCH) {
-        throw new IllegalArgumentException("consumer concurrency must be 1 to "
-            + io.tenure.spi.QueueStore.MAX_BATCH + ", got " + concurrency);
+        throw new IllegalArgumentException(
+            "consumer concurrency must be 1 to "
+                + io.tenure.spi.QueueStore.MAX_BATCH
+                + ", got "
+                + concurrency);
       }
     }
 
     /**
-     * Consumes an exclusive queue (SPEC §6.9): exactly one node at a time, one message at a time, in
-     * strict enqueue order, by running the agent {@code queue://NAME} (placed by the leader like
+     * Consumes an exclusive queue (SPEC §6.9): exactly one node at a time, one message at a time,
+     * in strict enqueue order, by running the agent {@code queue://NAME} (placed by the leader like
      * any agent). Every claim and resolve carries the agent's ownership epoch, so a node that lost
      * the agent cannot take or finish its successor's work. Register the same exclusive queues on
      * every node that may run them.
@@ -514,9 +553,12 @@ public interface TenureNode extends AutoCloseable {
       if (queue == null || handler == null) {
         throw new IllegalArgumentException("consumer queue and handler must not be null");
       }
-      if (consumers.containsKey(queue.name()) || exclusive.putIfAbsent(queue.name(),
-          io.tenure.internal.queue.ConsumerSpec.single(queue, 1, handler)) != null) {
-        throw new IllegalArgumentException("queue '" + queue.name() + "' already has a consumer on this node");
+      if (consumers.containsKey(queue.name())
+          || exclusive.putIfAbsent(
+                  queue.name(), io.tenure.internal.queue.ConsumerSpec.single(queue, 1, handler))
+              != null) {
+        throw new IllegalArgumentException(
+            "queue '" + queue.name() + "' already has a consumer on this node");
       }
       return this;
     }
@@ -570,32 +612,66 @@ public interface TenureNode extends AutoCloseable {
       Duration statementTimeout = store.describe().statementTimeout();
       requireLess("heartbeatInterval", heartbeatInterval, "selfFenceAfter", selfFenceAfter);
       requireLess("selfFenceAfter", selfFenceAfter, "staleAfter", staleAfter);
-      requireLess("renewInterval + statementTimeout (" + renewInterval + " + " + statementTimeout + ")",
-          renewInterval.plus(statementTimeout), "fenceAfter", fenceAfter);
+      requireLess(
+          "renewInterval + statementTimeout (" + renewInterval + " + " + statementTimeout + ")",
+          renewInterval.plus(statementTimeout),
+          "fenceAfter",
+          fenceAfter);
       requireLess("fenceAfter", fenceAfter, "leaseTtl", leaseTtl);
       java.util.Map<String, AgentFamily> allFamilies = new java.util.LinkedHashMap<>(families);
       Set<String> allCapabilities = new LinkedHashSet<>(capabilities);
       if (!exclusive.isEmpty()) {
         String scheme = io.tenure.internal.queue.ExclusiveQueues.SCHEME;
-        if (allFamilies.putIfAbsent(scheme,
-            new io.tenure.internal.queue.ExclusiveQueues(store.queues(), exclusive, drainDeadline)) != null) {
-          throw new IllegalArgumentException("an agent family for scheme '" + scheme
-              + "' is registered; it is reserved for exclusive queues");
+        if (allFamilies.putIfAbsent(
+                scheme,
+                new io.tenure.internal.queue.ExclusiveQueues(
+                    store.queues(), exclusive, drainDeadline))
+            != null) {
+          throw new IllegalArgumentException(
+              "an agent family for scheme '"
+                  + scheme
+                  + "' is registered; it is reserved for exclusive queues");
         }
         allCapabilities.add(scheme);
       }
       NodeSettings settings =
-          new NodeSettings(name, address, allCapabilities, heartbeatInterval, selfFenceAfter,
-              staleAfter, leaseTtl, renewInterval, fenceAfter, statementTimeout, promotable,
-              acquireDelay, defunctAfter, cleanupBatchSize, maxCleanupPerTick, eventsToKeep,
-              eventMaxAge, agentSweepInterval, maxMovesPerPass, maxReconciliationsPerTick,
-              agentStartTimeout, agentStopTimeout, initialPlacementQuiet, initialPlacementMaxDelay);
-      return new DefaultTenureNode(store, settings, ticker, listeners, allFamilies,
-          new io.tenure.internal.queue.QueueSettings(List.copyOf(consumers.values()), reclaimInterval, reclaimPerTick,
-              drainDeadline));
+          new NodeSettings(
+              name,
+              address,
+              allCapabilities,
+              heartbeatInterval,
+              selfFenceAfter,
+              staleAfter,
+              leaseTtl,
+              renewInterval,
+              fenceAfter,
+              statementTimeout,
+              promotable,
+              acquireDelay,
+              defunctAfter,
+              cleanupBatchSize,
+              maxCleanupPerTick,
+              eventsToKeep,
+              eventMaxAge,
+              agentSweepInterval,
+              maxMovesPerPass,
+              maxReconciliationsPerTick,
+              agentStartTimeout,
+              agentStopTimeout,
+              initialPlacementQuiet,
+              initialPlacementMaxDelay);
+      return new DefaultTenureNode(
+          store,
+          settings,
+          ticker,
+          listeners,
+          allFamilies,
+          new io.tenure.internal.queue.QueueSettings(
+              List.copyOf(consumers.values()), reclaimInterval, reclaimPerTick, drainDeadline));
     }
 
-    private static void requireLess(String smallName, Duration small, String bigName, Duration big) {
+    private static void requireLess(
+        String smallName, Duration small, String bigName, Duration big) {
       if (small.compareTo(big) >= 0) {
         throw new IllegalArgumentException(
             smallName + " must be less than " + bigName + ", got " + small + " and " + big);

@@ -12,13 +12,18 @@ class AgentBadInputTest {
 
   @Test
   void malformed_agent_uris_are_refused_naming_the_value() {
-    assertThatThrownBy(() -> AgentUri.parse("orders")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("scheme://name").hasMessageContaining("'orders'");
-    assertThatThrownBy(() -> AgentUri.parse("Projection://orders")).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> AgentUri.parse("orders"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("scheme://name")
+        .hasMessageContaining("'orders'");
+    assertThatThrownBy(() -> AgentUri.parse("Projection://orders"))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'Projection'");
-    assertThatThrownBy(() -> AgentUri.parse("projection://")).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> AgentUri.parse("projection://"))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("agent name");
-    assertThatThrownBy(() -> AgentUri.parse("projection://two words")).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> AgentUri.parse("projection://two words"))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'two words'");
     assertThatThrownBy(() -> AgentUri.parse(null)).isInstanceOf(IllegalArgumentException.class);
     assertThat(AgentUri.parse("queue://orders/eu-1").name()).isEqualTo("orders/eu-1");
@@ -27,26 +32,28 @@ class AgentBadInputTest {
   @Test
   void a_family_registered_twice_is_refused_and_nothing_is_written() {
     InMemoryStore store = InMemoryStore.create();
-    AgentFamily family = new AgentFamily() {
-      @Override
-      public String scheme() {
-        return "projection";
-      }
+    AgentFamily family =
+        new AgentFamily() {
+          @Override
+          public String scheme() {
+            return "projection";
+          }
 
-      @Override
-      public Set<AgentUri> wantedAgents() {
-        return Set.of();
-      }
+          @Override
+          public Set<AgentUri> wantedAgents() {
+            return Set.of();
+          }
 
-      @Override
-      public Agent build(AgentUri uri) {
-        throw new UnsupportedOperationException();
-      }
-    };
+          @Override
+          public Agent build(AgentUri uri) {
+            throw new UnsupportedOperationException();
+          }
+        };
     TenureNode.Builder builder = TenureNode.builder(store).agentFamily(family);
 
     assertThatThrownBy(() -> builder.agentFamily(family))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'projection'");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'projection'");
     assertThat(store.membership().read().nodes()).isEmpty();
     assertThat(builder.build().settings().capabilities()).containsExactly("projection");
   }

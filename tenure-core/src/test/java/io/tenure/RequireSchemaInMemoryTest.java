@@ -23,7 +23,8 @@ class RequireSchemaInMemoryTest {
         .hasMessageContaining("tenure migrate");
     try (Store migrated = Stores.open(new StoreSettings(url, prefix, true));
         Store existing = Stores.open(StoreSettings.existing(url, prefix))) {
-      assertThat(existing.describe().schemaVersion()).isEqualTo(migrated.describe().schemaVersion());
+      assertThat(existing.describe().schemaVersion())
+          .isEqualTo(migrated.describe().schemaVersion());
     }
   }
 

@@ -30,31 +30,46 @@ class TenureNodeBuilderTest {
   @Test
   void zero_and_negative_durations_are_refused_naming_the_setting() {
     assertThatThrownBy(() -> builder().heartbeatInterval(Duration.ZERO))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("heartbeatInterval must be positive, got PT0S");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("heartbeatInterval must be positive, got PT0S");
     assertThatThrownBy(() -> builder().leaseTtl(Duration.ofSeconds(-1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseTtl").hasMessageContaining("PT-1S");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("leaseTtl")
+        .hasMessageContaining("PT-1S");
     assertThatThrownBy(() -> builder().renewInterval(null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("renewInterval");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("renewInterval");
     assertThatThrownBy(() -> builder().acquireDelay(Duration.ofMillis(-1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("acquireDelay");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("acquireDelay");
   }
 
   @Test
-  void the_initial_placement_delay_defaults_to_500_ms_quiet_within_5_s_and_bad_values_are_refused_naming_it() {
+  void
+      the_initial_placement_delay_defaults_to_500_ms_quiet_within_5_s_and_bad_values_are_refused_naming_it() {
     NodeSettings settings = builder().build().settings();
     assertThat(settings.initialPlacementQuiet()).isEqualTo(Duration.ofMillis(500));
     assertThat(settings.initialPlacementMaxDelay()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(builder().initialPlacementDelay(Duration.ZERO, Duration.ZERO).build().settings()
-        .initialPlacementQuiet()).isZero();
+    assertThat(
+            builder()
+                .initialPlacementDelay(Duration.ZERO, Duration.ZERO)
+                .build()
+                .settings()
+                .initialPlacementQuiet())
+        .isZero();
 
-    assertThatThrownBy(() -> builder().initialPlacementDelay(Duration.ofMillis(-1), Duration.ofSeconds(5)))
+    assertThatThrownBy(
+            () -> builder().initialPlacementDelay(Duration.ofMillis(-1), Duration.ofSeconds(5)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("initialPlacementDelay quiet must not be null or negative, got PT-0.001S");
     assertThatThrownBy(() -> builder().initialPlacementDelay(Duration.ofSeconds(1), null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("initialPlacementDelay");
-    assertThatThrownBy(() -> builder().initialPlacementDelay(Duration.ofSeconds(2), Duration.ofSeconds(1)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("initialPlacementDelay max must be at least its quiet period, got quiet PT2S and max PT1S");
+        .hasMessageContaining("initialPlacementDelay");
+    assertThatThrownBy(
+            () -> builder().initialPlacementDelay(Duration.ofSeconds(2), Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "initialPlacementDelay max must be at least its quiet period, got quiet PT2S and max PT1S");
   }
 
   @Test
@@ -71,7 +86,8 @@ class TenureNodeBuilderTest {
   void renew_plus_statement_timeout_must_be_below_fence_after_which_must_be_below_the_ttl() {
     assertThatThrownBy(() -> builder().renewInterval(Duration.ofSeconds(4)).build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("renewInterval + statementTimeout (PT4S + PT0S) must be less than fenceAfter")
+        .hasMessageContaining(
+            "renewInterval + statementTimeout (PT4S + PT0S) must be less than fenceAfter")
         .hasMessageContaining("PT4S and PT4S");
     assertThatThrownBy(() -> builder().fenceAfter(Duration.ofSeconds(5)).build())
         .isInstanceOf(IllegalArgumentException.class)
@@ -81,17 +97,21 @@ class TenureNodeBuilderTest {
   @Test
   void names_capabilities_and_addresses_are_checked() {
     assertThatThrownBy(() -> builder().capability("orders projection"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'orders projection'");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'orders projection'");
     assertThatThrownBy(() -> builder().capability("a,b"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("commas");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("commas");
     assertThatThrownBy(() -> builder().name("api 1"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'api 1'");
-    assertThatThrownBy(() -> builder().name(""))
-        .isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'api 1'");
+    assertThatThrownBy(() -> builder().name("")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> builder().address("http://a b"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whitespace");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("whitespace");
     assertThatThrownBy(() -> builder().cleanup(0, 10))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got 0 and 10");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("got 0 and 10");
   }
 
   @Test

@@ -20,8 +20,8 @@ import java.util.Map;
 
 /**
  * The claim that the MariaDB soak found growing with the backlog: a FIFO queue whose pending
- * messages belong to a few keys, every key's head in flight. Each claim then finds nothing; what
- * it costs is what every idle poll of every consumer pays while the heads are handled.
+ * messages belong to a few keys, every key's head in flight. Each claim then finds nothing; what it
+ * costs is what every idle poll of every consumer pays while the heads are handled.
  */
 final class BacklogClaimRuns {
   private static final int KEYS = 8;
@@ -30,7 +30,9 @@ final class BacklogClaimRuns {
 
   private BacklogClaimRuns() {}
 
-  /** One line per store: median and slowest of {@value #CLAIMS} claims of 10 from a blocked backlog. */
+  /**
+   * One line per store: median and slowest of {@value #CLAIMS} claims of 10 from a blocked backlog.
+   */
   static String run(String url, int backlog) throws Exception {
     TablePrefix prefix = freshPrefix();
     try (JdbcStore store = JdbcStore.builder().url(url).prefix(prefix).build()) {
@@ -38,8 +40,17 @@ final class BacklogClaimRuns {
       for (int filled = 0; filled < backlog; filled += ENQUEUE_BATCH) {
         List<NewMessage> batch = new ArrayList<>();
         for (int i = filled; i < Math.min(backlog, filled + ENQUEUE_BATCH); i++) {
-          batch.add(new NewMessage(QUEUE, "key-" + i % KEYS, new byte[] {1}, "text/plain", Map.of(), 0, 3,
-              Duration.ZERO, null));
+          batch.add(
+              new NewMessage(
+                  QUEUE,
+                  "key-" + i % KEYS,
+                  new byte[] {1},
+                  "text/plain",
+                  Map.of(),
+                  0,
+                  3,
+                  Duration.ZERO,
+                  null));
         }
         queues.enqueue(batch);
       }
@@ -58,9 +69,16 @@ final class BacklogClaimRuns {
         }
       }
       Arrays.sort(nanos);
-      return String.format(Locale.ROOT, "| blocked-backlog claim | %s | %,d pending of %d keys, heads in flight, claim 10"
-          + " | %d | median %.2f ms, slowest %.2f ms |", storeName(url), backlog, KEYS, CLAIMS,
-          nanos[CLAIMS / 2] / 1e6, nanos[CLAIMS - 1] / 1e6);
+      return String.format(
+          Locale.ROOT,
+          "| blocked-backlog claim | %s | %,d pending of %d keys, heads in flight, claim 10"
+              + " | %d | median %.2f ms, slowest %.2f ms |",
+          storeName(url),
+          backlog,
+          KEYS,
+          CLAIMS,
+          nanos[CLAIMS / 2] / 1e6,
+          nanos[CLAIMS - 1] / 1e6);
     } finally {
       cleanUp(url, prefix);
     }

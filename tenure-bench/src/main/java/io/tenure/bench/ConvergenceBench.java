@@ -11,7 +11,6 @@ import io.tenure.jdbc.JdbcStore;
 import io.tenure.spi.Store;
 import io.tenure.spi.TablePrefix;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -39,10 +38,13 @@ import java.util.stream.IntStream;
  */
 public final class ConvergenceBench {
   private final Map<AgentUri, Set<String>> runners = new ConcurrentHashMap<>();
+
   /** Rebalancing moves per leader pass; the node default unless --moves is given. */
   private static final int[] MOVES = {TenureNode.Builder.DEFAULT_MAX_MOVES_PER_PASS};
+
   /** The initial placement quiet period; the node default unless --placement-quiet MS is given. */
   private static final Duration[] QUIET = {TenureNode.Builder.DEFAULT_INITIAL_PLACEMENT_QUIET};
+
   private final AtomicInteger duplicates = new AtomicInteger();
 
   public static void main(String[] args) throws Exception {
@@ -68,9 +70,12 @@ public final class ConvergenceBench {
   }
 
   private void run(String url, int nodeCount, int agentCount, Duration bound) throws Exception {
-    TablePrefix prefix = TablePrefix.of("conv" + UUID.randomUUID().toString().substring(0, 6) + "_");
-    Set<AgentUri> wanted = IntStream.range(0, agentCount)
-        .mapToObj(i -> AgentUri.parse("bench://agent-" + i)).collect(Collectors.toSet());
+    TablePrefix prefix =
+        TablePrefix.of("conv" + UUID.randomUUID().toString().substring(0, 6) + "_");
+    Set<AgentUri> wanted =
+        IntStream.range(0, agentCount)
+            .mapToObj(i -> AgentUri.parse("bench://agent-" + i))
+            .collect(Collectors.toSet());
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url.startsWith("sqlite:") ? "jdbc:sqlite:" + url.substring(7) : url);
     config.setMaximumPoolSize(url.startsWith("sqlite:") ? 8 : 40);
@@ -99,36 +104,58 @@ public final class ConvergenceBench {
     }
   }
 
-  private void measure(int nodeCount, int agentCount, Duration bound, Set<AgentUri> wanted,
-      TablePrefix prefix, HikariDataSource pool, HikariDataSource coordination, List<TenureNode> nodes,
-      List<Store> stores) throws InterruptedException {
+  private void measure(
+      int nodeCount,
+      int agentCount,
+      Duration bound,
+      Set<AgentUri> wanted,
+      TablePrefix prefix,
+      HikariDataSource pool,
+      HikariDataSource coordination,
+      List<TenureNode> nodes,
+      List<Store> stores)
+      throws InterruptedException {
     // Opening a store (pools, schema check) is process start-up, done before the clock starts.
     List<TenureNode> built = new ArrayList<>();
     for (int i = 0; i < nodeCount; i++) {
       // Heartbeats and lease renewals get their own connections, as a real node's coordination
       // pool gives them; the simulated nodes share them.
-      Store store = JdbcStore.builder().dataSource(pool).coordinationDataSource(coordination)
-          .prefix(prefix).build();
+      Store store =
+          JdbcStore.builder()
+              .dataSource(pool)
+              .coordinationDataSource(coordination)
+              .prefix(prefix)
+              .build();
       stores.add(store);
       // Three candidates: on PostgreSQL each candidate holds a session-lock connection, and here
       // all nodes share one pool (real processes each have their own).
-      built.add(TenureNode.builder(store).name("n" + i).promotable(i < 3)
-          .agentCaps(MOVES[0], TenureNode.Builder.DEFAULT_MAX_RECONCILIATIONS_PER_TICK)
-          .initialPlacementDelay(QUIET[0], QUIET[0].compareTo(TenureNode.Builder.DEFAULT_INITIAL_PLACEMENT_MAX_DELAY) > 0
-              ? QUIET[0] : TenureNode.Builder.DEFAULT_INITIAL_PLACEMENT_MAX_DELAY)
-          .agentFamily(family(wanted)).build());
+      built.add(
+          TenureNode.builder(store)
+              .name("n" + i)
+              .promotable(i < 3)
+              .agentCaps(MOVES[0], TenureNode.Builder.DEFAULT_MAX_RECONCILIATIONS_PER_TICK)
+              .initialPlacementDelay(
+                  QUIET[0],
+                  QUIET[0].compareTo(TenureNode.Builder.DEFAULT_INITIAL_PLACEMENT_MAX_DELAY) > 0
+                      ? QUIET[0]
+                      : TenureNode.Builder.DEFAULT_INITIAL_PLACEMENT_MAX_DELAY)
+              .agentFamily(family(wanted))
+              .build());
     }
     long start = System.nanoTime();
     Thread progress = Thread.ofPlatform().daemon().start(() -> progress(start, agentCount, nodes));
     // A fleet's nodes join side by side, not one after another.
     List<java.util.concurrent.Future<?>> starting = new ArrayList<>();
-    try (java.util.concurrent.ExecutorService starter = java.util.concurrent.Executors.newFixedThreadPool(16)) {
+    try (java.util.concurrent.ExecutorService starter =
+        java.util.concurrent.Executors.newFixedThreadPool(16)) {
       for (TenureNode node : built) {
-        starting.add(starter.submit(() -> {
-          node.start();
-          nodes.add(node);
-          return null;
-        }));
+        starting.add(
+            starter.submit(
+                () -> {
+                  node.start();
+                  nodes.add(node);
+                  return null;
+                }));
       }
     }
     for (java.util.concurrent.Future<?> future : starting) {
@@ -142,37 +169,63 @@ public final class ConvergenceBench {
     boolean converged = await(bound, () -> runningOnce(agentCount));
     long cold = System.nanoTime();
     progress.interrupt();
-    String coldFigure = converged
-        ? ms(cold - start) + " from the first node's start, " + ms(cold - started) + " from the last one's"
-        : "not within " + bound;
-    System.out.printf(Locale.ROOT,
+    String coldFigure =
+        converged
+            ? ms(cold - start)
+                + " from the first node's start, "
+                + ms(cold - started)
+                + " from the last one's"
+            : "not within " + bound;
+    System.out.printf(
+        Locale.ROOT,
         "cold: %d nodes, %d agents, %d moves per pass, placement quiet %d ms: all nodes started after %s,"
             + " every agent once after %s%n",
-        nodeCount, agentCount, MOVES[0], QUIET[0].toMillis(), ms(started - start), coldFigure);
+        nodeCount,
+        agentCount,
+        MOVES[0],
+        QUIET[0].toMillis(),
+        ms(started - start),
+        coldFigure);
     if (!converged) {
       return;
     }
     Store observer = stores.get(0);
     long claimsBefore = claims(observer);
     Thread.sleep(5_000);
-    System.out.printf(Locale.ROOT, "steady: claims in the 5 s after convergence (0 = no more hand-offs): %d%n",
+    System.out.printf(
+        Locale.ROOT,
+        "steady: claims in the 5 s after convergence (0 = no more hand-offs): %d%n",
         claims(observer) - claimsBefore);
     // A node that does not lead: this measures moving a dead node's agents, not a fail-over.
-    TenureNode victim = nodes.stream().filter(n -> !n.isLeader()).reduce((first, second) -> second).orElseThrow();
+    TenureNode victim =
+        nodes.stream().filter(n -> !n.isLeader()).reduce((first, second) -> second).orElseThrow();
     String victimId = victim.nodeId();
     Set<AgentUri> lost = victim.runningAgents();
     long crash = System.nanoTime();
     crash(victim, stores.get(built.indexOf(victim)));
-    boolean healed = await(bound, () -> lost.stream().allMatch(u -> {
-          Set<String> on = runners.get(u);
-          return on.size() == 1 && !on.contains(victimId);
-        }) && runningOnce(agentCount));
-    System.out.printf(Locale.ROOT, "crash of 1 of %d nodes: its %d agents run again after %s%n",
-        nodeCount, lost.size(), healed ? ms(System.nanoTime() - crash) : "not within " + bound);
+    boolean healed =
+        await(
+            bound,
+            () ->
+                lost.stream()
+                        .allMatch(
+                            u -> {
+                              Set<String> on = runners.get(u);
+                              return on.size() == 1 && !on.contains(victimId);
+                            })
+                    && runningOnce(agentCount));
+    System.out.printf(
+        Locale.ROOT,
+        "crash of 1 of %d nodes: its %d agents run again after %s%n",
+        nodeCount,
+        lost.size(),
+        healed ? ms(System.nanoTime() - crash) : "not within " + bound);
     System.out.printf(Locale.ROOT, "duplicate starts seen: %d%n", duplicates.get());
   }
 
-  /** Once a second until interrupted: how many agents run once, how many copies run, the leaders. */
+  /**
+   * Once a second until interrupted: how many agents run once, how many copies run, the leaders.
+   */
   private void progress(long start, int agentCount, List<TenureNode> nodes) {
     try {
       while (true) {
@@ -184,10 +237,17 @@ public final class ConvergenceBench {
           once += size == 1 ? 1 : 0;
           copies += size;
         }
-        List<String> leaders = nodes.stream().filter(TenureNode::isLeader)
-            .map(TenureNode::nodeId).toList();
-        System.out.printf(Locale.ROOT, "  %s: %d nodes started, %d of %d agents run once, %d copies, leader %s%n",
-            ms(System.nanoTime() - start), nodes.size(), once, agentCount, copies, leaders);
+        List<String> leaders =
+            nodes.stream().filter(TenureNode::isLeader).map(TenureNode::nodeId).toList();
+        System.out.printf(
+            Locale.ROOT,
+            "  %s: %d nodes started, %d of %d agents run once, %d copies, leader %s%n",
+            ms(System.nanoTime() - start),
+            nodes.size(),
+            once,
+            agentCount,
+            copies,
+            leaders);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -241,7 +301,8 @@ public final class ConvergenceBench {
     };
   }
 
-  private static boolean await(Duration bound, BooleanSupplier condition) throws InterruptedException {
+  private static boolean await(Duration bound, BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + bound.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
@@ -260,9 +321,12 @@ public final class ConvergenceBench {
     if (!url.startsWith("jdbc:")) {
       return;
     }
-    try (Connection c = java.sql.DriverManager.getConnection(url); Statement s = c.createStatement()) {
+    try (Connection c = java.sql.DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
       List<String> tables = new ArrayList<>();
-      try (ResultSet rows = c.getMetaData().getTables(c.getCatalog(), null, prefix.value() + "%", new String[] {"TABLE"})) {
+      try (ResultSet rows =
+          c.getMetaData()
+              .getTables(c.getCatalog(), null, prefix.value() + "%", new String[] {"TABLE"})) {
         while (rows.next()) {
           tables.add(rows.getString("TABLE_NAME"));
         }

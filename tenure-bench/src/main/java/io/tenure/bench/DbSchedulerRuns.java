@@ -26,12 +26,15 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The peer: db-scheduler one-time tasks with a no-op handler, polled with lock-and-fetch ({@code
- * UPDATE ... WHERE (name, instance) IN (SELECT ... FOR UPDATE SKIP LOCKED) RETURNING}), its
- * fastest strategy on PostgreSQL.
+ * UPDATE ... WHERE (name, instance) IN (SELECT ... FOR UPDATE SKIP LOCKED) RETURNING}), its fastest
+ * strategy on PostgreSQL.
  */
 final class DbSchedulerRuns {
-  /** db-scheduler's own PostgreSQL schema (its {@code postgresql_tables.sql}), under a name of ours. */
-  private static final String DDL = """
+  /**
+   * db-scheduler's own PostgreSQL schema (its {@code postgresql_tables.sql}), under a name of ours.
+   */
+  private static final String DDL =
+      """
       CREATE TABLE %1$s (
         task_name text NOT NULL,
         task_instance text NOT NULL,
@@ -60,39 +63,59 @@ final class DbSchedulerRuns {
    */
   static Rate drain(String url, int messages, int threads) throws Exception {
     String setting = "threads " + threads + ", lock-and-fetch";
-    // A name of our own: the database is shared, and a table called scheduled_tasks may be someone's.
+    // A name of our own: the database is shared, and a table called scheduled_tasks may be
+    // someone's.
     String table = "qb" + UUID.randomUUID().toString().substring(0, 6) + "_scheduled_tasks";
     Commits commits = new Commits(url);
     Rate rate;
     try (HikariDataSource pool = pool(url, threads)) {
-      try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+      try (Connection c = pool.getConnection();
+          Statement s = c.createStatement()) {
         s.execute(DDL.formatted(table));
       }
       try {
         LongAdder executed = new LongAdder();
         FirstSeen first = new FirstSeen();
-        OneTimeTask<Void> task = Tasks.oneTime("bench").execute((instance, context) -> {
-          first.seen();
-          executed.increment();
-        });
+        OneTimeTask<Void> task =
+            Tasks.oneTime("bench")
+                .execute(
+                    (instance, context) -> {
+                      first.seen();
+                      executed.increment();
+                    });
         schedule(pool, table, task, messages);
-        Scheduler scheduler = Scheduler.create(pool, task).tableName(table).threads(threads)
-            .pollUsingLockAndFetch(0.5, 3.0).pollingInterval(Duration.ofMillis(100)).build();
+        Scheduler scheduler =
+            Scheduler.create(pool, task)
+                .tableName(table)
+                .threads(threads)
+                .pollUsingLockAndFetch(0.5, 3.0)
+                .pollingInterval(Duration.ofMillis(100))
+                .build();
         commits.start();
         long start = System.nanoTime();
         scheduler.start();
         try (Connection observer = pool.getConnection()) {
           // As for Tenure: the row count is read only once the handlers have seen every task.
-          boolean drained = await(Duration.ofMillis(1), () -> executed.sum() >= messages)
-              && await(Duration.ofMillis(10), () -> rows(observer, table) == 0);
+          boolean drained =
+              await(Duration.ofMillis(1), () -> executed.sum() >= messages)
+                  && await(Duration.ofMillis(10), () -> rows(observer, table) == 0);
           long nanos = System.nanoTime() - start;
-          rate = drained ? new Rate("db-scheduler drain", storeName(url), setting, messages, nanos, first.since(start))
-              : Rate.notFinished("db-scheduler drain", storeName(url), setting, messages);
+          rate =
+              drained
+                  ? new Rate(
+                      "db-scheduler drain",
+                      storeName(url),
+                      setting,
+                      messages,
+                      nanos,
+                      first.since(start))
+                  : Rate.notFinished("db-scheduler drain", storeName(url), setting, messages);
         } finally {
           scheduler.stop();
         }
       } finally {
-        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = pool.getConnection();
+            Statement s = c.createStatement()) {
           s.execute("DROP TABLE IF EXISTS " + table);
         }
       }
@@ -100,7 +123,9 @@ final class DbSchedulerRuns {
     return rate.noted(commits.counted());
   }
 
-  /** Executor threads each complete on their own connection; the poller and heartbeats need more. */
+  /**
+   * Executor threads each complete on their own connection; the poller and heartbeats need more.
+   */
   private static HikariDataSource pool(String url, int threads) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
@@ -109,7 +134,8 @@ final class DbSchedulerRuns {
     return new HikariDataSource(config);
   }
 
-  private static void schedule(HikariDataSource pool, String table, OneTimeTask<Void> task, int messages) {
+  private static void schedule(
+      HikariDataSource pool, String table, OneTimeTask<Void> task, int messages) {
     SchedulerClient client = SchedulerClient.Builder.create(pool, task).tableName(table).build();
     Instant now = Instant.now();
     for (int from = 0; from < messages; from += ENQUEUE_BATCH) {

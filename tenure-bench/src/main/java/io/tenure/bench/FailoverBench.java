@@ -41,7 +41,8 @@ public final class FailoverBench {
   private static final Duration BOUND = Duration.ofSeconds(60);
 
   private final String url;
-  private final TablePrefix prefix = TablePrefix.of("bench" + UUID.randomUUID().toString().substring(0, 6) + "_");
+  private final TablePrefix prefix =
+      TablePrefix.of("bench" + UUID.randomUUID().toString().substring(0, 6) + "_");
   private final Path jar;
   private final Path work;
   private final Map<String, Process> processes = new LinkedHashMap<>();
@@ -66,8 +67,11 @@ public final class FailoverBench {
         case "--nodes" -> nodes = Integer.parseInt(args[i + 1]);
         case "--jar" -> jar = Path.of(args[i + 1]);
         case "--work" -> work = Path.of(args[i + 1]);
-        default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; use --store URL [--store URL...] [--runs N] [--nodes N] [--jar PATH] [--work DIR]");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown option "
+                    + args[i]
+                    + "; use --store URL [--store URL...] [--runs N] [--nodes N] [--jar PATH] [--work DIR]");
       }
     }
     if (stores.isEmpty()) {
@@ -109,10 +113,14 @@ public final class FailoverBench {
       } else {
         leader.destroy();
       }
-      awaitUntil("a new leader after " + leaderName, () -> {
-        Lease now = observer.leases().read();
-        return now.live() && now.epoch() > before.epoch() && !before.holder().equals(now.holder());
-      });
+      awaitUntil(
+          "a new leader after " + leaderName,
+          () -> {
+            Lease now = observer.leases().read();
+            return now.live()
+                && now.epoch() > before.epoch()
+                && !before.holder().equals(now.holder());
+          });
       times.add(Duration.ofNanos(System.nanoTime() - signalled));
       leader.waitFor();
       startNode(observer);
@@ -121,22 +129,31 @@ public final class FailoverBench {
   }
 
   private Lease awaitSettledLeader(Store observer) throws Exception {
-    awaitUntil("a settled leader and every node active", () -> {
-      Lease lease = observer.leases().read();
-      List<NodeInfo> rows = observer.membership().read().nodes();
-      boolean allActive = rows.stream().filter(n -> processes.containsKey(n.name()))
-          .allMatch(n -> n.status() == io.tenure.NodeStatus.ACTIVE)
-          && rows.stream().filter(n -> processes.containsKey(n.name())).count() == processes.size();
-      return lease.live() && lease.acquiredAt() != null && allActive
-          && Duration.between(lease.acquiredAt(), lease.readAt()).compareTo(SETTLE) >= 0
-          && processes.containsKey(nameOf(observer, lease.holder()));
-    });
+    awaitUntil(
+        "a settled leader and every node active",
+        () -> {
+          Lease lease = observer.leases().read();
+          List<NodeInfo> rows = observer.membership().read().nodes();
+          boolean allActive =
+              rows.stream()
+                      .filter(n -> processes.containsKey(n.name()))
+                      .allMatch(n -> n.status() == io.tenure.NodeStatus.ACTIVE)
+                  && rows.stream().filter(n -> processes.containsKey(n.name())).count()
+                      == processes.size();
+          return lease.live()
+              && lease.acquiredAt() != null
+              && allActive
+              && Duration.between(lease.acquiredAt(), lease.readAt()).compareTo(SETTLE) >= 0
+              && processes.containsKey(nameOf(observer, lease.holder()));
+        });
     return observer.leases().read();
   }
 
   private String nameOf(Store observer, String nodeId) {
-    Optional<NodeInfo> row = observer.membership().read().nodes().stream()
-        .filter(n -> n.nodeId().equals(nodeId)).findFirst();
+    Optional<NodeInfo> row =
+        observer.membership().read().nodes().stream()
+            .filter(n -> n.nodeId().equals(nodeId))
+            .findFirst();
     return row.map(NodeInfo::name).orElse("?");
   }
 
@@ -144,22 +161,42 @@ public final class FailoverBench {
     String name = "n" + (++names);
     String java = ProcessHandle.current().info().command().orElse("java");
     File log = work.resolve(prefix.value() + name + ".log").toFile();
-    Process process = new ProcessBuilder(java, "-jar", jar.toString(), "node", "--store", url,
-        "--prefix", prefix.value(), "--name", name)
-        .redirectErrorStream(true)
-        .redirectOutput(log)
-        .start();
+    Process process =
+        new ProcessBuilder(
+                java,
+                "-jar",
+                jar.toString(),
+                "node",
+                "--store",
+                url,
+                "--prefix",
+                prefix.value(),
+                "--name",
+                name)
+            .redirectErrorStream(true)
+            .redirectOutput(log)
+            .start();
     processes.put(name, process);
-    awaitUntil("node " + name + " active (log " + log + ")", () -> observer.membership().read().nodes().stream()
-        .anyMatch(n -> n.name().equals(name) && n.status() == io.tenure.NodeStatus.ACTIVE));
+    awaitUntil(
+        "node " + name + " active (log " + log + ")",
+        () ->
+            observer.membership().read().nodes().stream()
+                .anyMatch(n -> n.name().equals(name) && n.status() == io.tenure.NodeStatus.ACTIVE));
   }
 
   private void report(String signal, List<Duration> times) {
     List<Duration> sorted = new ArrayList<>(times);
     Collections.sort(sorted);
-    System.out.printf(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %s |%n", Stores.maskSecrets(url).replaceAll("\\?.*", ""),
-        signal, sorted.size(), ms(percentile(sorted, 50)), ms(percentile(sorted, 90)),
-        ms(sorted.get(sorted.size() - 1)), ms(sorted.get(0)));
+    System.out.printf(
+        Locale.ROOT,
+        "| %s | %s | %d | %s | %s | %s | %s |%n",
+        Stores.maskSecrets(url).replaceAll("\\?.*", ""),
+        signal,
+        sorted.size(),
+        ms(percentile(sorted, 50)),
+        ms(percentile(sorted, 90)),
+        ms(sorted.get(sorted.size() - 1)),
+        ms(sorted.get(0)));
     System.out.flush();
   }
 
@@ -191,9 +228,12 @@ public final class FailoverBench {
       return;
     }
     String jdbcUrl = url.startsWith("jdbc:mysql:") ? "jdbc:mariadb:" + url.substring(11) : url;
-    try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        Statement s = c.createStatement()) {
       List<String> tables = new ArrayList<>();
-      try (ResultSet rows = c.getMetaData().getTables(c.getCatalog(), null, prefix.value() + "%", new String[] {"TABLE"})) {
+      try (ResultSet rows =
+          c.getMetaData()
+              .getTables(c.getCatalog(), null, prefix.value() + "%", new String[] {"TABLE"})) {
         while (rows.next()) {
           tables.add(rows.getString("TABLE_NAME"));
         }

@@ -13,8 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -25,11 +25,11 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>Tenure: one node with a no-op consumer drains N pre-enqueued messages (by default
  *       concurrency 8 to 64);
- *   <li>db-scheduler 16.x: N one-time tasks with a no-op handler, lock-and-fetch polling (by default
- *       threads 8 to 64);
+ *   <li>db-scheduler 16.x: N one-time tasks with a no-op handler, lock-and-fetch polling (by
+ *       default threads 8 to 64);
  *   <li>the raw SQL ceiling: Tenure's table claimed and deleted over plain JDBC with the statements
- *       Tenure's store runs (2 or 4 threads, batches of 250 to 1,000), and, for comparison, with the
- *       minimal loop this benchmark first used (ids only, delete by id);
+ *       Tenure's store runs (2 or 4 threads, batches of 250 to 1,000), and, for comparison, with
+ *       the minimal loop this benchmark first used (ids only, delete by id);
  *   <li>batched enqueue: {@code enqueueAll} against a raw JDBC batch insert of the same rows;
  *   <li>Tenure's best drain again on SQLite and MariaDB;
  *   <li>pickup latency on an idle queue, one message every 50 ms, on all three databases.
@@ -37,33 +37,39 @@ import java.util.stream.Collectors;
  *
  * Every system first runs once with 2,000 messages to warm up the JVM; those runs are discarded.
  * Then every drain setting of every system runs {@code --rounds} times (3), the rounds interleaved,
- * and each setting reports its median run; a system's figure is its best setting's median.
- * Every run uses fresh tables and drops them (or deletes the SQLite file) afterwards. On PostgreSQL
- * each drain also reports the transactions the database committed meanwhile, which shows how many
+ * and each setting reports its median run; a system's figure is its best setting's median. Every
+ * run uses fresh tables and drops them (or deletes the SQLite file) afterwards. On PostgreSQL each
+ * drain also reports the transactions the database committed meanwhile, which shows how many
  * messages each system moves per transaction.
  *
  * <p>Usage: {@code QueueBench [--messages 100000] [--scheduler-messages N] [--rounds 3]
- * [--concurrency 8,16,32,64] [--threads 8,16,32,64]
- * [--postgres URL] [--sqlite sqlite:/tmp/qb.db] [--mariadb URL]}; {@code --threads} are
- * db-scheduler's, each of which takes a connection (PostgreSQL allows 100 by default).
+ * [--concurrency 8,16,32,64] [--threads 8,16,32,64] [--postgres URL] [--sqlite sqlite:/tmp/qb.db]
+ * [--mariadb URL]}; {@code --threads} are db-scheduler's, each of which takes a connection
+ * (PostgreSQL allows 100 by default).
  */
 public final class QueueBench {
   /** Tenure consumer concurrencies and db-scheduler thread counts tried, unless given. */
   private static final List<Integer> CONCURRENCIES = List.of(8, 16, 32, 64);
+
   /**
    * Raw drains: 1 or 8 threads and batches under 250 were never the best in earlier runs (2 threads
    * with batches of 500 were, every time).
    */
   private static final int[] RAW_THREADS = {2, 4};
+
   private static final int[] RAW_BATCHES = {250, 500, 1000};
+
   /** Every drain setting of every system runs this often, interleaved; the median is reported. */
   private static final int ROUNDS = 3;
+
   private static final int WARM_UP_MESSAGES = 2_000;
   private static final int ENQUEUE_ROUNDS = 3;
   private static final int PICKUP_MESSAGES = 200;
   private static final Duration PICKUP_EVERY = Duration.ofMillis(50);
+
   /** Goals from issue 5. */
   private static final double GOAL_VS_DB_SCHEDULER = 5.0;
+
   private static final double GOAL_VS_RAW = 0.60;
 
   private final String postgres;
@@ -76,8 +82,14 @@ public final class QueueBench {
   private final List<Rate> rates = new ArrayList<>();
   private final List<Latency> latencies = new ArrayList<>();
 
-  private QueueBench(String postgres, String sqlite, String mariadb, List<Integer> concurrencies,
-      List<Integer> threads, int rounds, int schedulerMessages) {
+  private QueueBench(
+      String postgres,
+      String sqlite,
+      String mariadb,
+      List<Integer> concurrencies,
+      List<Integer> threads,
+      int rounds,
+      int schedulerMessages) {
     this.postgres = postgres;
     this.sqlite = sqlite;
     this.mariadb = mariadb;
@@ -112,9 +124,13 @@ public final class QueueBench {
         case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
         case "--scheduler-messages" -> schedulerMessages = Integer.parseInt(args[i + 1]);
         case "--only" -> only = args[i + 1];
-        default -> throw new IllegalArgumentException("unknown option " + args[i] + "; use [--messages N]"
-            + " [--scheduler-messages N] [--rounds 3] [--concurrency 8,16,32,64] [--threads 8,16,32,64]"
-            + " [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup|backlog|stats]");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown option "
+                    + args[i]
+                    + "; use [--messages N]"
+                    + " [--scheduler-messages N] [--rounds 3] [--concurrency 8,16,32,64] [--threads 8,16,32,64]"
+                    + " [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup|backlog|stats]");
       }
     }
     if (messages < 1) {
@@ -125,9 +141,12 @@ public final class QueueBench {
     }
     schedulerMessages = schedulerMessages < 0 ? messages : schedulerMessages;
     if (schedulerMessages < 1) {
-      throw new IllegalArgumentException("--scheduler-messages must be at least 1, got " + schedulerMessages);
+      throw new IllegalArgumentException(
+          "--scheduler-messages must be at least 1, got " + schedulerMessages);
     }
-    QueueBench bench = new QueueBench(postgres, sqlite, mariadb, concurrencies, threads, rounds, schedulerMessages);
+    QueueBench bench =
+        new QueueBench(
+            postgres, sqlite, mariadb, concurrencies, threads, rounds, schedulerMessages);
     switch (only) {
       case "all" -> bench.run(messages);
       case "pickup" -> bench.pickupOnly();
@@ -136,7 +155,9 @@ public final class QueueBench {
         bench.printVersions();
         StatsRuns.run(postgres, sqlite, mariadb, messages);
       }
-      default -> throw new IllegalArgumentException("--only must be all, pickup, backlog or stats, got " + only);
+      default ->
+          throw new IllegalArgumentException(
+              "--only must be all, pickup, backlog or stats, got " + only);
     }
   }
 
@@ -195,9 +216,17 @@ public final class QueueBench {
     int concurrency = concurrencies.get(0);
     TenureQueueRuns.drain(postgres, WARM_UP_MESSAGES, concurrency);
     for (int round = 1; round <= rounds; round++) {
-      Latency latency = TenureQueueRuns.pickup(postgres, PICKUP_MESSAGES, PICKUP_EVERY, concurrency);
-      System.out.printf(Locale.ROOT, "| pickup latency | %s | run %d, 1 every %d ms, concurrency %d | %d | %s |%n",
-          latency.store(), round, PICKUP_EVERY.toMillis(), concurrency, PICKUP_MESSAGES, result(latency));
+      Latency latency =
+          TenureQueueRuns.pickup(postgres, PICKUP_MESSAGES, PICKUP_EVERY, concurrency);
+      System.out.printf(
+          Locale.ROOT,
+          "| pickup latency | %s | run %d, 1 every %d ms, concurrency %d | %d | %s |%n",
+          latency.store(),
+          round,
+          PICKUP_EVERY.toMillis(),
+          concurrency,
+          PICKUP_MESSAGES,
+          result(latency));
     }
   }
 
@@ -216,7 +245,9 @@ public final class QueueBench {
     }
   }
 
-  /** One small run of every system and database, discarded: class loading, JIT, pools, statements. */
+  /**
+   * One small run of every system and database, discarded: class loading, JIT, pools, statements.
+   */
   private void warmUp() throws Exception {
     System.err.println("warming up with " + WARM_UP_MESSAGES + " messages per system (discarded)");
     TenureQueueRuns.drain(postgres, WARM_UP_MESSAGES, 16);
@@ -234,16 +265,22 @@ public final class QueueBench {
 
   private void record(Rate rate) {
     rates.add(rate);
-    System.err.printf(Locale.ROOT, "  %s, %s, %s: %s%n", rate.measure(), rate.store(), rate.setting(), result(rate));
+    System.err.printf(
+        Locale.ROOT,
+        "  %s, %s, %s: %s%n",
+        rate.measure(),
+        rate.store(),
+        rate.setting(),
+        result(rate));
   }
 
-  /**
-   * The runs of each setting, in the order they were first run, each reduced to its median run.
-   */
+  /** The runs of each setting, in the order they were first run, each reduced to its median run. */
   private List<Median> medians() {
     Map<String, List<Rate>> bySetting = new LinkedHashMap<>();
     for (Rate rate : rates) {
-      bySetting.computeIfAbsent(rate.measure() + "|" + rate.store() + "|" + rate.setting(), k -> new ArrayList<>())
+      bySetting
+          .computeIfAbsent(
+              rate.measure() + "|" + rate.store() + "|" + rate.setting(), k -> new ArrayList<>())
           .add(rate);
     }
     return bySetting.values().stream().map(Median::of).toList();
@@ -264,9 +301,11 @@ public final class QueueBench {
 
   /** The PostgreSQL setting of {@code measure} with the highest median. */
   private Rate best(String measure) {
-    return medians().stream().map(Median::median)
+    return medians().stream()
+        .map(Median::median)
         .filter(r -> r.measure().equals(measure) && r.store().equals("PostgreSQL"))
-        .max(Comparator.comparingDouble(Median::rate)).orElseThrow();
+        .max(Comparator.comparingDouble(Median::rate))
+        .orElseThrow();
   }
 
   /** The concurrency of Tenure's best PostgreSQL drain. */
@@ -279,7 +318,10 @@ public final class QueueBench {
     for (String url : List.of(postgres, mariadb)) {
       try (Connection c = DriverManager.getConnection(url)) {
         DatabaseMetaData meta = c.getMetaData();
-        line.append("; ").append(meta.getDatabaseProductName()).append(' ').append(meta.getDatabaseProductVersion());
+        line.append("; ")
+            .append(meta.getDatabaseProductName())
+            .append(' ')
+            .append(meta.getDatabaseProductVersion());
       }
     }
     line.append("; ").append(Runtime.getRuntime().availableProcessors()).append(" processors");
@@ -288,51 +330,103 @@ public final class QueueBench {
 
   private void printTable(int concurrency) {
     System.out.println();
-    System.out.println("| measure | store | setting | messages | result (median run) | runs, msg/s |");
+    System.out.println(
+        "| measure | store | setting | messages | result (median run) | runs, msg/s |");
     System.out.println("| --- | --- | --- | --- | --- | --- |");
     for (Median median : medians()) {
       Rate rate = median.median();
-      String runs = median.runs().size() == 1 ? "1 run" : median.runs().stream()
-          .map(r -> r.finished() ? count(r.perSecond()) : "not finished").collect(Collectors.joining(" / "));
-      System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", rate.measure(), rate.store(), rate.setting(),
-          count(rate.messages()), result(rate), runs);
+      String runs =
+          median.runs().size() == 1
+              ? "1 run"
+              : median.runs().stream()
+                  .map(r -> r.finished() ? count(r.perSecond()) : "not finished")
+                  .collect(Collectors.joining(" / "));
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %s | %s | %s | %s | %s |%n",
+          rate.measure(),
+          rate.store(),
+          rate.setting(),
+          count(rate.messages()),
+          result(rate),
+          runs);
     }
     for (Latency latency : latencies) {
-      System.out.printf(Locale.ROOT, "| pickup latency | %s | 1 every %d ms, concurrency %d | %d | %s |%n",
-          latency.store(), PICKUP_EVERY.toMillis(), concurrency, latency.messages(), result(latency));
+      System.out.printf(
+          Locale.ROOT,
+          "| pickup latency | %s | 1 every %d ms, concurrency %d | %d | %s |%n",
+          latency.store(),
+          PICKUP_EVERY.toMillis(),
+          concurrency,
+          latency.messages(),
+          result(latency));
     }
     Rate tenure = best("Tenure drain");
     Rate peer = best("db-scheduler drain");
     Rate raw = best(RawQueueRuns.Statements.TENURE.measure);
     Rate minimal = best(RawQueueRuns.Statements.MINIMAL.measure);
     System.out.println();
-    System.out.printf(Locale.ROOT, "Best median of %d on PostgreSQL: Tenure %s msg/s (%s), db-scheduler %s msg/s (%s),"
-        + " raw SQL with Tenure's statements %s msg/s (%s), minimal raw SQL %s msg/s (%s).%n", rounds,
-        count(tenure.perSecond()), tenure.setting(), count(peer.perSecond()), peer.setting(),
-        count(raw.perSecond()), raw.setting(), count(minimal.perSecond()), minimal.setting());
+    System.out.printf(
+        Locale.ROOT,
+        "Best median of %d on PostgreSQL: Tenure %s msg/s (%s), db-scheduler %s msg/s (%s),"
+            + " raw SQL with Tenure's statements %s msg/s (%s), minimal raw SQL %s msg/s (%s).%n",
+        rounds,
+        count(tenure.perSecond()),
+        tenure.setting(),
+        count(peer.perSecond()),
+        peer.setting(),
+        count(raw.perSecond()),
+        raw.setting(),
+        count(minimal.perSecond()),
+        minimal.setting());
     goal("Tenure / db-scheduler", tenure.perSecond() / peer.perSecond(), GOAL_VS_DB_SCHEDULER, "x");
-    goal("Tenure / raw SQL with Tenure's statements", tenure.perSecond() / raw.perSecond(), GOAL_VS_RAW, "");
-    System.out.printf(Locale.ROOT, "Tenure / minimal raw SQL = %.2f (no goal; not the same statements).%n",
+    goal(
+        "Tenure / raw SQL with Tenure's statements",
+        tenure.perSecond() / raw.perSecond(),
+        GOAL_VS_RAW,
+        "");
+    System.out.printf(
+        Locale.ROOT,
+        "Tenure / minimal raw SQL = %.2f (no goal; not the same statements).%n",
         tenure.perSecond() / minimal.perSecond());
     Rate enqueue = best("Tenure enqueueAll");
     Rate insert = best("raw JDBC batch insert");
-    System.out.printf(Locale.ROOT, "Enqueue, median of %d: Tenure enqueueAll %s msg/s, raw batch insert %s msg/s (ratio %.2f).%n",
-        ENQUEUE_ROUNDS, count(enqueue.perSecond()), count(insert.perSecond()), enqueue.perSecond() / insert.perSecond());
+    System.out.printf(
+        Locale.ROOT,
+        "Enqueue, median of %d: Tenure enqueueAll %s msg/s, raw batch insert %s msg/s (ratio %.2f).%n",
+        ENQUEUE_ROUNDS,
+        count(enqueue.perSecond()),
+        count(insert.perSecond()),
+        enqueue.perSecond() / insert.perSecond());
   }
 
   private static void goal(String what, double ratio, double goal, String unit) {
-    System.out.printf(Locale.ROOT, "%s = %.2f%s (goal at least %.2f%s): %s.%n", what, ratio, unit, goal, unit,
+    System.out.printf(
+        Locale.ROOT,
+        "%s = %.2f%s (goal at least %.2f%s): %s.%n",
+        what,
+        ratio,
+        unit,
+        goal,
+        unit,
         ratio >= goal ? "met" : "NOT met");
   }
 
   private static String result(Latency latency) {
-    return String.format(Locale.ROOT, "p50 %s, p90 %s, p99 %s, max %s; the first handled, after 2 s idle: %s",
-        ms1(latency.p50()), ms1(latency.p90()), ms1(latency.p99()), ms1(latency.max()), ms1(latency.first()));
+    return String.format(
+        Locale.ROOT,
+        "p50 %s, p90 %s, p99 %s, max %s; the first handled, after 2 s idle: %s",
+        ms1(latency.p50()),
+        ms1(latency.p90()),
+        ms1(latency.p99()),
+        ms1(latency.max()),
+        ms1(latency.first()));
   }
 
   private static String result(Rate rate) {
     String note = rate.note().isEmpty() ? "" : "; " + rate.note();
-    return rate.finished() ? count(rate.perSecond()) + " msg/s (" + ms(rate.nanos()) + note + ")"
+    return rate.finished()
+        ? count(rate.perSecond()) + " msg/s (" + ms(rate.nanos()) + note + ")"
         : "not within " + QueueBenchSupport.BOUND.toSeconds() + " s";
   }
 }

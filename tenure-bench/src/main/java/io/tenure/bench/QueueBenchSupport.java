@@ -17,12 +17,16 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** What the queue benchmark's runs share: table prefixes, clean-up, pre-filling, waiting, results. */
+/**
+ * What the queue benchmark's runs share: table prefixes, clean-up, pre-filling, waiting, results.
+ */
 final class QueueBenchSupport {
   /** How long one drain may take before the run is reported as not finished. */
   static final Duration BOUND = Duration.ofSeconds(120);
+
   /** Messages per {@code enqueueAll} (the store's maximum) and per raw insert batch. */
   static final int ENQUEUE_BATCH = 1000;
+
   /** The queue every run uses. */
   static final String QUEUE = "bench";
 
@@ -49,12 +53,15 @@ final class QueueBenchSupport {
       return nanos != Long.MAX_VALUE;
     }
 
-    /** @return this rate with {@code more} appended to its note */
+    /**
+     * @return this rate with {@code more} appended to its note
+     */
     Rate noted(String more) {
       if (more.isEmpty()) {
         return this;
       }
-      return new Rate(measure, store, setting, messages, nanos, note.isEmpty() ? more : note + ", " + more);
+      return new Rate(
+          measure, store, setting, messages, nanos, note.isEmpty() ? more : note + ", " + more);
     }
   }
 
@@ -77,7 +84,9 @@ final class QueueBenchSupport {
       before = read();
     }
 
-    /** @return "N commits" since {@link #start()}, or "" where they cannot be counted */
+    /**
+     * @return "N commits" since {@link #start()}, or "" where they cannot be counted
+     */
     String counted() throws Exception {
       if (before < 0) {
         return "";
@@ -90,8 +99,11 @@ final class QueueBenchSupport {
       if (!url.startsWith("jdbc:postgresql:")) {
         return -1;
       }
-      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
-          ResultSet r = s.executeQuery("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")) {
+      try (Connection c = DriverManager.getConnection(url);
+          Statement s = c.createStatement();
+          ResultSet r =
+              s.executeQuery(
+                  "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")) {
         r.next();
         return r.getLong(1);
       }
@@ -108,7 +120,9 @@ final class QueueBenchSupport {
       }
     }
 
-    /** @return "first after N ms" counted from {@code start}, or "none" */
+    /**
+     * @return "first after N ms" counted from {@code start}, or "none"
+     */
     String since(long start) {
       long first = at.get();
       return first == 0 ? "none handled" : "first after " + ms(first - start);
@@ -138,7 +152,9 @@ final class QueueBenchSupport {
     return url.startsWith("jdbc:postgresql:") ? "PostgreSQL" : "MariaDB";
   }
 
-  /** Leaves nothing behind: drops the prefix's tables, or deletes a SQLite file with its journals. */
+  /**
+   * Leaves nothing behind: drops the prefix's tables, or deletes a SQLite file with its journals.
+   */
   static void cleanUp(String url, TablePrefix prefix) throws Exception {
     if (url.startsWith("sqlite:")) {
       String file = url.substring("sqlite:".length());
@@ -147,9 +163,12 @@ final class QueueBenchSupport {
       }
       return;
     }
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
       List<String> tables = new ArrayList<>();
-      try (ResultSet rows = c.getMetaData().getTables(c.getCatalog(), null, prefix.value() + "%", new String[] {"TABLE"})) {
+      try (ResultSet rows =
+          c.getMetaData()
+              .getTables(c.getCatalog(), null, prefix.value() + "%", new String[] {"TABLE"})) {
         while (rows.next()) {
           tables.add(rows.getString("TABLE_NAME"));
         }
@@ -175,7 +194,8 @@ final class QueueBenchSupport {
 
   /** Rows left in {@code table}. */
   static long rows(Connection connection, String table) throws SQLException {
-    try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+    try (Statement s = connection.createStatement();
+        ResultSet r = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
       r.next();
       return r.getLong(1);
     }

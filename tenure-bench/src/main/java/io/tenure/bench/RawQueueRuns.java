@@ -41,10 +41,12 @@ final class RawQueueRuns implements AutoCloseable {
   private final JdbcStore store;
   private final Queue queue;
   private final String messages;
+
   /** The columns Tenure's claim returns ({@code JdbcQueueStore.COLUMNS}). */
-  private static final String COLUMNS = "id, queue, msg_key, payload, content_type, headers, priority, attempts,"
-      + " max_attempts, available_at, status, owner_node, claim_token, lease_until, last_error, created_at,"
-      + " finished_at, dedupe_key";
+  private static final String COLUMNS =
+      "id, queue, msg_key, payload, content_type, headers, priority, attempts,"
+          + " max_attempts, available_at, status, owner_node, claim_token, lease_until, last_error, created_at,"
+          + " finished_at, dedupe_key";
 
   private RawQueueRuns(String url, TablePrefix prefix, JdbcStore store) {
     this.url = url;
@@ -78,8 +80,10 @@ final class RawQueueRuns implements AutoCloseable {
       CountDownLatch go = new CountDownLatch(1);
       List<Worker> workers = new ArrayList<>();
       for (Connection connection : connections) {
-        workers.add(statements == Statements.TENURE ? new SameStatements(connection, batch, go)
-            : new Minimal(connection, batch, go));
+        workers.add(
+            statements == Statements.TENURE
+                ? new SameStatements(connection, batch, go)
+                : new Minimal(connection, batch, go));
       }
       List<Thread> running = workers.stream().map(w -> Thread.ofPlatform().start(w)).toList();
       long start = System.nanoTime();
@@ -98,9 +102,16 @@ final class RawQueueRuns implements AutoCloseable {
         left = rows(c, messages);
       }
       if (left != 0) {
-        throw new IllegalStateException(left + " messages left after the raw drain, which indicates a bug in it");
+        throw new IllegalStateException(
+            left + " messages left after the raw drain, which indicates a bug in it");
       }
-      rate = new Rate(statements.measure, storeName(url), threads + " threads, batch " + batch, count, nanos);
+      rate =
+          new Rate(
+              statements.measure,
+              storeName(url),
+              threads + " threads, batch " + batch,
+              count,
+              nanos);
     } finally {
       for (Connection connection : connections) {
         connection.close();
@@ -109,7 +120,9 @@ final class RawQueueRuns implements AutoCloseable {
     return rate.noted(commits.counted());
   }
 
-  /** Times {@code count} messages written with Tenure's {@code enqueueAll}, 1,000 per transaction. */
+  /**
+   * Times {@code count} messages written with Tenure's {@code enqueueAll}, 1,000 per transaction.
+   */
   Rate tenureEnqueue(int count) throws SQLException {
     truncate();
     long nanos = enqueue(queue, count);
@@ -122,11 +135,15 @@ final class RawQueueRuns implements AutoCloseable {
    */
   Rate rawInsert(int count) throws SQLException {
     truncate();
-    String sql = "INSERT INTO " + messages + " (queue, msg_key, payload, content_type, headers, priority,"
-        + " attempts, max_attempts, available_at, status, created_at, dedupe_key)"
-        + " VALUES (?, NULL, ?, 'text/plain; charset=utf-8', '', 0, 0, ?, now(), 'PENDING', now(), NULL)";
+    String sql =
+        "INSERT INTO "
+            + messages
+            + " (queue, msg_key, payload, content_type, headers, priority,"
+            + " attempts, max_attempts, available_at, status, created_at, dedupe_key)"
+            + " VALUES (?, NULL, ?, 'text/plain; charset=utf-8', '', 0, 0, ?, now(), 'PENDING', now(), NULL)";
     int maxAttempts = QueuePolicy.defaults().maxAttempts();
-    try (Connection c = DriverManager.getConnection(url); PreparedStatement insert = c.prepareStatement(sql)) {
+    try (Connection c = DriverManager.getConnection(url);
+        PreparedStatement insert = c.prepareStatement(sql)) {
       c.setAutoCommit(false);
       long start = System.nanoTime();
       for (int i = 0; i < count; i++) {
@@ -140,12 +157,14 @@ final class RawQueueRuns implements AutoCloseable {
         }
       }
       long nanos = System.nanoTime() - start;
-      return new Rate("raw JDBC batch insert", storeName(url), "1,000 per transaction", count, nanos);
+      return new Rate(
+          "raw JDBC batch insert", storeName(url), "1,000 per transaction", count, nanos);
     }
   }
 
   private void truncate() throws SQLException {
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
       s.execute("TRUNCATE " + messages);
     }
   }
@@ -162,16 +181,16 @@ final class RawQueueRuns implements AutoCloseable {
      * The statements Tenure's store runs on PostgreSQL for an unordered consumer: the claim is the
      * store's own ({@code JdbcQueueStore.postgresClaimStatement()}: the window of max(4 x batch,
      * 1,000) rows locked by its index scan with the per-key FIFO predicate, the key heads behind a
-     * one-time filter, a {@code MATERIALIZED} candidate CTE, every column returned and read), then the
-     * done ({@code resolvedAtOnce}: {@code DELETE ... WHERE status = 'INFLIGHT' AND claim_token = ?
-     * AND id IN (...)}, 250 ids a statement, all of a claim in one transaction, the row count
+     * one-time filter, a {@code MATERIALIZED} candidate CTE, every column returned and read), then
+     * the done ({@code resolvedAtOnce}: {@code DELETE ... WHERE status = 'INFLIGHT' AND claim_token
+     * = ? AND id IN (...)}, 250 ids a statement, all of a claim in one transaction, the row count
      * checked). This is the ceiling issue 5 defines.
      */
     TENURE("raw SQL drain, Tenure's statements"),
     /**
      * The loop this benchmark first used, kept for comparison: the claim returns only ids (through
-     * a plain {@code IN} subquery, which on PostgreSQL may claim more rows than asked) and the delete
-     * is by id alone, with no claim token.
+     * a plain {@code IN} subquery, which on PostgreSQL may claim more rows than asked) and the
+     * delete is by id alone, with no claim token.
      */
     MINIMAL("raw SQL drain, minimal: id only, delete by id");
 
@@ -208,7 +227,9 @@ final class RawQueueRuns implements AutoCloseable {
       }
     }
 
-    /** @return false once a claim found nothing */
+    /**
+     * @return false once a claim found nothing
+     */
     abstract boolean claimAndDelete() throws SQLException;
   }
 
@@ -223,14 +244,16 @@ final class RawQueueRuns implements AutoCloseable {
       connection.setAutoCommit(false);
       connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       // The store's own statement, not a copy, so the ceiling cannot drift from what Tenure runs.
-      claiming = connection.prepareStatement(
-          ((io.tenure.jdbc.internal.JdbcQueueStore) store.queues()).postgresClaimStatement());
+      claiming =
+          connection.prepareStatement(
+              ((io.tenure.jdbc.internal.JdbcQueueStore) store.queues()).postgresClaimStatement());
     }
 
     @Override
     boolean claimAndDelete() throws SQLException {
       String token = UUID.randomUUID().toString();
-      // The parameters in the order postgresClaimStatement() documents, bound as the store binds them.
+      // The parameters in the order postgresClaimStatement() documents, bound as the store binds
+      // them.
       io.tenure.jdbc.internal.JdbcQueueStore.bindWalkThenHeads(claiming, QUEUE, batch);
       claiming.setInt(9, batch);
       claiming.setString(10, node);
@@ -249,9 +272,13 @@ final class RawQueueRuns implements AutoCloseable {
       int deleted = 0;
       for (int from = 0; from < ids.size(); from += IDS_PER_DELETE) {
         List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_DELETE));
-        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + messages
-            + " WHERE status = 'INFLIGHT' AND claim_token = ? AND id IN ("
-            + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ")")) {
+        try (PreparedStatement delete =
+            connection.prepareStatement(
+                "DELETE FROM "
+                    + messages
+                    + " WHERE status = 'INFLIGHT' AND claim_token = ? AND id IN ("
+                    + String.join(", ", Collections.nCopies(chunk.size(), "?"))
+                    + ")")) {
           delete.setString(1, token);
           for (int i = 0; i < chunk.size(); i++) {
             delete.setLong(i + 2, chunk.get(i));
@@ -261,8 +288,12 @@ final class RawQueueRuns implements AutoCloseable {
       }
       if (deleted != ids.size()) {
         connection.rollback();
-        throw new IllegalStateException("deleted " + deleted + " of " + ids.size()
-            + " claimed messages, which indicates a bug in the raw drain");
+        throw new IllegalStateException(
+            "deleted "
+                + deleted
+                + " of "
+                + ids.size()
+                + " claimed messages, which indicates a bug in the raw drain");
       }
       connection.commit();
       return true;
@@ -299,10 +330,16 @@ final class RawQueueRuns implements AutoCloseable {
 
     Minimal(Connection connection, int batch, CountDownLatch go) throws SQLException {
       super(connection, batch, go);
-      claiming = connection.prepareStatement("UPDATE " + messages + " SET status = 'INFLIGHT', owner_node = ?,"
-          + " claim_token = ?, lease_until = now() + interval '30 seconds', attempts = attempts + 1"
-          + " WHERE id IN (SELECT id FROM " + messages + " WHERE queue = ? AND status = 'PENDING'"
-          + " AND available_at <= now() ORDER BY priority DESC, id LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING id");
+      claiming =
+          connection.prepareStatement(
+              "UPDATE "
+                  + messages
+                  + " SET status = 'INFLIGHT', owner_node = ?,"
+                  + " claim_token = ?, lease_until = now() + interval '30 seconds', attempts = attempts + 1"
+                  + " WHERE id IN (SELECT id FROM "
+                  + messages
+                  + " WHERE queue = ? AND status = 'PENDING'"
+                  + " AND available_at <= now() ORDER BY priority DESC, id LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING id");
       deleting = connection.prepareStatement("DELETE FROM " + messages + " WHERE id = ANY(?)");
     }
 

@@ -25,17 +25,18 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code Queue.stats()} on a bloated table (issue 15): the statement before (one scan of the
- * whole table, dead row versions included) and the index-served one, side by side in one run on
- * the same table. PostgreSQL: 1,000 pending and 100 in-flight messages live, behind 1,000,000 rows
- * inserted then deleted with autovacuum off for the table (1,000,000 dead tuples), with payloads
- * of 16 bytes and of 1 KiB; then, vacuumed, with 1,000,000 dead letters (status DEAD) live.
- * SQLite and MariaDB: the new statement's plan.
+ * {@code Queue.stats()} on a bloated table (issue 15): the statement before (one scan of the whole
+ * table, dead row versions included) and the index-served one, side by side in one run on the same
+ * table. PostgreSQL: 1,000 pending and 100 in-flight messages live, behind 1,000,000 rows inserted
+ * then deleted with autovacuum off for the table (1,000,000 dead tuples), with payloads of 16 bytes
+ * and of 1 KiB; then, vacuumed, with 1,000,000 dead letters (status DEAD) live. SQLite and MariaDB:
+ * the new statement's plan.
  */
 final class StatsRuns {
   private static final int CALLS = 20;
   private static final int LIVE_PENDING = 1000;
   private static final int LIVE_INFLIGHT = 100;
+
   /** Payload sizes of the deleted rows: tiny, and a small JSON document's. */
   private static final List<Integer> PAYLOADS = List.of(16, 1024);
 
@@ -48,13 +49,20 @@ final class StatsRuns {
         + " SUM(CASE WHEN status = 'INFLIGHT' THEN 1 ELSE 0 END) AS inflight,"
         + " SUM(CASE WHEN status = 'DEAD' THEN 1 ELSE 0 END) AS dead,"
         + " SUM(CASE WHEN status = 'DONE' THEN 1 ELSE 0 END) AS done,"
-        + " MIN(CASE WHEN status = 'PENDING' AND available_at <= " + now + " THEN available_at END)"
-        + " AS oldest, " + now + " AS read_at"
-        + " FROM " + messages + " GROUP BY queue ORDER BY queue";
+        + " MIN(CASE WHEN status = 'PENDING' AND available_at <= "
+        + now
+        + " THEN available_at END)"
+        + " AS oldest, "
+        + now
+        + " AS read_at"
+        + " FROM "
+        + messages
+        + " GROUP BY queue ORDER BY queue";
   }
 
   static void run(String postgres, String sqlite, String mariadb, int deadTuples) throws Exception {
-    System.out.println("| table | statement | first call (ms) | median of " + CALLS + " (ms) | slowest (ms) |");
+    System.out.println(
+        "| table | statement | first call (ms) | median of " + CALLS + " (ms) | slowest (ms) |");
     System.out.println("| --- | --- | --- | --- | --- |");
     for (int payload : PAYLOADS) {
       TablePrefix prefix = freshPrefix();
@@ -62,16 +70,27 @@ final class StatsRuns {
           Connection raw = DriverManager.getConnection(postgres)) {
         String messages = prefix.table("messages");
         try (Statement s = raw.createStatement()) {
-          s.execute("ALTER TABLE " + messages + " SET (autovacuum_enabled = false, toast.autovacuum_enabled = false)");
+          s.execute(
+              "ALTER TABLE "
+                  + messages
+                  + " SET (autovacuum_enabled = false, toast.autovacuum_enabled = false)");
           s.execute(insert(messages, deadTuples, "PENDING", payload));
           s.execute("DELETE FROM " + messages);
         }
         live(store.queues());
-        compare(store, raw, messages,
-            String.format(Locale.ROOT, "%,d dead tuples, %,d-byte payloads, autovacuum off", deadTuples, payload));
+        compare(
+            store,
+            raw,
+            messages,
+            String.format(
+                Locale.ROOT,
+                "%,d dead tuples, %,d-byte payloads, autovacuum off",
+                deadTuples,
+                payload));
         if (payload == PAYLOADS.get(PAYLOADS.size() - 1)) {
           System.out.println();
-          System.out.println("PostgreSQL, EXPLAIN (ANALYZE, BUFFERS) of the new statement, on the table above:");
+          System.out.println(
+              "PostgreSQL, EXPLAIN (ANALYZE, BUFFERS) of the new statement, on the table above:");
           print(raw, "EXPLAIN (ANALYZE, BUFFERS) " + statement(store));
           System.out.println();
         }
@@ -82,10 +101,14 @@ final class StatsRuns {
             s.execute(insert(messages, deadTuples, "DEAD", payload));
             s.execute("VACUUM ANALYZE " + messages);
           }
-          compare(store, raw, messages, String.format(Locale.ROOT, "%,d dead letters (status DEAD), vacuumed",
-              deadTuples));
+          compare(
+              store,
+              raw,
+              messages,
+              String.format(Locale.ROOT, "%,d dead letters (status DEAD), vacuumed", deadTuples));
           System.out.println();
-          System.out.println("PostgreSQL, EXPLAIN (ANALYZE, BUFFERS) of the new statement, on the table above:");
+          System.out.println(
+              "PostgreSQL, EXPLAIN (ANALYZE, BUFFERS) of the new statement, on the table above:");
           print(raw, "EXPLAIN (ANALYZE, BUFFERS) " + statement(store));
           System.out.println();
         }
@@ -99,17 +122,39 @@ final class StatsRuns {
   }
 
   private static String insert(String messages, int rows, String status, int payload) {
-    return "INSERT INTO " + messages + " (queue, payload, content_type, headers, priority, attempts, max_attempts,"
-        + " available_at, status, created_at, finished_at) SELECT '" + QUEUE + "', convert_to(repeat('x', " + payload
-        + "), 'UTF8'), 'text/plain', '', 0, 1, 3, now(), '" + status + "', now(), "
-        + (status.equals("DEAD") ? "now()" : "NULL") + " FROM generate_series(1, " + rows + ")";
+    return "INSERT INTO "
+        + messages
+        + " (queue, payload, content_type, headers, priority, attempts, max_attempts,"
+        + " available_at, status, created_at, finished_at) SELECT '"
+        + QUEUE
+        + "', convert_to(repeat('x', "
+        + payload
+        + "), 'UTF8'), 'text/plain', '', 0, 1, 3, now(), '"
+        + status
+        + "', now(), "
+        + (status.equals("DEAD") ? "now()" : "NULL")
+        + " FROM generate_series(1, "
+        + rows
+        + ")";
   }
 
   private static void live(QueueStore queues) {
     for (int i = 0; i < LIVE_PENDING + LIVE_INFLIGHT; i += 1000) {
       int n = Math.min(1000, LIVE_PENDING + LIVE_INFLIGHT - i);
-      queues.enqueue(new ArrayList<>(Collections.nCopies(n,
-          new NewMessage(QUEUE, null, new byte[] {1}, "text/plain", Map.of(), 0, 3, Duration.ZERO, null))));
+      queues.enqueue(
+          new ArrayList<>(
+              Collections.nCopies(
+                  n,
+                  new NewMessage(
+                      QUEUE,
+                      null,
+                      new byte[] {1},
+                      "text/plain",
+                      Map.of(),
+                      0,
+                      3,
+                      Duration.ZERO,
+                      null))));
     }
     queues.claim(ClaimRequest.of(QUEUE, "bench-node", LIVE_INFLIGHT, Duration.ofMinutes(30)));
   }
@@ -119,13 +164,15 @@ final class StatsRuns {
   }
 
   /** First calls, then {@value #CALLS} calls of each, alternating, so a slow spell hits both. */
-  private static void compare(JdbcStore store, Connection raw, String messages, String table) throws SQLException {
+  private static void compare(JdbcStore store, Connection raw, String messages, String table)
+      throws SQLException {
     String old = before(messages, "CURRENT_TIMESTAMP");
     long[] oldTimes = new long[CALLS + 1];
     long[] newTimes = new long[CALLS + 1];
     for (int i = 0; i <= CALLS; i++) {
       long start = System.nanoTime();
-      try (Statement s = raw.createStatement(); ResultSet rows = s.executeQuery(old)) {
+      try (Statement s = raw.createStatement();
+          ResultSet rows = s.executeQuery(old)) {
         while (rows.next()) {
           rows.getLong("pending");
         }
@@ -142,8 +189,14 @@ final class StatsRuns {
   private static String line(String table, String statement, long[] times) {
     long[] rest = Arrays.copyOfRange(times, 1, times.length);
     Arrays.sort(rest);
-    return String.format(Locale.ROOT, "| %s | %s | %.1f | %.2f | %.2f |", table, statement, times[0] / 1e6,
-        rest[rest.length / 2] / 1e6, rest[rest.length - 1] / 1e6);
+    return String.format(
+        Locale.ROOT,
+        "| %s | %s | %.1f | %.2f | %.2f |",
+        table,
+        statement,
+        times[0] / 1e6,
+        rest[rest.length / 2] / 1e6,
+        rest[rest.length - 1] / 1e6);
   }
 
   /** The new statement's plan on a small table of every status. */
@@ -155,7 +208,8 @@ final class StatsRuns {
       live(queues);
       System.out.println();
       boolean sqlite = url.startsWith("sqlite:");
-      System.out.println((sqlite ? "SQLite, EXPLAIN QUERY PLAN" : "MariaDB, EXPLAIN") + " of the new statement:");
+      System.out.println(
+          (sqlite ? "SQLite, EXPLAIN QUERY PLAN" : "MariaDB, EXPLAIN") + " of the new statement:");
       print(raw, (sqlite ? "EXPLAIN QUERY PLAN " : "EXPLAIN ") + statement(store));
     } finally {
       cleanUp(url, prefix);
@@ -168,7 +222,8 @@ final class StatsRuns {
         s.execute("SET jit = off"); // as the store reads it
       }
     }
-    try (Statement s = raw.createStatement(); ResultSet rows = s.executeQuery(sql)) {
+    try (Statement s = raw.createStatement();
+        ResultSet rows = s.executeQuery(sql)) {
       int columns = rows.getMetaData().getColumnCount();
       while (rows.next()) {
         StringBuilder line = new StringBuilder("    ");

@@ -42,15 +42,23 @@ final class TenureQueueRuns {
     TablePrefix prefix = freshPrefix();
     Commits commits = new Commits(url);
     Rate rate;
-    try (JdbcStore store = JdbcStore.builder().url(url).prefix(prefix).poolSize(POOL_SIZE).build()) {
+    try (JdbcStore store =
+        JdbcStore.builder().url(url).prefix(prefix).poolSize(POOL_SIZE).build()) {
       Queue queue = Queue.on(store.queues(), QUEUE, QueuePolicy.defaults());
       enqueue(queue, messages);
       LongAdder handled = new LongAdder();
       FirstSeen first = new FirstSeen();
-      TenureNode node = TenureNode.builder(store).name("bench").consumer(queue, concurrency, delivery -> {
-        first.seen();
-        handled.increment();
-      }).build();
+      TenureNode node =
+          TenureNode.builder(store)
+              .name("bench")
+              .consumer(
+                  queue,
+                  concurrency,
+                  delivery -> {
+                    first.seen();
+                    handled.increment();
+                  })
+              .build();
       commits.start();
       long start = System.nanoTime();
       node.start();
@@ -58,12 +66,15 @@ final class TenureQueueRuns {
       try {
         // The stats read scans the table; reading it every 10 ms while the node works would slow
         // the node down, so it is polled only once the handlers have seen every message.
-        boolean drained = await(Duration.ofMillis(1), () -> handled.sum() >= messages)
-            && await(Duration.ofMillis(10), () -> unfinished(queue) == 0);
+        boolean drained =
+            await(Duration.ofMillis(1), () -> handled.sum() >= messages)
+                && await(Duration.ofMillis(10), () -> unfinished(queue) == 0);
         long nanos = System.nanoTime() - start;
         String note = "start() " + ms(started) + ", " + first.since(start);
-        rate = drained ? new Rate("Tenure drain", storeName(url), setting, messages, nanos, note)
-            : Rate.notFinished("Tenure drain", storeName(url), setting, messages);
+        rate =
+            drained
+                ? new Rate("Tenure drain", storeName(url), setting, messages, nanos, note)
+                : Rate.notFinished("Tenure drain", storeName(url), setting, messages);
       } finally {
         node.close();
       }
@@ -83,21 +94,32 @@ final class TenureQueueRuns {
    * {@code System.nanoTime()}, and records how long after that each handler saw its message. The
    * time includes the enqueue's own commit.
    */
-  static Latency pickup(String url, int messages, Duration every, int concurrency) throws Exception {
+  static Latency pickup(String url, int messages, Duration every, int concurrency)
+      throws Exception {
     TablePrefix prefix = freshPrefix();
     List<Long> waits = Collections.synchronizedList(new ArrayList<>());
-    MessageHandler handler = delivery -> waits.add(System.nanoTime() - Long.parseLong(delivery.text()));
-    try (JdbcStore store = JdbcStore.builder().url(url).prefix(prefix).poolSize(POOL_SIZE).build()) {
+    MessageHandler handler =
+        delivery -> waits.add(System.nanoTime() - Long.parseLong(delivery.text()));
+    try (JdbcStore store =
+        JdbcStore.builder().url(url).prefix(prefix).poolSize(POOL_SIZE).build()) {
       Queue queue = Queue.on(store.queues(), QUEUE, QueuePolicy.defaults());
-      TenureNode node = TenureNode.builder(store).name("bench").consumer(queue, concurrency, handler).build();
+      TenureNode node =
+          TenureNode.builder(store).name("bench").consumer(queue, concurrency, handler).build();
       node.start();
       try {
         // Idle long enough for the consumer's poll interval to back off to its longest.
         Thread.sleep(2_000);
         send(queue, messages, every);
         if (!await(Duration.ofMillis(10), () -> waits.size() >= messages)) {
-          throw new IllegalStateException("only " + waits.size() + " of " + messages + " messages were handled on "
-              + storeName(url) + " within " + QueueBenchSupport.BOUND);
+          throw new IllegalStateException(
+              "only "
+                  + waits.size()
+                  + " of "
+                  + messages
+                  + " messages were handled on "
+                  + storeName(url)
+                  + " within "
+                  + QueueBenchSupport.BOUND);
         }
       } finally {
         node.close();
@@ -107,8 +129,14 @@ final class TenureQueueRuns {
     }
     List<Long> sorted = new ArrayList<>(waits);
     Collections.sort(sorted);
-    return new Latency(storeName(url), messages, waits.get(0), percentile(sorted, 50), percentile(sorted, 90),
-        percentile(sorted, 99), sorted.get(sorted.size() - 1));
+    return new Latency(
+        storeName(url),
+        messages,
+        waits.get(0),
+        percentile(sorted, 50),
+        percentile(sorted, 90),
+        percentile(sorted, 99),
+        sorted.get(sorted.size() - 1));
   }
 
   /** One message every {@code every}, on a fixed schedule so a slow enqueue does not stretch it. */

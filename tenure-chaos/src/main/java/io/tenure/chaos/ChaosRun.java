@@ -28,8 +28,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One chaos run: start the nodes, feed the workload, inject faults on a seeded schedule, stop the
- * faults, let the cluster settle for a quiet period, then read the history and the tables and
- * check every invariant ({@link Checker}).
+ * faults, let the cluster settle for a quiet period, then read the history and the tables and check
+ * every invariant ({@link Checker}).
  */
 public final class ChaosRun {
   private final ChaosSettings settings;
@@ -40,23 +40,34 @@ public final class ChaosRun {
     this.log = log;
   }
 
-  /** Runs and returns the report; the caller decides the exit code from {@link ChaosReport#safe()}. */
+  /**
+   * Runs and returns the report; the caller decides the exit code from {@link ChaosReport#safe()}.
+   */
   public ChaosReport run() throws Exception {
     Files.createDirectories(settings.dir());
     TablePrefix prefix = TablePrefix.of(settings.prefix());
     try (Store store = Stores.open(new StoreSettings(settings.storeUrl(), prefix, true));
         History history = new History(settings.storeUrl(), settings.prefix())) {
       history.create();
-      NodeProcesses nodes = new NodeProcesses(settings.launcher(), settings.storeUrl(), settings.dir());
+      NodeProcesses nodes =
+          new NodeProcesses(settings.launcher(), settings.storeUrl(), settings.dir());
       try {
         for (int i = 1; i <= settings.nodes(); i++) {
           nodes.add("n" + i, nodeArguments("n" + i));
         }
-        say("%d nodes started on %s (prefix %s), seed %d; faults for %d s, then %d s quiet", settings.nodes(),
-            Stores.maskSecrets(settings.storeUrl()), settings.prefix(), settings.seed(), settings.faultPhase().toSeconds(),
+        say(
+            "%d nodes started on %s (prefix %s), seed %d; faults for %d s, then %d s quiet",
+            settings.nodes(),
+            Stores.maskSecrets(settings.storeUrl()),
+            settings.prefix(),
+            settings.seed(),
+            settings.faultPhase().toSeconds(),
             settings.quiet().toSeconds());
         AtomicBoolean producing = new AtomicBoolean(true);
-        Thread producer = Thread.ofPlatform().name("chaos-producer").start(() -> produce(store, history, producing));
+        Thread producer =
+            Thread.ofPlatform()
+                .name("chaos-producer")
+                .start(() -> produce(store, history, producing));
         try {
           injectFaults(store, history, nodes);
         } finally {
@@ -79,31 +90,54 @@ public final class ChaosRun {
     }
   }
 
-  /** A node's arguments: the store URL is not among them (it is in the environment, see NodeProcesses). */
+  /**
+   * A node's arguments: the store URL is not among them (it is in the environment, see
+   * NodeProcesses).
+   */
   private List<String> nodeArguments(String name) {
-    List<String> arguments = new ArrayList<>(List.of("--prefix", settings.prefix(),
-        "--name", name, "--chaos-workload", "--chaos-work", Long.toString(settings.work().toMillis()),
-        "--exit-with", Long.toString(ProcessHandle.current().pid())));
+    List<String> arguments =
+        new ArrayList<>(
+            List.of(
+                "--prefix",
+                settings.prefix(),
+                "--name",
+                name,
+                "--chaos-workload",
+                "--chaos-work",
+                Long.toString(settings.work().toMillis()),
+                "--exit-with",
+                Long.toString(ProcessHandle.current().pid())));
     if (!settings.guarded()) {
       arguments.add("--chaos-unguarded");
     }
     return arguments;
   }
 
-  /** Enqueues round robin to the three queues at the configured rate, each recorded in its transaction. */
+  /**
+   * Enqueues round robin to the three queues at the configured rate, each recorded in its
+   * transaction.
+   */
   private void produce(Store store, History history, AtomicBoolean producing) {
     Map<String, Queue> queues = new HashMap<>();
-    for (String name : List.of(ChaosWorkload.FIFO, ChaosWorkload.UNORDERED, ChaosWorkload.EXCLUSIVE)) {
+    for (String name :
+        List.of(ChaosWorkload.FIFO, ChaosWorkload.UNORDERED, ChaosWorkload.EXCLUSIVE)) {
       queues.put(name, ChaosWorkload.queue(store, name));
     }
-    List<String> order = List.of(ChaosWorkload.FIFO, ChaosWorkload.UNORDERED, ChaosWorkload.FIFO, ChaosWorkload.EXCLUSIVE);
+    List<String> order =
+        List.of(
+            ChaosWorkload.FIFO,
+            ChaosWorkload.UNORDERED,
+            ChaosWorkload.FIFO,
+            ChaosWorkload.EXCLUSIVE);
     long every = TimeUnit.SECONDS.toNanos(1) / settings.rate();
     long next = System.nanoTime();
     long sequence = 0;
     while (producing.get()) {
       String queue = order.get((int) (sequence % order.size()));
       try {
-        history.enqueueRecorded(queues.get(queue), ChaosWorkload.message(queue, sequence),
+        history.enqueueRecorded(
+            queues.get(queue),
+            ChaosWorkload.message(queue, sequence),
             ChaosWorkload.historyKey(queue, sequence));
         sequence++;
       } catch (RuntimeException e) {
@@ -122,7 +156,8 @@ public final class ChaosRun {
   }
 
   /** One fault at a time, each followed by its recovery, until the fault phase ends. */
-  private void injectFaults(Store store, History history, NodeProcesses nodes) throws InterruptedException {
+  private void injectFaults(Store store, History history, NodeProcesses nodes)
+      throws InterruptedException {
     Random random = new Random(settings.seed());
     long end = System.nanoTime() + settings.faultPhase().toNanos();
     // Let the cluster form and the workload start before the first fault.
@@ -144,12 +179,18 @@ public final class ChaosRun {
       faults.remove(Fault.RESTART_DATABASE); // no server
     }
     if (faults.isEmpty()) {
-      throw new IllegalArgumentException("none of the faults " + settings.faults() + " applies to "
-          + Stores.maskSecrets(settings.storeUrl()));
+      throw new IllegalArgumentException(
+          "none of the faults "
+              + settings.faults()
+              + " applies to "
+              + Stores.maskSecrets(settings.storeUrl()));
     }
     while (System.nanoTime() < end) {
       Fault fault = faults.get(random.nextInt(faults.size()));
-      String target = fault == Fault.KILL_LEADER || fault == Fault.PAUSE_LEADER ? leader(store).orElse(null) : null;
+      String target =
+          fault == Fault.KILL_LEADER || fault == Fault.PAUSE_LEADER
+              ? leader(store).orElse(null)
+              : null;
       if (target == null) {
         List<String> names = nodes.names();
         target = names.get(random.nextInt(names.size()));
@@ -166,7 +207,8 @@ public final class ChaosRun {
     }
   }
 
-  private void inject(Fault fault, String target, History history, NodeProcesses nodes, Random random)
+  private void inject(
+      Fault fault, String target, History history, NodeProcesses nodes, Random random)
       throws InterruptedException {
     say("fault: %s %s", fault.label, target);
     history.record(HistoryEvent.Kind.FAULT, target, null, null, 0, null, 0, null, fault.label);
@@ -175,31 +217,59 @@ public final class ChaosRun {
         nodes.kill(target);
         Thread.sleep(settings.downFor().toMillis());
         nodes.start(target);
-        history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null, "restart");
+        history.record(
+            HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null, "restart");
       }
       case STOP -> {
         nodes.stop(target, Duration.ofSeconds(15));
         Thread.sleep(settings.downFor().toMillis());
         nodes.start(target);
-        history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null, "restart");
+        history.record(
+            HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null, "restart");
       }
       case KILL_CONNECTIONS -> {
         int killed = history.killSessions(nodes.clientPorts(target, serverPort()));
         say("  killed %d database sessions of %s", killed, target);
-        history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null,
+        history.record(
+            HistoryEvent.Kind.FAULT_END,
+            target,
+            null,
+            null,
+            0,
+            null,
+            0,
+            null,
             "killed " + killed + " sessions");
       }
       case RESTART_DATABASE -> {
         long took = DatabaseServer.restart(settings.storeUrl());
         say("  database server restarted in %d ms", took);
-        history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null,
+        history.record(
+            HistoryEvent.Kind.FAULT_END,
+            target,
+            null,
+            null,
+            0,
+            null,
+            0,
+            null,
             "restarted in " + took + " ms");
       }
       case SLOW_DATABASE -> {
         Duration hold = Duration.ofMillis(1_000 + random.nextInt(3_000));
-        say("  slowing the database: its lease and membership locks (SQLite: its write lock) held for %d ms", hold.toMillis());
+        say(
+            "  slowing the database: its lease and membership locks (SQLite: its write lock) held for %d ms",
+            hold.toMillis());
         history.holdLocks(settings.prefix(), hold);
-        history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null,
+        history.record(
+            HistoryEvent.Kind.FAULT_END,
+            target,
+            null,
+            null,
+            0,
+            null,
+            0,
+            null,
             "released after " + hold.toMillis() + " ms");
       }
       case PAUSE, PAUSE_LEADER -> {
@@ -214,7 +284,15 @@ public final class ChaosRun {
         say("  agent rows of %s edited by hand: %s", target, done);
         Thread.sleep(settings.downFor().toMillis());
         history.removeUnreadableAgent(settings.prefix());
-        history.record(HistoryEvent.Kind.FAULT_END, target, null, null, 0, null, 0, null,
+        history.record(
+            HistoryEvent.Kind.FAULT_END,
+            target,
+            null,
+            null,
+            0,
+            null,
+            0,
+            null,
             done + "; unreadable row removed after " + settings.downFor().toMillis() + " ms");
       }
     }
@@ -241,7 +319,8 @@ public final class ChaosRun {
 
   /** The database server's port, from the store URL (the driver's default if none). */
   private int serverPort() {
-    java.util.regex.Matcher port = java.util.regex.Pattern.compile("//[^/:]+:(\\d+)").matcher(settings.storeUrl());
+    java.util.regex.Matcher port =
+        java.util.regex.Pattern.compile("//[^/:]+:(\\d+)").matcher(settings.storeUrl());
     if (port.find()) {
       return Integer.parseInt(port.group(1));
     }
@@ -254,14 +333,19 @@ public final class ChaosRun {
       return Optional.empty();
     }
     return store.membership().read().nodes().stream()
-        .filter(n -> n.nodeId().equals(lease.holder())).map(NodeInfo::name).findFirst();
+        .filter(n -> n.nodeId().equals(lease.holder()))
+        .map(NodeInfo::name)
+        .findFirst();
   }
 
   private static FinalState finalState(Store store, List<HistoryEvent> events) {
     Map<Long, String> statuses = new HashMap<>();
     for (HistoryEvent event : events) {
       if (event.kind() == HistoryEvent.Kind.ENQUEUED) {
-        store.queues().find(event.message()).map(QueueMessage::status)
+        store
+            .queues()
+            .find(event.message())
+            .map(QueueMessage::status)
             .ifPresent(status -> statuses.put(event.message(), status.name()));
       }
     }
@@ -277,7 +361,8 @@ public final class ChaosRun {
     }
     Map<String, String> owners = new HashMap<>();
     for (AgentAssignment assignment : store.agents().readAll()) {
-      @Nullable String owner = assignment.owner() == null ? null : activeNames.get(assignment.owner());
+      @Nullable String owner =
+          assignment.owner() == null ? null : activeNames.get(assignment.owner());
       if (owner != null) {
         owners.put(assignment.uri().toString(), owner);
       }

@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * One chaos run's settings.
  *
- * @param storeUrl the store: {@code sqlite:PATH}, {@code jdbc:postgresql:...}, {@code jdbc:mariadb:...}
+ * @param storeUrl the store: {@code sqlite:PATH}, {@code jdbc:postgresql:...}, {@code
+ *     jdbc:mariadb:...}
  * @param prefix the table prefix of this run (fresh per run)
  * @param nodes node processes, at least 2
  * @param faultPhase how long faults are injected
@@ -16,13 +17,14 @@ import java.util.List;
  * @param pauseFor how long a paused node stays frozen: longer than its lease and stale timeouts
  * @param quiet how long the cluster settles after the last fault before the check
  * @param rate messages enqueued per second
- * @param work how long a handler of a FIFO message works: longer work makes
- *     the window where a superseded owner's late outcome meets the current claim wider
+ * @param work how long a handler of a FIFO message works: longer work makes the window where a
+ *     superseded owner's late outcome meets the current claim wider
  * @param seed the fault schedule's seed: the same seed draws the same faults
  * @param dir where node logs and the report go
  * @param launcher the command that runs the launcher ({@code java -jar tenure.jar})
  * @param guarded false for the negative control: agents' register writes ignore the epoch
- * @param faults the faults to draw from, by label ({@link #FAULTS}); empty for all that apply to the store
+ * @param faults the faults to draw from, by label ({@link #FAULTS}); empty for all that apply to
+ *     the store
  */
 public record ChaosSettings(
     String storeUrl,
@@ -43,9 +45,16 @@ public record ChaosSettings(
 
   /** Every fault label, in the order a seed draws from. */
   public static final List<String> FAULTS =
-      List.of("kill leader", "kill", "pause", "stop", "kill-connections", "slow-db", "restart-db", "pause leader",
+      List.of(
+          "kill leader",
+          "kill",
+          "pause",
+          "stop",
+          "kill-connections",
+          "slow-db",
+          "restart-db",
+          "pause leader",
           "agent-rows");
-
 
   /** Checks the settings: every problem is named. */
   public ChaosSettings {
@@ -67,7 +76,8 @@ public record ChaosSettings(
     faults = java.util.Set.copyOf(faults);
     for (String fault : faults) {
       if (!FAULTS.contains(fault)) {
-        throw new IllegalArgumentException("unknown fault '" + fault + "'; choose from " + String.join(", ", FAULTS));
+        throw new IllegalArgumentException(
+            "unknown fault '" + fault + "'; choose from " + String.join(", ", FAULTS));
       }
     }
   }

@@ -31,28 +31,34 @@ import org.slf4j.LoggerFactory;
  *       fenced register with its ownership epoch every {@link #TICK} while it runs;
  * </ul>
  *
- * Every handler's start and end, agent start and stop, register write and leadership gain is appended to
- * the {@link History} by the process where it happened.
+ * Every handler's start and end, agent start and stop, register write and leadership gain is
+ * appended to the {@link History} by the process where it happened.
  */
 public final class ChaosWorkload {
   public static final String FIFO = "fifo";
   public static final String UNORDERED = "unordered";
   public static final String EXCLUSIVE = "exclusive";
   public static final int KEYS = 8;
+
   /** How long a handler works by default: a little, so claims overlap with handling. */
   public static final Duration DEFAULT_WORK = Duration.ofMillis(2);
+
   /** How often a running agent writes its register. */
   static final Duration TICK = Duration.ofMillis(100);
+
   private static final Logger LOG = LoggerFactory.getLogger(ChaosWorkload.class);
 
   private ChaosWorkload() {}
 
   /** The run's queues on {@code store}, with a short lease so reclaims happen within the run. */
   public static Queue queue(Store store, String name) {
-    return Queue.on(store.queues(), name, QueuePolicy.defaults()
-        .withLease(Duration.ofSeconds(5))
-        .withBackoff(Duration.ofMillis(100), 2.0, Duration.ofSeconds(2), 0.2)
-        .withMaxAttempts(1_000));
+    return Queue.on(
+        store.queues(),
+        name,
+        QueuePolicy.defaults()
+            .withLease(Duration.ofSeconds(5))
+            .withBackoff(Duration.ofMillis(100), 2.0, Duration.ofSeconds(2), 0.2)
+            .withMaxAttempts(1_000));
   }
 
   /** What the producer sends as message {@code sequence} of {@code queue}. */
@@ -86,44 +92,68 @@ public final class ChaosWorkload {
    *
    * @param guarded false only for the negative control that shows the checker catches unfenced
    *     writes: the register then accepts any epoch
-   * @param work how long the handler of a FIFO message works ({@link #DEFAULT_WORK} unless a
-   *     run asks for slow handlers)
+   * @param work how long the handler of a FIFO message works ({@link #DEFAULT_WORK} unless a run
+   *     asks for slow handlers)
    */
-  public static TenureNode.Builder register(TenureNode.Builder builder, Store store, History history, String node,
-      boolean guarded, Duration work) {
+  public static TenureNode.Builder register(
+      TenureNode.Builder builder,
+      Store store,
+      History history,
+      String node,
+      boolean guarded,
+      Duration work) {
     return builder
         .consumer(queue(store, FIFO), 4, delivery -> handled(history, node, delivery, work))
-        .consumer(queue(store, UNORDERED), 4, delivery -> handled(history, node, delivery, DEFAULT_WORK))
-        .exclusiveConsumer(queue(store, EXCLUSIVE), delivery -> handled(history, node, delivery, DEFAULT_WORK))
+        .consumer(
+            queue(store, UNORDERED), 4, delivery -> handled(history, node, delivery, DEFAULT_WORK))
+        .exclusiveConsumer(
+            queue(store, EXCLUSIVE), delivery -> handled(history, node, delivery, DEFAULT_WORK))
         .agentFamily(family("worker", 6, history, node, guarded))
         .agentFamily(family("singleton", 1, history, node, guarded))
-        .listener(new NodeListener() {
-          @Override
-          public void onPromoted(long epoch) {
-            // Listeners must not block the elector: the line is written on a thread of its own,
-            // retried while the database is away (a restart, killed sessions).
-            Thread.ofVirtual().name("chaos-leader-" + epoch).start(() -> {
-              for (int attempt = 1; attempt <= 30; attempt++) {
-                try {
-                  history.record(HistoryEvent.Kind.LEADER, node, null, null, 0, null, epoch, null, null);
-                  return;
-                } catch (RuntimeException e) {
-                  LOG.warn("could not record leadership at epoch {} (attempt {}): {}", epoch, attempt, e.toString());
-                  try {
-                    Thread.sleep(500);
-                  } catch (InterruptedException stop) {
-                    return;
-                  }
-                }
+        .listener(
+            new NodeListener() {
+              @Override
+              public void onPromoted(long epoch) {
+                // Listeners must not block the elector: the line is written on a thread of its own,
+                // retried while the database is away (a restart, killed sessions).
+                Thread.ofVirtual()
+                    .name("chaos-leader-" + epoch)
+                    .start(
+                        () -> {
+                          for (int attempt = 1; attempt <= 30; attempt++) {
+                            try {
+                              history.record(
+                                  HistoryEvent.Kind.LEADER,
+                                  node,
+                                  null,
+                                  null,
+                                  0,
+                                  null,
+                                  epoch,
+                                  null,
+                                  null);
+                              return;
+                            } catch (RuntimeException e) {
+                              LOG.warn(
+                                  "could not record leadership at epoch {} (attempt {}): {}",
+                                  epoch,
+                                  attempt,
+                                  e.toString());
+                              try {
+                                Thread.sleep(500);
+                              } catch (InterruptedException stop) {
+                                return;
+                              }
+                            }
+                          }
+                        });
+              }
+
+              @Override
+              public void onDemoted(long epoch, DemotionReason reason) {
+                LOG.info("demoted from epoch {}: {}", epoch, reason);
               }
             });
-          }
-
-          @Override
-          public void onDemoted(long epoch, DemotionReason reason) {
-            LOG.info("demoted from epoch {}: {}", epoch, reason);
-          }
-        });
   }
 
   /**
@@ -134,42 +164,48 @@ public final class ChaosWorkload {
    * the database answers).
    */
   public static void sampleLeadership(io.tenure.TenureNode node, History history, String name) {
-    Thread.ofPlatform().daemon().name("chaos-leading").start(() -> {
-      long epoch = 0;
-      long lastSeen = 0;
-      while (true) {
-        var fence = node.leaderFence();
-        long now = System.nanoTime();
-        if (fence.isPresent() && fence.get().epoch() == epoch) {
-          lastSeen = now;
-        } else {
-          if (epoch != 0) {
-            recordLeading(history, HistoryEvent.Kind.LEADING_ENDED, name, epoch, lastSeen);
-          }
-          epoch = fence.map(f -> f.epoch()).orElse(0L);
-          if (epoch != 0) {
-            lastSeen = now;
-            recordLeading(history, HistoryEvent.Kind.LEADING, name, epoch, now);
-          }
-        }
-        try {
-          Thread.sleep(SAMPLE_EVERY);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    });
+    Thread.ofPlatform()
+        .daemon()
+        .name("chaos-leading")
+        .start(
+            () -> {
+              long epoch = 0;
+              long lastSeen = 0;
+              while (true) {
+                var fence = node.leaderFence();
+                long now = System.nanoTime();
+                if (fence.isPresent() && fence.get().epoch() == epoch) {
+                  lastSeen = now;
+                } else {
+                  if (epoch != 0) {
+                    recordLeading(history, HistoryEvent.Kind.LEADING_ENDED, name, epoch, lastSeen);
+                  }
+                  epoch = fence.map(f -> f.epoch()).orElse(0L);
+                  if (epoch != 0) {
+                    lastSeen = now;
+                    recordLeading(history, HistoryEvent.Kind.LEADING, name, epoch, now);
+                  }
+                }
+                try {
+                  Thread.sleep(SAMPLE_EVERY);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            });
   }
 
   private static final Duration SAMPLE_EVERY = Duration.ofMillis(5);
 
-  private static void recordLeading(History history, HistoryEvent.Kind kind, String name, long epoch, long seenAt) {
+  private static void recordLeading(
+      History history, HistoryEvent.Kind kind, String name, long epoch, long seenAt) {
     for (int attempt = 1; ; attempt++) {
       try {
         history.recordLeading(kind, name, epoch, seenAt);
         return;
       } catch (RuntimeException e) {
-        LOG.warn("could not record {} at epoch {} (attempt {}): {}", kind, epoch, attempt, e.toString());
+        LOG.warn(
+            "could not record {} at epoch {} (attempt {}): {}", kind, epoch, attempt, e.toString());
         try {
           Thread.sleep(Math.min(1_000, 50L * attempt));
         } catch (InterruptedException stop) {
@@ -184,52 +220,94 @@ public final class ChaosWorkload {
     var message = delivery.message();
     String key = message.queue().equals(EXCLUSIVE) ? HistoryEvent.EXCLUSIVE : message.key();
     // The start, for the one-in-flight-per-key check (and a full interval in the history).
-    history.record(HistoryEvent.Kind.HANDLING, node, message.queue(), key, message.id(), null,
-        message.attempts(), message.claimToken(), null);
+    history.record(
+        HistoryEvent.Kind.HANDLING,
+        node,
+        message.queue(),
+        key,
+        message.id(),
+        null,
+        message.attempts(),
+        message.claimToken(),
+        null);
     Thread.sleep(work); // some work, so claims overlap with handling
-    history.record(HistoryEvent.Kind.HANDLED, node, message.queue(), key, message.id(), null,
-        message.attempts(), message.claimToken(), null);
+    history.record(
+        HistoryEvent.Kind.HANDLED,
+        node,
+        message.queue(),
+        key,
+        message.id(),
+        null,
+        message.attempts(),
+        message.claimToken(),
+        null);
   }
 
-  private static AgentFamily family(String scheme, int count, History history, String node, boolean guarded) {
+  private static AgentFamily family(
+      String scheme, int count, History history, String node, boolean guarded) {
     Set<AgentUri> wanted = new LinkedHashSet<>();
     for (int i = 1; i <= count; i++) {
       wanted.add(new AgentUri(scheme, count == 1 ? scheme : scheme + "-" + i));
     }
     Map<AgentUri, Thread> running = new ConcurrentHashMap<>();
-    return AgentFamily.of(scheme, wanted, uri -> {
-      return new Agent() {
-        @Override
-        public void start(AgentContext context) {
-          long epoch = context.ownershipEpoch();
-          history.record(HistoryEvent.Kind.AGENT_STARTED, node, null, null, 0, uri.toString(), epoch, null, null);
-          running.put(uri, Thread.ofVirtual().name("chaos-" + uri).start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-              try {
-                history.fencedWrite(uri.toString(), node, epoch, guarded);
-                Thread.sleep(TICK);
-              } catch (InterruptedException e) {
-                return;
-              } catch (RuntimeException e) {
-                LOG.warn("agent {}: register write failed: {}", uri, e.toString());
-              }
+    return AgentFamily.of(
+        scheme,
+        wanted,
+        uri -> {
+          return new Agent() {
+            @Override
+            public void start(AgentContext context) {
+              long epoch = context.ownershipEpoch();
+              history.record(
+                  HistoryEvent.Kind.AGENT_STARTED,
+                  node,
+                  null,
+                  null,
+                  0,
+                  uri.toString(),
+                  epoch,
+                  null,
+                  null);
+              running.put(
+                  uri,
+                  Thread.ofVirtual()
+                      .name("chaos-" + uri)
+                      .start(
+                          () -> {
+                            while (!Thread.currentThread().isInterrupted()) {
+                              try {
+                                history.fencedWrite(uri.toString(), node, epoch, guarded);
+                                Thread.sleep(TICK);
+                              } catch (InterruptedException e) {
+                                return;
+                              } catch (RuntimeException e) {
+                                LOG.warn("agent {}: register write failed: {}", uri, e.toString());
+                              }
+                            }
+                          }));
             }
-          }));
-        }
 
-        @Override
-        public void stop(AgentContext context) throws InterruptedException {
-          Thread loop = running.remove(uri);
-          if (loop != null) {
-            // Joined to the end: once stop returns, this node never writes the register for
-            // this start again, which is what the checker's refused-write rule relies on.
-            loop.interrupt();
-            loop.join();
-          }
-          history.record(HistoryEvent.Kind.AGENT_STOPPED, node, null, null, 0, uri.toString(),
-              context.ownershipEpoch(), null, null);
-        }
-      };
-    });
+            @Override
+            public void stop(AgentContext context) throws InterruptedException {
+              Thread loop = running.remove(uri);
+              if (loop != null) {
+                // Joined to the end: once stop returns, this node never writes the register for
+                // this start again, which is what the checker's refused-write rule relies on.
+                loop.interrupt();
+                loop.join();
+              }
+              history.record(
+                  HistoryEvent.Kind.AGENT_STOPPED,
+                  node,
+                  null,
+                  null,
+                  0,
+                  uri.toString(),
+                  context.ownershipEpoch(),
+                  null,
+                  null);
+            }
+          };
+        });
   }
 }

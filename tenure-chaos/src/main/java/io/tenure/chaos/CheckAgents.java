@@ -19,14 +19,16 @@ final class CheckAgents {
   private CheckAgents() {}
 
   /**
-   * Leader writes applied although they began after a newer leader was recorded (definition:
-   * {@link Checker}, staleEpochWritesAccepted).
+   * Leader writes applied although they began after a newer leader was recorded (definition: {@link
+   * Checker}, staleEpochWritesAccepted).
    *
    * @param events the history in {@link Checker#ORDER}
    */
   static long staleLeaderWrites(List<HistoryEvent> events, CheckExamples examples) {
     Set<String> applied = new java.util.HashSet<>();
-    events.stream().filter(e -> e.kind() == HistoryEvent.Kind.LEADER_WRITE_APPLIED).forEach(e -> applied.add(e.token()));
+    events.stream()
+        .filter(e -> e.kind() == HistoryEvent.Kind.LEADER_WRITE_APPLIED)
+        .forEach(e -> applied.add(e.token()));
     long newestEpoch = 0;
     String newestLeader = null;
     long stale = 0;
@@ -34,12 +36,23 @@ final class CheckAgents {
       if (event.kind() == HistoryEvent.Kind.LEADER && event.epoch() > newestEpoch) {
         newestEpoch = event.epoch();
         newestLeader = event.node();
-      } else if (event.kind() == HistoryEvent.Kind.LEADER_WRITE && event.epoch() < newestEpoch
+      } else if (event.kind() == HistoryEvent.Kind.LEADER_WRITE
+          && event.epoch() < newestEpoch
           && applied.contains(event.token())) {
         stale++;
-        examples.add("staleEpochWritesAccepted", "leader write " + event.detail() + " by " + event.node()
-            + " at epoch " + event.epoch() + " began after " + newestLeader + " led at epoch " + newestEpoch
-            + ", and was applied");
+        examples.add(
+            "staleEpochWritesAccepted",
+            "leader write "
+                + event.detail()
+                + " by "
+                + event.node()
+                + " at epoch "
+                + event.epoch()
+                + " began after "
+                + newestLeader
+                + " led at epoch "
+                + newestEpoch
+                + ", and was applied");
       }
     }
     return stale;
@@ -63,11 +76,19 @@ final class CheckAgents {
           writes.record(event);
         }
         case FENCED_WRITE_REJECTED -> {
-          java.time.Instant faulted = latest(lastFaulted.get(event.node()), lastFaulted.get(HistoryEvent.EVERY_NODE));
+          java.time.Instant faulted =
+              latest(lastFaulted.get(event.node()), lastFaulted.get(HistoryEvent.EVERY_NODE));
           if (faulted == null || faulted.plus(GRACE).isBefore(event.at())) {
             overlaps++;
-            examples.add("agentOverlaps", "agent " + event.agent() + ": " + event.node() + " (epoch " + event.epoch()
-                + ") still ran it after another node had taken it (its write was refused), unfaulted");
+            examples.add(
+                "agentOverlaps",
+                "agent "
+                    + event.agent()
+                    + ": "
+                    + event.node()
+                    + " (epoch "
+                    + event.epoch()
+                    + ") still ran it after another node had taken it (its write was refused), unfaulted");
           }
         }
         // A pause, killed sessions or a slowed or restarted database cut a node off: for a while
@@ -86,19 +107,26 @@ final class CheckAgents {
             lastFaulted.put(event.node(), event.at());
           }
         }
-        default -> { }
+        default -> {}
       }
     }
     return new Counts(overlaps, stale, unconverged(end, examples));
   }
 
-  /** The faults after which a node may find itself superseded: it was frozen or cut off, not ended. */
+  /**
+   * The faults after which a node may find itself superseded: it was frozen or cut off, not ended.
+   */
   static boolean cutsOff(@Nullable String detail) {
     String kind = detail == null ? "" : detail.strip().toLowerCase(java.util.Locale.ROOT);
-    return kind.equals("pause") || kind.equals("pause leader") || kind.equals("kill-connections") || kind.equals("slow-db") || kind.equals("restart-db");
+    return kind.equals("pause")
+        || kind.equals("pause leader")
+        || kind.equals("kill-connections")
+        || kind.equals("slow-db")
+        || kind.equals("restart-db");
   }
 
-  private static java.time.@Nullable Instant latest(java.time.@Nullable Instant a, java.time.@Nullable Instant b) {
+  private static java.time.@Nullable Instant latest(
+      java.time.@Nullable Instant a, java.time.@Nullable Instant b) {
     return a == null ? b : b == null || a.isAfter(b) ? a : b;
   }
 

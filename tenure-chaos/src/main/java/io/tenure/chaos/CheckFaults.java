@@ -25,13 +25,15 @@ final class CheckFaults {
   }
 
   /**
-   * A disruptive fault, waiting for each agent its target owned to be written at a newer epoch:
-   * by another node, or by the target's next incarnation (a restarted node keeps its name).
+   * A disruptive fault, waiting for each agent its target owned to be written at a newer epoch: by
+   * another node, or by the target's next incarnation (a restarted node keeps its name).
    */
   private static final class AgentsFault {
     final HistoryEvent fault;
+
     /** Each agent still waiting, with its epoch when the fault hit. */
     final Map<String, Long> waiting;
+
     long slowestMs = -1;
 
     AgentsFault(HistoryEvent fault, Map<String, Long> owned) {
@@ -71,9 +73,12 @@ final class CheckFaults {
             }
             AgentsFault waiting = new AgentsFault(event, ownedBy(event.node(), lastWrite));
             agentsFaults.add(waiting);
-            waiting.waiting.keySet().forEach(
-                agent ->
-                    waitingByAgent.computeIfAbsent(agent, a -> new ArrayList<>()).add(waiting));
+            waiting
+                .waiting
+                .keySet()
+                .forEach(
+                    agent ->
+                        waitingByAgent.computeIfAbsent(agent, a -> new ArrayList<>()).add(waiting));
           }
         }
         default -> {}

@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class CheckLeaders {
   /**
-   * Overlaps shorter than this are not counted: a sample's time is its row's database time less
-   * the delay the node measured, which is off by the write's trip to the database.
+   * Overlaps shorter than this are not counted: a sample's time is its row's database time less the
+   * delay the node measured, which is off by the write's trip to the database.
    */
   static final Duration TOLERANCE = Duration.ofMillis(50);
 
@@ -99,8 +99,19 @@ final class CheckLeaders {
         Instant to = a.to().isBefore(b.to()) ? a.to() : b.to();
         if (Duration.between(from, to).compareTo(TOLERANCE) > 0) {
           count++;
-          examples.add("leaderOverlaps", a.node() + " (epoch " + a.epoch() + ") and " + b.node() + " (epoch "
-              + b.epoch() + ") both led for " + Duration.between(from, to).toMillis() + " ms from " + from);
+          examples.add(
+              "leaderOverlaps",
+              a.node()
+                  + " (epoch "
+                  + a.epoch()
+                  + ") and "
+                  + b.node()
+                  + " (epoch "
+                  + b.epoch()
+                  + ") both led for "
+                  + Duration.between(from, to).toMillis()
+                  + " ms from "
+                  + from);
         }
       }
     }
@@ -119,21 +130,37 @@ final class CheckLeaders {
       HistoryEvent event = events.get(i);
       if (event.kind() == HistoryEvent.Kind.LEADER) {
         leader = event;
-      } else if (event.kind() == HistoryEvent.Kind.FAULT && Checker.isPause(event) && leader != null
+      } else if (event.kind() == HistoryEvent.Kind.FAULT
+          && Checker.isPause(event)
+          && leader != null
           && leader.node().equals(event.node())) {
         Set<Long> changes = changesAfter(events, i, leader.epoch());
         if (changes != null && changes.size() > 1) {
           count++;
-          examples.add("leaderBounces", "leader " + event.node() + " (epoch " + leader.epoch() + ") paused at "
-              + event.at() + "; the lease then changed hands " + changes.size() + " times: epochs " + changes);
+          examples.add(
+              "leaderBounces",
+              "leader "
+                  + event.node()
+                  + " (epoch "
+                  + leader.epoch()
+                  + ") paused at "
+                  + event.at()
+                  + "; the lease then changed hands "
+                  + changes.size()
+                  + " times: epochs "
+                  + changes);
         }
       }
     }
     return count;
   }
 
-  /** The new epochs promoted in the pause's window; null if another fault began in it or it never resumed. */
-  private static @Nullable Set<Long> changesAfter(List<HistoryEvent> events, int pause, long epoch) {
+  /**
+   * The new epochs promoted in the pause's window; null if another fault began in it or it never
+   * resumed.
+   */
+  private static @Nullable Set<Long> changesAfter(
+      List<HistoryEvent> events, int pause, long epoch) {
     HistoryEvent fault = events.get(pause);
     @Nullable Instant until = null;
     Set<Long> epochs = new HashSet<>();

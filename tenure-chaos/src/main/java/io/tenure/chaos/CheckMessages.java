@@ -28,7 +28,11 @@ final class CheckMessages {
    * one finished it, in order.
    */
   private record Message(
-      long id, String queue, @Nullable String key, List<HistoryEvent> starts, List<HistoryEvent> handlings) {
+      long id,
+      String queue,
+      @Nullable String key,
+      List<HistoryEvent> starts,
+      List<HistoryEvent> handlings) {
     String describe() {
       String order =
           key == null ? "no key" : HistoryEvent.EXCLUSIVE.equals(key) ? "exclusive" : "key " + key;
@@ -48,7 +52,8 @@ final class CheckMessages {
     for (HistoryEvent event : events) {
       switch (event.kind()) {
         case ENQUEUED -> enqueued.putIfAbsent(event.message(), event);
-        case HANDLING -> starts.computeIfAbsent(event.message(), id -> new ArrayList<>()).add(event);
+        case HANDLING ->
+            starts.computeIfAbsent(event.message(), id -> new ArrayList<>()).add(event);
         case HANDLED ->
             handled.computeIfAbsent(event.message(), id -> message(event)).handlings().add(event);
         default -> {}
@@ -74,11 +79,13 @@ final class CheckMessages {
   }
 
   private static Message message(HistoryEvent event) {
-    return new Message(event.message(), queueOf(event), event.key(), new ArrayList<>(), new ArrayList<>());
+    return new Message(
+        event.message(), queueOf(event), event.key(), new ArrayList<>(), new ArrayList<>());
   }
 
   private static Message withOrigin(Message handled, HistoryEvent enqueue) {
-    return new Message(handled.id(), queueOf(enqueue), enqueue.key(), handled.starts(), handled.handlings());
+    return new Message(
+        handled.id(), queueOf(enqueue), enqueue.key(), handled.starts(), handled.handlings());
   }
 
   private static String queueOf(HistoryEvent event) {
@@ -188,11 +195,22 @@ final class CheckMessages {
       Message finishing = null;
       for (Message message : sequence) {
         HistoryEvent firstStart = message.starts().stream().min(Checker.ORDER).orElse(null);
-        if (firstStart != null && latestFinish != null && Checker.ORDER.compare(firstStart, latestFinish) < 0) {
+        if (firstStart != null
+            && latestFinish != null
+            && Checker.ORDER.compare(firstStart, latestFinish) < 0) {
           overlaps++;
-          examples.add("keyOverlaps", message.describe() + " started on " + firstStart.node()
-              + " while message " + finishing.id() + " was still being handled on " + latestFinish.node()
-              + " (attempt " + latestFinish.epoch() + ")");
+          examples.add(
+              "keyOverlaps",
+              message.describe()
+                  + " started on "
+                  + firstStart.node()
+                  + " while message "
+                  + finishing.id()
+                  + " was still being handled on "
+                  + latestFinish.node()
+                  + " (attempt "
+                  + latestFinish.epoch()
+                  + ")");
         }
         HistoryEvent finish = message.handlings().stream().max(BY_CLAIM).orElseThrow();
         if (latestFinish == null || Checker.ORDER.compare(finish, latestFinish) > 0) {

@@ -41,8 +41,8 @@ import java.util.Set;
  *       {@code HANDLED} event of the highest attempt (latest if two share one: a release gives its
  *       attempt back): only the latest claim's done can free the key when resolves check the claim
  *       token. The handler of a superseded claim, on a frozen node, may still be running when the
- *       key moves on; that is not an overlap. Unordered messages, and messages without {@code HANDLING}
- *       events, take no part.
+ *       key moves on; that is not an overlap. Unordered messages, and messages without {@code
+ *       HANDLING} events, take no part.
  *   <li><b>staleEpochWritesAccepted</b>: per agent, the {@code FENCED_WRITE_ACCEPTED} events in
  *       order; each whose epoch is lower than the highest epoch accepted before it for that agent.
  *       Plus each leader assignment write ({@code LEADER_WRITE}, see {@link LeaderWrites}) that
@@ -60,29 +60,30 @@ import java.util.Set;
  *             the owner again, not superseded; rejected writes are not effects and never count;
  *         <li>plus, once per pair of nodes per epoch, two different nodes with accepted writes at
  *             the same epoch: two owners of one epoch;
- *         <li>plus each write <em>refused</em> (a higher epoch was in the register) from a node that
- *             was not cut off (paused, its sessions killed, or the whole database slowed or restarted:
- *             a fault on {@link HistoryEvent#EVERY_NODE}) in the {@link CheckAgents#GRACE} before
- *             the fault began or ended (a kill or stop ends the process; its restart is healthy): a healthy node still ran an agent someone else had
- *             taken. The two-phase hand-off (SPEC §5.3) stops the owner before the target starts,
- *             and a dead node's agents move only after its self-fence deadline, so a healthy owner
- *             is never superseded while it runs; only a frozen or cut-off one can be, and it stops
+ *         <li>plus each write <em>refused</em> (a higher epoch was in the register) from a node
+ *             that was not cut off (paused, its sessions killed, or the whole database slowed or
+ *             restarted: a fault on {@link HistoryEvent#EVERY_NODE}) in the {@link
+ *             CheckAgents#GRACE} before the fault began or ended (a kill or stop ends the process;
+ *             its restart is healthy): a healthy node still ran an agent someone else had taken.
+ *             The two-phase hand-off (SPEC §5.3) stops the owner before the target starts, and a
+ *             dead node's agents move only after its self-fence deadline, so a healthy owner is
+ *             never superseded while it runs; only a frozen or cut-off one can be, and it stops
  *             within its self-fence time once it can notice. This is what catches a broken hand-off
  *             or fence while the register still refuses the stale writes.
  *       </ol>
- *   <li><b>leaderOverlaps</b>: two nodes believing they lead at once (SPEC §4.7). Each node
- *       samples its own {@code leaderFence()} every 5 ms and records an interval from its first
- *       to its last sample at one epoch ({@code LEADING}, {@code LEADING_ENDED}, each timed as its
- *       row's database time less the delay the node measured before writing it). An interval that
- *       was never ended closes at the node's next kill or stop fault, its next {@code LEADING}, or
- *       the end of the history. The count is the pairs of intervals of different nodes that
- *       overlap by more than {@link CheckLeaders#TOLERANCE} (50 ms). A frozen node samples
- *       nothing, so its interval ends before the freeze; what counts is a node that went on
- *       answering it leads after another began to.
+ *   <li><b>leaderOverlaps</b>: two nodes believing they lead at once (SPEC §4.7). Each node samples
+ *       its own {@code leaderFence()} every 5 ms and records an interval from its first to its last
+ *       sample at one epoch ({@code LEADING}, {@code LEADING_ENDED}, each timed as its row's
+ *       database time less the delay the node measured before writing it). An interval that was
+ *       never ended closes at the node's next kill or stop fault, its next {@code LEADING}, or the
+ *       end of the history. The count is the pairs of intervals of different nodes that overlap by
+ *       more than {@link CheckLeaders#TOLERANCE} (50 ms). A frozen node samples nothing, so its
+ *       interval ends before the freeze; what counts is a node that went on answering it leads
+ *       after another began to.
  *   <li><b>leaderBounces</b>: pauses of the leader (a {@code pause} fault whose target the last
- *       {@code LEADER} event named) after which {@code LEADER} events named more than one new
- *       epoch between the pause and {@link CheckLeaders#SETTLE} (5 s) after its resume, with no
- *       other fault in that window: one pause, one leader change at most (SPEC §4.7).
+ *       {@code LEADER} event named) after which {@code LEADER} events named more than one new epoch
+ *       between the pause and {@link CheckLeaders#SETTLE} (5 s) after its resume, with no other
+ *       fault in that window: one pause, one leader change at most (SPEC §4.7).
  *   <li><b>unconvergedAgents</b>: expected agents whose final owner is absent or null, or names a
  *       node that is not among the live nodes.
  *   <li><b>Disruptive faults.</b> A {@code FAULT} whose detail's first word (up to the first
@@ -99,8 +100,8 @@ import java.util.Set;
  *       (the latest accepted write of the agent before the fault is the target's); for each, the
  *       time until the agent's first accepted write at a higher epoch than its last one before the
  *       fault: by another node, or by the target's next incarnation (a killed or stopped node is
- *       started again under its name and may be given the agent back). The fault's convergence is the
- *       max over those of its agents that moved; p50 (nearest rank) and max over faults with at
+ *       started again under its name and may be given the agent back). The fault's convergence is
+ *       the max over those of its agents that moved; p50 (nearest rank) and max over faults with at
  *       least one agent that moved, in milliseconds; null if none. An agent that never moves is
  *       listed under the note {@code agentsNotMovedAfterFault}; it counts in {@code
  *       unconvergedAgents} only if the final state says so, never twice.
@@ -110,7 +111,10 @@ public final class Checker {
   /** Examples key: handled messages still pending or in flight at the end (not a violation). */
   static final String HANDLED_OUTCOME_NOT_WRITTEN = "handledOutcomeNotWritten";
 
-  /** Examples key: agents a fault's target owned that were never written at a newer epoch afterwards. */
+  /**
+   * Examples key: agents a fault's target owned that were never written at a newer epoch
+   * afterwards.
+   */
   static final String NOT_MOVED_AFTER_FAULT = "agentsNotMovedAfterFault";
 
   /** The history's one order: the database clock, ties by insertion order. */
@@ -206,7 +210,10 @@ public final class Checker {
       case HANDLING -> {
         if (event.queue() == null || event.message() == 0) {
           throw new IllegalArgumentException(
-              "history event " + event.id() + " (HANDLING) needs a queue and a message id: " + event);
+              "history event "
+                  + event.id()
+                  + " (HANDLING) needs a queue and a message id: "
+                  + event);
         }
       }
       case LEADER_WRITE, LEADER_WRITE_APPLIED -> {

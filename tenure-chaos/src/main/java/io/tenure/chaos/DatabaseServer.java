@@ -8,8 +8,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Restarts the local database server a store URL points at, the way this machine runs them (Debian
  * packages, the harness as root): PostgreSQL with {@code pg_ctlcluster VERSION main restart},
- * MariaDB by {@code mariadb-admin shutdown} and {@code start-stop-daemon} (as
- * {@code scripts/start-databases.sh} starts it). Only for servers on this machine.
+ * MariaDB by {@code mariadb-admin shutdown} and {@code start-stop-daemon} (as {@code
+ * scripts/start-databases.sh} starts it). Only for servers on this machine.
  */
 final class DatabaseServer {
   private DatabaseServer() {}
@@ -21,11 +21,15 @@ final class DatabaseServer {
   static long restart(String storeUrl) throws InterruptedException {
     boolean postgres = storeUrl.startsWith("jdbc:postgresql:");
     String defaultPort = postgres ? "5432" : "3306";
-    java.util.regex.Matcher host = java.util.regex.Pattern.compile("//(127\\.0\\.0\\.1|localhost)(:(\\d+))?/")
-        .matcher(storeUrl);
+    java.util.regex.Matcher host =
+        java.util.regex.Pattern.compile("//(127\\.0\\.0\\.1|localhost)(:(\\d+))?/")
+            .matcher(storeUrl);
     if (!host.find() || (host.group(3) != null && !host.group(3).equals(defaultPort))) {
-      throw new IllegalStateException("restart-db restarts this machine's server on its default port ("
-          + defaultPort + ") only, not " + storeUrl);
+      throw new IllegalStateException(
+          "restart-db restarts this machine's server on its default port ("
+              + defaultPort
+              + ") only, not "
+              + storeUrl);
     }
     long start = System.nanoTime();
     if (postgres) {
@@ -34,9 +38,17 @@ final class DatabaseServer {
       waitFor(List.of("pg_isready", "-h", "127.0.0.1", "-p", "5432", "-q"));
     } else {
       run(List.of("mariadb-admin", "-h", "127.0.0.1", "-P", "3306", "-uroot", "shutdown"));
-      // shutdown returns before the process is gone; a start meanwhile would find it and do nothing.
+      // shutdown returns before the process is gone; a start meanwhile would find it and do
+      // nothing.
       waitFor(List.of("sh", "-c", "! pgrep -x mariadbd"));
-      run(List.of("start-stop-daemon", "--start", "--oknodo", "--background", "--exec", "/usr/sbin/mariadbd"));
+      run(
+          List.of(
+              "start-stop-daemon",
+              "--start",
+              "--oknodo",
+              "--background",
+              "--exec",
+              "/usr/sbin/mariadbd"));
       waitFor(List.of("mariadb-admin", "-h", "127.0.0.1", "-P", "3306", "-uroot", "ping"));
     }
     return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -52,7 +64,8 @@ final class DatabaseServer {
         Thread.sleep(200);
       }
     }
-    throw new IllegalStateException("the database server did not come back within 60 s: " + String.join(" ", probe));
+    throw new IllegalStateException(
+        "the database server did not come back within 60 s: " + String.join(" ", probe));
   }
 
   private static String run(List<String> command) throws InterruptedException {

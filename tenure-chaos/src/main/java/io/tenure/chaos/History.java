@@ -13,10 +13,10 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A chaos run's history: one table beside Tenure's ({@code <prefix>chaos_history}), written by every
- * process of the run with the database clock, and a fenced register ({@code <prefix>chaos_register})
- * that agents write with their ownership epoch. Plain JDBC on purpose: the harness must observe
- * Tenure, not go through it.
+ * A chaos run's history: one table beside Tenure's ({@code <prefix>chaos_history}), written by
+ * every process of the run with the database clock, and a fenced register ({@code
+ * <prefix>chaos_register}) that agents write with their ownership epoch. Plain JDBC on purpose: the
+ * harness must observe Tenure, not go through it.
  */
 public final class History implements AutoCloseable {
   private final String jdbcUrl;
@@ -43,8 +43,8 @@ public final class History implements AutoCloseable {
   }
 
   /**
-   * @param storeUrl a Tenure store URL: {@code sqlite:PATH}, {@code jdbc:postgresql:...},
-   *     {@code jdbc:mariadb:...} or {@code jdbc:mysql:...}
+   * @param storeUrl a Tenure store URL: {@code sqlite:PATH}, {@code jdbc:postgresql:...}, {@code
+   *     jdbc:mariadb:...} or {@code jdbc:mysql:...}
    * @param prefix Tenure's table prefix; the history tables take it too
    */
   public History(String storeUrl, String prefix) {
@@ -58,8 +58,9 @@ public final class History implements AutoCloseable {
       this.jdbcUrl = storeUrl;
       this.flavor = Flavor.MARIADB;
     } else {
-      throw new IllegalArgumentException("the chaos harness runs on sqlite:, jdbc:postgresql: or jdbc:mariadb: stores, not "
-          + io.tenure.Stores.maskSecrets(storeUrl));
+      throw new IllegalArgumentException(
+          "the chaos harness runs on sqlite:, jdbc:postgresql: or jdbc:mariadb: stores, not "
+              + io.tenure.Stores.maskSecrets(storeUrl));
     }
     if (!prefix.matches("[a-z][a-z0-9_]{0,29}")) {
       throw new IllegalArgumentException("bad table prefix " + prefix);
@@ -70,26 +71,45 @@ public final class History implements AutoCloseable {
 
   /** Creates the tables if missing. */
   public synchronized void create() {
-    run(c -> {
-      try (Statement statement = c.createStatement()) {
-        statement.execute("CREATE TABLE IF NOT EXISTS " + table + " (id " + flavor.idColumn + ", at "
-            + flavor.timeType + " NOT NULL, kind VARCHAR(32) NOT NULL, node VARCHAR(64) NOT NULL,"
-            + " queue VARCHAR(128), msg_key VARCHAR(255), message BIGINT NOT NULL, agent VARCHAR(255),"
-            + " epoch BIGINT NOT NULL, token VARCHAR(64), detail VARCHAR(1000))");
-        statement.execute("CREATE TABLE IF NOT EXISTS " + register + " (agent VARCHAR(255) NOT NULL PRIMARY KEY,"
-            + " epoch BIGINT NOT NULL, node VARCHAR(64) NOT NULL)");
-      }
-      return null;
-    });
+    run(
+        c -> {
+          try (Statement statement = c.createStatement()) {
+            statement.execute(
+                "CREATE TABLE IF NOT EXISTS "
+                    + table
+                    + " (id "
+                    + flavor.idColumn
+                    + ", at "
+                    + flavor.timeType
+                    + " NOT NULL, kind VARCHAR(32) NOT NULL, node VARCHAR(64) NOT NULL,"
+                    + " queue VARCHAR(128), msg_key VARCHAR(255), message BIGINT NOT NULL, agent VARCHAR(255),"
+                    + " epoch BIGINT NOT NULL, token VARCHAR(64), detail VARCHAR(1000))");
+            statement.execute(
+                "CREATE TABLE IF NOT EXISTS "
+                    + register
+                    + " (agent VARCHAR(255) NOT NULL PRIMARY KEY,"
+                    + " epoch BIGINT NOT NULL, node VARCHAR(64) NOT NULL)");
+          }
+          return null;
+        });
   }
 
   /** Appends one event, stamped with the database clock. */
-  public synchronized void record(HistoryEvent.Kind kind, String node, @Nullable String queue, @Nullable String key,
-      long message, @Nullable String agent, long epoch, @Nullable String token, @Nullable String detail) {
-    run(c -> {
-      insert(c, kind, node, queue, key, message, agent, epoch, token, detail);
-      return null;
-    });
+  public synchronized void record(
+      HistoryEvent.Kind kind,
+      String node,
+      @Nullable String queue,
+      @Nullable String key,
+      long message,
+      @Nullable String agent,
+      long epoch,
+      @Nullable String token,
+      @Nullable String detail) {
+    run(
+        c -> {
+          insert(c, kind, node, queue, key, message, agent, epoch, token, detail);
+          return null;
+        });
   }
 
   /**
@@ -97,12 +117,15 @@ public final class History implements AutoCloseable {
    * that was is measured just before the row is written, so the event's time is that of the sample
    * however long the write took to get through.
    */
-  public synchronized void recordLeading(HistoryEvent.Kind kind, String node, long epoch, long seenAtNanos) {
-    run(c -> {
-      long ago = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - seenAtNanos);
-      insert(c, kind, node, null, null, ago, null, epoch, null, null);
-      return null;
-    });
+  public synchronized void recordLeading(
+      HistoryEvent.Kind kind, String node, long epoch, long seenAtNanos) {
+    run(
+        c -> {
+          long ago =
+              java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - seenAtNanos);
+          insert(c, kind, node, null, null, ago, null, epoch, null, null);
+          return null;
+        });
   }
 
   /**
@@ -112,36 +135,53 @@ public final class History implements AutoCloseable {
    * @return whether the write was accepted
    */
   public synchronized boolean fencedWrite(String agent, String node, long epoch, boolean guarded) {
-    return run(c -> {
-      c.setAutoCommit(false);
-      try {
-        try (PreparedStatement seed = c.prepareStatement(insertIfAbsent())) {
-          seed.setString(1, agent);
-          seed.executeUpdate();
-        }
-        // The guard is the fencing token: a write with an older epoch than the register's is refused.
-        String sql = "UPDATE " + register + " SET epoch = ?, node = ? WHERE agent = ?" + (guarded ? " AND epoch <= ?" : "");
-        boolean accepted;
-        try (PreparedStatement write = c.prepareStatement(sql)) {
-          write.setLong(1, epoch);
-          write.setString(2, node);
-          write.setString(3, agent);
-          if (guarded) {
-            write.setLong(4, epoch);
+    return run(
+        c -> {
+          c.setAutoCommit(false);
+          try {
+            try (PreparedStatement seed = c.prepareStatement(insertIfAbsent())) {
+              seed.setString(1, agent);
+              seed.executeUpdate();
+            }
+            // The guard is the fencing token: a write with an older epoch than the register's is
+            // refused.
+            String sql =
+                "UPDATE "
+                    + register
+                    + " SET epoch = ?, node = ? WHERE agent = ?"
+                    + (guarded ? " AND epoch <= ?" : "");
+            boolean accepted;
+            try (PreparedStatement write = c.prepareStatement(sql)) {
+              write.setLong(1, epoch);
+              write.setString(2, node);
+              write.setString(3, agent);
+              if (guarded) {
+                write.setLong(4, epoch);
+              }
+              accepted = write.executeUpdate() == 1;
+            }
+            insert(
+                c,
+                accepted
+                    ? HistoryEvent.Kind.FENCED_WRITE_ACCEPTED
+                    : HistoryEvent.Kind.FENCED_WRITE_REJECTED,
+                node,
+                null,
+                null,
+                0,
+                agent,
+                epoch,
+                null,
+                null);
+            c.commit();
+            return accepted;
+          } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
+          } finally {
+            c.setAutoCommit(true);
           }
-          accepted = write.executeUpdate() == 1;
-        }
-        insert(c, accepted ? HistoryEvent.Kind.FENCED_WRITE_ACCEPTED : HistoryEvent.Kind.FENCED_WRITE_REJECTED,
-            node, null, null, 0, agent, epoch, null, null);
-        c.commit();
-        return accepted;
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
-      }
-    });
+        });
   }
 
   /**
@@ -150,38 +190,69 @@ public final class History implements AutoCloseable {
    *
    * @return the message id
    */
-  public synchronized long enqueueRecorded(io.tenure.Queue queue, io.tenure.OutgoingMessage message,
-      @Nullable String historyKey) {
-    return run(c -> {
-      c.setAutoCommit(false);
-      try {
-        long id = queue.enqueue(c, message);
-        insert(c, HistoryEvent.Kind.ENQUEUED, "supervisor", queue.name(), historyKey, id, null, 0, null, null);
-        c.commit();
-        return id;
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
-      }
-    });
+  public synchronized long enqueueRecorded(
+      io.tenure.Queue queue, io.tenure.OutgoingMessage message, @Nullable String historyKey) {
+    return run(
+        c -> {
+          c.setAutoCommit(false);
+          try {
+            long id = queue.enqueue(c, message);
+            insert(
+                c,
+                HistoryEvent.Kind.ENQUEUED,
+                "supervisor",
+                queue.name(),
+                historyKey,
+                id,
+                null,
+                0,
+                null,
+                null);
+            c.commit();
+            return id;
+          } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
+          } finally {
+            c.setAutoCommit(true);
+          }
+        });
   }
 
   private String insertIfAbsent() {
     return switch (flavor) {
-      case SQLITE -> "INSERT OR IGNORE INTO " + register + " (agent, epoch, node) VALUES (?, 0, '')";
-      case POSTGRESQL -> "INSERT INTO " + register + " (agent, epoch, node) VALUES (?, 0, '') ON CONFLICT (agent) DO NOTHING";
-      case MARIADB -> "INSERT INTO " + register + " (agent, epoch, node) VALUES (?, 0, '') ON DUPLICATE KEY UPDATE agent = agent";
+      case SQLITE ->
+          "INSERT OR IGNORE INTO " + register + " (agent, epoch, node) VALUES (?, 0, '')";
+      case POSTGRESQL ->
+          "INSERT INTO "
+              + register
+              + " (agent, epoch, node) VALUES (?, 0, '') ON CONFLICT (agent) DO NOTHING";
+      case MARIADB ->
+          "INSERT INTO "
+              + register
+              + " (agent, epoch, node) VALUES (?, 0, '') ON DUPLICATE KEY UPDATE agent = agent";
     };
   }
 
-  private void insert(Connection c, HistoryEvent.Kind kind, String node, @Nullable String queue, @Nullable String key,
-      long message, @Nullable String agent, long epoch, @Nullable String token, @Nullable String detail)
+  private void insert(
+      Connection c,
+      HistoryEvent.Kind kind,
+      String node,
+      @Nullable String queue,
+      @Nullable String key,
+      long message,
+      @Nullable String agent,
+      long epoch,
+      @Nullable String token,
+      @Nullable String detail)
       throws SQLException {
-    try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + table
-        + " (at, kind, node, queue, msg_key, message, agent, epoch, token, detail) VALUES (" + flavor.now
-        + ", ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+    try (PreparedStatement insert =
+        c.prepareStatement(
+            "INSERT INTO "
+                + table
+                + " (at, kind, node, queue, msg_key, message, agent, epoch, token, detail) VALUES ("
+                + flavor.now
+                + ", ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       insert.setString(1, kind.name());
       insert.setString(2, node);
       setNullable(insert, 3, queue);
@@ -190,12 +261,16 @@ public final class History implements AutoCloseable {
       setNullable(insert, 6, agent);
       insert.setLong(7, epoch);
       setNullable(insert, 8, token);
-      setNullable(insert, 9, detail == null || detail.length() <= 1000 ? detail : detail.substring(0, 1000));
+      setNullable(
+          insert,
+          9,
+          detail == null || detail.length() <= 1000 ? detail : detail.substring(0, 1000));
       insert.executeUpdate();
     }
   }
 
-  private static void setNullable(PreparedStatement statement, int index, @Nullable String value) throws SQLException {
+  private static void setNullable(PreparedStatement statement, int index, @Nullable String value)
+      throws SQLException {
     if (value == null) {
       statement.setNull(index, Types.VARCHAR);
     } else {
@@ -205,26 +280,42 @@ public final class History implements AutoCloseable {
 
   /** Every event, in insertion order. */
   public synchronized List<HistoryEvent> readAll() {
-    return run(c -> {
-      List<HistoryEvent> events = new ArrayList<>();
-      try (Statement statement = c.createStatement();
-          ResultSet rows = statement.executeQuery("SELECT id, at, kind, node, queue, msg_key, message, agent, epoch, token,"
-              + " detail FROM " + table + " ORDER BY id")) {
-        while (rows.next()) {
-          events.add(new HistoryEvent(rows.getLong(1), instant(rows, 2), HistoryEvent.Kind.valueOf(rows.getString(3)),
-              rows.getString(4), rows.getString(5), rows.getString(6), rows.getLong(7), rows.getString(8),
-              rows.getLong(9), rows.getString(10), rows.getString(11)));
-        }
-      }
-      return events;
-    });
+    return run(
+        c -> {
+          List<HistoryEvent> events = new ArrayList<>();
+          try (Statement statement = c.createStatement();
+              ResultSet rows =
+                  statement.executeQuery(
+                      "SELECT id, at, kind, node, queue, msg_key, message, agent, epoch, token,"
+                          + " detail FROM "
+                          + table
+                          + " ORDER BY id")) {
+            while (rows.next()) {
+              events.add(
+                  new HistoryEvent(
+                      rows.getLong(1),
+                      instant(rows, 2),
+                      HistoryEvent.Kind.valueOf(rows.getString(3)),
+                      rows.getString(4),
+                      rows.getString(5),
+                      rows.getString(6),
+                      rows.getLong(7),
+                      rows.getString(8),
+                      rows.getLong(9),
+                      rows.getString(10),
+                      rows.getString(11)));
+            }
+          }
+          return events;
+        });
   }
 
   private Instant instant(ResultSet rows, int column) throws SQLException {
     return switch (flavor) {
       case SQLITE -> Instant.parse(rows.getString(column));
       case POSTGRESQL -> rows.getObject(column, java.time.OffsetDateTime.class).toInstant();
-      case MARIADB -> rows.getObject(column, java.time.LocalDateTime.class).toInstant(java.time.ZoneOffset.UTC);
+      case MARIADB ->
+          rows.getObject(column, java.time.LocalDateTime.class).toInstant(java.time.ZoneOffset.UTC);
     };
   }
 
@@ -233,23 +324,26 @@ public final class History implements AutoCloseable {
    * leaves nothing behind. (SQLite runs use a file of their own, deleted by the caller instead.)
    */
   public synchronized void dropEverything(String prefix) {
-    run(c -> {
-      List<String> tables = new ArrayList<>();
-      try (ResultSet rows = c.getMetaData().getTables(c.getCatalog(), null, null, new String[] {"TABLE"})) {
-        while (rows.next()) {
-          String name = rows.getString("TABLE_NAME");
-          if (name.toLowerCase(java.util.Locale.ROOT).startsWith(prefix)) {
-            tables.add(name);
+    run(
+        c -> {
+          List<String> tables = new ArrayList<>();
+          try (ResultSet rows =
+              c.getMetaData().getTables(c.getCatalog(), null, null, new String[] {"TABLE"})) {
+            while (rows.next()) {
+              String name = rows.getString("TABLE_NAME");
+              if (name.toLowerCase(java.util.Locale.ROOT).startsWith(prefix)) {
+                tables.add(name);
+              }
+            }
           }
-        }
-      }
-      try (Statement statement = c.createStatement()) {
-        for (String name : tables) {
-          statement.execute("DROP TABLE IF EXISTS " + name + (flavor == Flavor.POSTGRESQL ? " CASCADE" : ""));
-        }
-      }
-      return null;
-    });
+          try (Statement statement = c.createStatement()) {
+            for (String name : tables) {
+              statement.execute(
+                  "DROP TABLE IF EXISTS " + name + (flavor == Flavor.POSTGRESQL ? " CASCADE" : ""));
+            }
+          }
+          return null;
+        });
   }
 
   /**
@@ -262,43 +356,46 @@ public final class History implements AutoCloseable {
     if (ports.isEmpty() || flavor == Flavor.SQLITE) {
       return 0;
     }
-    return run(c -> {
-      int killed = 0;
-      if (flavor == Flavor.POSTGRESQL) {
-        try (PreparedStatement kill = c.prepareStatement(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE client_port = ANY(?)"
-                + " AND pid <> pg_backend_pid()")) {
-          kill.setArray(1, c.createArrayOf("integer", ports.toArray()));
-          try (ResultSet rows = kill.executeQuery()) {
-            rows.next();
-            killed = rows.getInt(1);
+    return run(
+        c -> {
+          int killed = 0;
+          if (flavor == Flavor.POSTGRESQL) {
+            try (PreparedStatement kill =
+                c.prepareStatement(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE client_port = ANY(?)"
+                        + " AND pid <> pg_backend_pid()")) {
+              kill.setArray(1, c.createArrayOf("integer", ports.toArray()));
+              try (ResultSet rows = kill.executeQuery()) {
+                rows.next();
+                killed = rows.getInt(1);
+              }
+            }
+            return killed;
           }
-        }
-        return killed;
-      }
-      List<Long> ids = new ArrayList<>();
-      try (Statement statement = c.createStatement();
-          ResultSet rows = statement.executeQuery("SELECT ID, HOST FROM information_schema.PROCESSLIST")) {
-        while (rows.next()) {
-          String host = rows.getString(2);
-          int colon = host == null ? -1 : host.lastIndexOf(':');
-          if (colon > 0 && ports.contains(Integer.parseInt(host.substring(colon + 1)))) {
-            ids.add(rows.getLong(1));
+          List<Long> ids = new ArrayList<>();
+          try (Statement statement = c.createStatement();
+              ResultSet rows =
+                  statement.executeQuery("SELECT ID, HOST FROM information_schema.PROCESSLIST")) {
+            while (rows.next()) {
+              String host = rows.getString(2);
+              int colon = host == null ? -1 : host.lastIndexOf(':');
+              if (colon > 0 && ports.contains(Integer.parseInt(host.substring(colon + 1)))) {
+                ids.add(rows.getLong(1));
+              }
+            }
           }
-        }
-      }
-      try (Statement statement = c.createStatement()) {
-        for (long id : ids) {
-          try {
-            statement.execute("KILL " + id);
-            killed++;
-          } catch (SQLException gone) {
-            // ended meanwhile
+          try (Statement statement = c.createStatement()) {
+            for (long id : ids) {
+              try {
+                statement.execute("KILL " + id);
+                killed++;
+              } catch (SQLException gone) {
+                // ended meanwhile
+              }
+            }
           }
-        }
-      }
-      return killed;
-    });
+          return killed;
+        });
   }
 
   /**
@@ -309,11 +406,13 @@ public final class History implements AutoCloseable {
    */
   public void holdLocks(String prefix, java.time.Duration hold) {
     double seconds = hold.toMillis() / 1000.0;
-    try (Connection c = DriverManager.getConnection(jdbcUrl); Statement statement = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        Statement statement = c.createStatement()) {
       switch (flavor) {
         case POSTGRESQL -> {
           c.setAutoCommit(false);
-          statement.execute("LOCK TABLE " + prefix + "leases, " + prefix + "nodes IN ACCESS EXCLUSIVE MODE");
+          statement.execute(
+              "LOCK TABLE " + prefix + "leases, " + prefix + "nodes IN ACCESS EXCLUSIVE MODE");
           statement.execute("SELECT pg_sleep(" + seconds + ")");
           c.commit();
         }
@@ -348,55 +447,83 @@ public final class History implements AutoCloseable {
    * @return what was done, for the fault's history line
    */
   public synchronized String tamperAgents(String prefix, String node, java.util.Random random) {
-    return run(c -> {
-      String nodes = prefix + "nodes";
-      String agents = prefix + "agents";
-      List<String> active = strings(c, "SELECT node_id FROM " + nodes + " WHERE status = 'ACTIVE' AND name = ?", node);
-      if (active.isEmpty()) {
-        return "no ACTIVE node named " + node;
-      }
-      String owner = active.get(0);
-      List<String> others = strings(c, "SELECT node_id FROM " + nodes + " WHERE status = 'ACTIVE' AND node_id <> ?"
-          + " ORDER BY node_id", owner);
-      List<String> owned = new ArrayList<>(strings(c, "SELECT agent_uri FROM " + agents + " WHERE owner_node = ?"
-          + " ORDER BY agent_uri", owner));
-      java.util.Collections.shuffle(owned, random);
-      List<String> done = new ArrayList<>();
-      for (int i = 0; i < owned.size() && i < 4; i++) {
-        String agent = owned.get(i);
-        if (i == 1 && !others.isEmpty()) {
-          String to = others.get(random.nextInt(others.size()));
-          update(c, "UPDATE " + agents + " SET owner_node = ?, target_node = ? WHERE agent_uri = ?", to, to, agent);
-          done.add("handed " + agent + " to " + to + " at its epoch");
-        } else if (i == 2) {
-          update(c, "UPDATE " + agents + " SET epoch = 1 WHERE agent_uri = ?", agent);
-          done.add("set " + agent + " to epoch 1");
-        } else {
-          update(c, "DELETE FROM " + agents + " WHERE agent_uri = ?", agent);
-          done.add("deleted " + agent);
-        }
-      }
-      update(c, "DELETE FROM " + agents + " WHERE agent_uri = ?", UNREADABLE_AGENT);
-      try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + agents
-          + " (agent_uri, owner_node, target_node, epoch, paused, pinned_to) VALUES (?, NULL, NULL, 1, ?, NULL)")) {
-        insert.setString(1, UNREADABLE_AGENT);
-        insert.setBoolean(2, false);
-        insert.executeUpdate();
-      }
-      done.add("inserted '" + UNREADABLE_AGENT + "'");
-      return String.join(", ", done);
-    });
+    return run(
+        c -> {
+          String nodes = prefix + "nodes";
+          String agents = prefix + "agents";
+          List<String> active =
+              strings(
+                  c,
+                  "SELECT node_id FROM " + nodes + " WHERE status = 'ACTIVE' AND name = ?",
+                  node);
+          if (active.isEmpty()) {
+            return "no ACTIVE node named " + node;
+          }
+          String owner = active.get(0);
+          List<String> others =
+              strings(
+                  c,
+                  "SELECT node_id FROM "
+                      + nodes
+                      + " WHERE status = 'ACTIVE' AND node_id <> ?"
+                      + " ORDER BY node_id",
+                  owner);
+          List<String> owned =
+              new ArrayList<>(
+                  strings(
+                      c,
+                      "SELECT agent_uri FROM "
+                          + agents
+                          + " WHERE owner_node = ?"
+                          + " ORDER BY agent_uri",
+                      owner));
+          java.util.Collections.shuffle(owned, random);
+          List<String> done = new ArrayList<>();
+          for (int i = 0; i < owned.size() && i < 4; i++) {
+            String agent = owned.get(i);
+            if (i == 1 && !others.isEmpty()) {
+              String to = others.get(random.nextInt(others.size()));
+              update(
+                  c,
+                  "UPDATE " + agents + " SET owner_node = ?, target_node = ? WHERE agent_uri = ?",
+                  to,
+                  to,
+                  agent);
+              done.add("handed " + agent + " to " + to + " at its epoch");
+            } else if (i == 2) {
+              update(c, "UPDATE " + agents + " SET epoch = 1 WHERE agent_uri = ?", agent);
+              done.add("set " + agent + " to epoch 1");
+            } else {
+              update(c, "DELETE FROM " + agents + " WHERE agent_uri = ?", agent);
+              done.add("deleted " + agent);
+            }
+          }
+          update(c, "DELETE FROM " + agents + " WHERE agent_uri = ?", UNREADABLE_AGENT);
+          try (PreparedStatement insert =
+              c.prepareStatement(
+                  "INSERT INTO "
+                      + agents
+                      + " (agent_uri, owner_node, target_node, epoch, paused, pinned_to) VALUES (?, NULL, NULL, 1, ?, NULL)")) {
+            insert.setString(1, UNREADABLE_AGENT);
+            insert.setBoolean(2, false);
+            insert.executeUpdate();
+          }
+          done.add("inserted '" + UNREADABLE_AGENT + "'");
+          return String.join(", ", done);
+        });
   }
 
   /** Deletes the unreadable row {@link #tamperAgents} added, as the operator who noticed would. */
   public synchronized void removeUnreadableAgent(String prefix) {
-    run(c -> {
-      update(c, "DELETE FROM " + prefix + "agents WHERE agent_uri = ?", UNREADABLE_AGENT);
-      return null;
-    });
+    run(
+        c -> {
+          update(c, "DELETE FROM " + prefix + "agents WHERE agent_uri = ?", UNREADABLE_AGENT);
+          return null;
+        });
   }
 
-  private static List<String> strings(Connection c, String sql, String argument) throws SQLException {
+  private static List<String> strings(Connection c, String sql, String argument)
+      throws SQLException {
     List<String> found = new ArrayList<>();
     try (PreparedStatement query = c.prepareStatement(sql)) {
       query.setString(1, argument);
@@ -420,13 +547,14 @@ public final class History implements AutoCloseable {
 
   /** Drops both tables (for tests and cleanup). */
   public synchronized void drop() {
-    run(c -> {
-      try (Statement statement = c.createStatement()) {
-        statement.execute("DROP TABLE IF EXISTS " + table);
-        statement.execute("DROP TABLE IF EXISTS " + register);
-      }
-      return null;
-    });
+    run(
+        c -> {
+          try (Statement statement = c.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + table);
+            statement.execute("DROP TABLE IF EXISTS " + register);
+          }
+          return null;
+        });
   }
 
   @FunctionalInterface

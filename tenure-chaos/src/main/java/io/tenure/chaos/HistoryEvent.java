@@ -15,13 +15,14 @@ import org.jspecify.annotations.Nullable;
  * @param queue the queue, for message events
  * @param key the message's ordering key; {@link #EXCLUSIVE} for a message of an exclusive queue
  *     (strict order over the whole queue); null for an unordered message
- * @param message the message id, for message events; for {@code LEADING} and {@code
- *     LEADING_ENDED}, how many milliseconds before {@code at} the node was seen; 0 otherwise
+ * @param message the message id, for message events; for {@code LEADING} and {@code LEADING_ENDED},
+ *     how many milliseconds before {@code at} the node was seen; 0 otherwise
  * @param agent the agent URI, for agent events
  * @param epoch the agent's ownership epoch (agent events), the leader epoch ({@code LEADER}), or
  *     the claim's attempt number ({@code HANDLING}, {@code HANDLED}: a message's claims count up,
  *     except that a release gives its number back); 0 otherwise
- * @param token the claim token of a message being handled, the pairing token of a leader write, or null
+ * @param token the claim token of a message being handled, the pairing token of a leader write, or
+ *     null
  * @param detail free text: a fault's kind and target, an error
  */
 public record HistoryEvent(
@@ -47,9 +48,14 @@ public record HistoryEvent(
   public enum Kind {
     /** The workload enqueued {@code message} to {@code queue} (with {@code key}); committed. */
     ENQUEUED,
-    /** A handler on {@code node} began {@code message} (claim {@code token}, attempt {@code epoch}). */
+    /**
+     * A handler on {@code node} began {@code message} (claim {@code token}, attempt {@code epoch}).
+     */
     HANDLING,
-    /** A handler on {@code node} finished {@code message} (claim {@code token}, attempt {@code epoch}) without error. */
+    /**
+     * A handler on {@code node} finished {@code message} (claim {@code token}, attempt {@code
+     * epoch}) without error.
+     */
     HANDLED,
     /** {@code agent} started on {@code node} at {@code epoch}. */
     AGENT_STARTED,
@@ -81,7 +87,10 @@ public record HistoryEvent(
     LEADER_WRITE,
     /** The assignment write of {@code token} was applied by the store. */
     LEADER_WRITE_APPLIED,
-    /** The harness injected a fault: {@code detail} is its kind ({@code kill}, {@code pause}, ...), {@code node} its target. */
+    /**
+     * The harness injected a fault: {@code detail} is its kind ({@code kill}, {@code pause}, ...),
+     * {@code node} its target.
+     */
     FAULT,
     /** The harness ended a fault (e.g. {@code resume} after a pause), {@code node} its target. */
     FAULT_END

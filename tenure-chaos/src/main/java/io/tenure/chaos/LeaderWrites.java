@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * A node's store as the fault harness sees it: every leader-only assignment write (each {@link
  * AgentStore} call that carries a {@link LeaderFence}) is recorded in the {@link History} as a
  * {@code LEADER_WRITE} before it runs and a {@code LEADER_WRITE_APPLIED} if the store applied it,
- * both with the fence's epoch and one token. The checker then finds writes that began after a
- * newer leader was recorded and were still applied: what the leader epoch guard (SPEC §4.5) refuses.
+ * both with the fence's epoch and one token. The checker then finds writes that began after a newer
+ * leader was recorded and were still applied: what the leader epoch guard (SPEC §4.5) refuses.
  */
 public final class LeaderWrites {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderWrites.class);
@@ -29,24 +29,42 @@ public final class LeaderWrites {
   /** {@code store}, its agent store's leader writes recorded by {@code node} in {@code history}. */
   public static Store recorded(Store store, History history, String node) {
     AgentStore agents = recording(store.agents(), history, node);
-    return proxy(Store.class, (proxy, method, args) ->
-        method.getName().equals("agents") && method.getParameterCount() == 0 ? agents : call(store, method, args));
+    return proxy(
+        Store.class,
+        (proxy, method, args) ->
+            method.getName().equals("agents") && method.getParameterCount() == 0
+                ? agents
+                : call(store, method, args));
   }
 
   private static AgentStore recording(AgentStore agents, History history, String node) {
-    return proxy(AgentStore.class, (proxy, method, args) -> {
-      LeaderFence fence = fenceOf(args);
-      if (fence == null || writesNothing(args)) {
-        return call(agents, method, args);
-      }
-      String token = UUID.randomUUID().toString();
-      record(history, HistoryEvent.Kind.LEADER_WRITE, node, fence.epoch(), token, method.getName());
-      Object result = call(agents, method, args);
-      if (result == AssignmentWrite.APPLIED) {
-        record(history, HistoryEvent.Kind.LEADER_WRITE_APPLIED, node, fence.epoch(), token, method.getName());
-      }
-      return result;
-    });
+    return proxy(
+        AgentStore.class,
+        (proxy, method, args) -> {
+          LeaderFence fence = fenceOf(args);
+          if (fence == null || writesNothing(args)) {
+            return call(agents, method, args);
+          }
+          String token = UUID.randomUUID().toString();
+          record(
+              history,
+              HistoryEvent.Kind.LEADER_WRITE,
+              node,
+              fence.epoch(),
+              token,
+              method.getName());
+          Object result = call(agents, method, args);
+          if (result == AssignmentWrite.APPLIED) {
+            record(
+                history,
+                HistoryEvent.Kind.LEADER_WRITE_APPLIED,
+                node,
+                fence.epoch(),
+                token,
+                method.getName());
+          }
+          return result;
+        });
   }
 
   private static @Nullable LeaderFence fenceOf(@Nullable Object[] args) {
@@ -62,12 +80,15 @@ public final class LeaderWrites {
 
   /** An empty batch is answered without a write. */
   private static boolean writesNothing(@Nullable Object[] args) {
-    return args != null && args.length > 0 && args[0] instanceof Map<?, ?> targets && targets.isEmpty();
+    return args != null
+        && args.length > 0
+        && args[0] instanceof Map<?, ?> targets
+        && targets.isEmpty();
   }
 
   /** Recording must not break the node: a write whose record failed is simply not checked. */
-  private static void record(History history, HistoryEvent.Kind kind, String node, long epoch, String token,
-      String what) {
+  private static void record(
+      History history, HistoryEvent.Kind kind, String node, long epoch, String token, String what) {
     try {
       history.record(kind, node, null, null, 0, null, epoch, token, what);
     } catch (RuntimeException e) {
@@ -75,7 +96,8 @@ public final class LeaderWrites {
     }
   }
 
-  private static Object call(Object target, Method method, @Nullable Object[] args) throws Throwable {
+  private static Object call(Object target, Method method, @Nullable Object[] args)
+      throws Throwable {
     try {
       return method.invoke(target, args);
     } catch (InvocationTargetException e) {

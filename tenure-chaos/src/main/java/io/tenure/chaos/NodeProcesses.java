@@ -25,7 +25,9 @@ import org.jspecify.annotations.Nullable;
  * environment, and the URL may carry a password.
  */
 public final class NodeProcesses {
-  /** The variable {@code tenure node} takes its store URL from when {@code --store} is not given. */
+  /**
+   * The variable {@code tenure node} takes its store URL from when {@code --store} is not given.
+   */
   public static final String STORE_VARIABLE = "TENURE_STORE";
 
   private final List<String> launcher;
@@ -44,7 +46,12 @@ public final class NodeProcesses {
   }
 
   /** What the harness last did to a node. */
-  public enum State { RUNNING, PAUSED, STOPPED, KILLED }
+  public enum State {
+    RUNNING,
+    PAUSED,
+    STOPPED,
+    KILLED
+  }
 
   private static final class Node {
     final List<String> arguments;
@@ -61,12 +68,12 @@ public final class NodeProcesses {
    * @param logs where each node's output goes
    */
   public NodeProcesses(List<String> launcher, String storeUrl, Path logs) {
-    this(launcher, storeUrl, logs, (name, pid, line) -> { });
+    this(launcher, storeUrl, logs, (name, pid, line) -> {});
   }
 
   /**
-   * @param storeUrl the nodes' store, passed in {@link #STORE_VARIABLE}: do not also pass
-   *     {@code --store} in a node's arguments
+   * @param storeUrl the nodes' store, passed in {@link #STORE_VARIABLE}: do not also pass {@code
+   *     --store} in a node's arguments
    * @param output told every line each node prints, and when each process ends
    */
   public NodeProcesses(List<String> launcher, String storeUrl, Path logs, Output output) {
@@ -124,10 +131,14 @@ public final class NodeProcesses {
     node.process = process;
     node.state = State.RUNNING;
     Path log = logs.resolve(name + ".log");
-    Thread.ofPlatform().daemon().name("node-output-" + name).start(() -> {
-      copy(name, process, log);
-      output.exited(name, process.pid());
-    });
+    Thread.ofPlatform()
+        .daemon()
+        .name("node-output-" + name)
+        .start(
+            () -> {
+              copy(name, process, log);
+              output.exited(name, process.pid());
+            });
   }
 
   /** Whether the node's current process is alive. */
@@ -137,9 +148,15 @@ public final class NodeProcesses {
   }
 
   private void copy(String name, Process process, Path log) {
-    try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        var writer = Files.newBufferedWriter(log, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-            StandardOpenOption.APPEND)) {
+    try (BufferedReader reader =
+            new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        var writer =
+            Files.newBufferedWriter(
+                log,
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND)) {
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
         writer.write(line);
         writer.newLine();
@@ -152,14 +169,17 @@ public final class NodeProcesses {
   }
 
   /**
-   * The local ports of a node's TCP connections to {@code serverPort} (its database sessions),
-   * from {@code ss}: the harness kills those sessions on the server side.
+   * The local ports of a node's TCP connections to {@code serverPort} (its database sessions), from
+   * {@code ss}: the harness kills those sessions on the server side.
    */
   public List<Integer> clientPorts(String name, int serverPort) {
     long pid = pid(name);
     List<Integer> ports = new ArrayList<>();
     try {
-      Process ss = new ProcessBuilder("ss", "-tnpH", "dport = :" + serverPort).redirectErrorStream(true).start();
+      Process ss =
+          new ProcessBuilder("ss", "-tnpH", "dport = :" + serverPort)
+              .redirectErrorStream(true)
+              .start();
       String output = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       ss.waitFor(5, TimeUnit.SECONDS);
       for (String line : output.split("\\R")) {
@@ -173,7 +193,8 @@ public final class NodeProcesses {
         }
       }
     } catch (IOException | NumberFormatException e) {
-      throw new IllegalStateException("cannot list the sockets of " + name + " with ss: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot list the sockets of " + name + " with ss: " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -206,7 +227,9 @@ public final class NodeProcesses {
     node.state = State.STOPPED;
   }
 
-  /** SIGTERM without waiting: the node leaves gracefully on its own time (resumed first if paused). */
+  /**
+   * SIGTERM without waiting: the node leaves gracefully on its own time (resumed first if paused).
+   */
   public synchronized void terminate(String name) {
     Node node = node(name);
     if (node.process != null && node.process.isAlive()) {

@@ -47,7 +47,8 @@ class CheckerTest {
     ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n1")));
 
     assertThat(report)
-        .isEqualTo(new ChaosReport(3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null, Map.of()));
+        .isEqualTo(
+            new ChaosReport(3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null, Map.of()));
     assertThat(report.safe()).isTrue();
   }
 
@@ -294,7 +295,8 @@ class CheckerTest {
     assertThat(report.staleEpochWritesAccepted()).isEqualTo(1);
     assertThat(report.safe()).isFalse();
     assertThat(report.examples().get("staleEpochWritesAccepted"))
-        .containsExactly("leader write placeAll by n1 at epoch 1 began after n2 led at epoch 2, and was applied");
+        .containsExactly(
+            "leader write placeAll by n1 at epoch 1 began after n2 led at epoch 2, and was applied");
   }
 
   @Test
@@ -323,7 +325,8 @@ class CheckerTest {
             .leader("n2", 2)
             .applied("n1", 1, "w1");
 
-    assertThat(Checker.check(h.events(), end(Map.of(), Map.of())).staleEpochWritesAccepted()).isZero();
+    assertThat(Checker.check(h.events(), end(Map.of(), Map.of())).staleEpochWritesAccepted())
+        .isZero();
   }
 
   // ---- one message of a key in flight
@@ -345,8 +348,9 @@ class CheckerTest {
     assertThat(report.fifoOrderViolations()).isZero();
     assertThat(report.safe()).isFalse();
     assertThat(report.examples().get("keyOverlaps"))
-        .containsExactly("message 42 (orders, key customer-3) started on n2 while message 41 was still being"
-            + " handled on n1 (attempt 1)");
+        .containsExactly(
+            "message 42 (orders, key customer-3) started on n2 while message 41 was still being"
+                + " handled on n1 (attempt 1)");
   }
 
   @Test
@@ -390,8 +394,9 @@ class CheckerTest {
 
     assertThat(report.keyOverlaps()).isEqualTo(1);
     assertThat(report.examples().get("keyOverlaps"))
-        .containsExactly("message 42 (orders, key customer-3) started on n3 while message 41 was still being"
-            + " handled on n2 (attempt 2)");
+        .containsExactly(
+            "message 42 (orders, key customer-3) started on n3 while message 41 was still being"
+                + " handled on n2 (attempt 2)");
   }
 
   @Test
@@ -443,7 +448,12 @@ class CheckerTest {
 
   @Test
   void a_rejected_write_below_an_accepted_epoch_is_not_a_stale_write() {
-    Timeline h = new Timeline().fault("pause", "n1").wrote(A, "n2", 4).faultEnd("resume", "n1").rejected(A, "n1", 3);
+    Timeline h =
+        new Timeline()
+            .fault("pause", "n1")
+            .wrote(A, "n2", 4)
+            .faultEnd("resume", "n1")
+            .rejected(A, "n1", 3);
 
     ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
 
@@ -462,17 +472,24 @@ class CheckerTest {
     assertThat(report.agentOverlaps()).isEqualTo(1);
     assertThat(report.staleEpochWritesAccepted()).isZero();
     assertThat(report.safe()).isFalse();
-    assertThat(report.examples().get("agentOverlaps")).containsExactly(
-        "agent projection://a: n1 (epoch 3) still ran it after another node had taken it (its write was refused), unfaulted");
+    assertThat(report.examples().get("agentOverlaps"))
+        .containsExactly(
+            "agent projection://a: n1 (epoch 3) still ran it after another node had taken it (its write was refused), unfaulted");
   }
 
   @Test
   void a_fault_on_every_node_excuses_refused_writes_from_any_node_for_the_grace() {
-    Timeline h = new Timeline()
-        .at(0).fault("slow-db", HistoryEvent.EVERY_NODE).faultEnd("released after 3000 ms", HistoryEvent.EVERY_NODE)
-        .at(1_000).wrote(A, "n2", 4)
-        .at(5_000).rejected(A, "n1", 3)
-        .at(20_000).rejected(A, "n3", 2);
+    Timeline h =
+        new Timeline()
+            .at(0)
+            .fault("slow-db", HistoryEvent.EVERY_NODE)
+            .faultEnd("released after 3000 ms", HistoryEvent.EVERY_NODE)
+            .at(1_000)
+            .wrote(A, "n2", 4)
+            .at(5_000)
+            .rejected(A, "n1", 3)
+            .at(20_000)
+            .rejected(A, "n3", 2);
 
     ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n2")));
 
@@ -482,10 +499,15 @@ class CheckerTest {
 
   @Test
   void a_kill_or_stop_gives_no_grace_its_restarted_incarnation_is_healthy() {
-    Timeline h = new Timeline()
-        .at(0).fault("kill", "n1").faultEnd("restart", "n1")
-        .at(1_000).wrote(A, "n2", 4)
-        .at(2_000).rejected(A, "n1", 3);
+    Timeline h =
+        new Timeline()
+            .at(0)
+            .fault("kill", "n1")
+            .faultEnd("restart", "n1")
+            .at(1_000)
+            .wrote(A, "n2", 4)
+            .at(2_000)
+            .rejected(A, "n1", 3);
 
     ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n2")));
 
@@ -493,30 +515,45 @@ class CheckerTest {
   }
 
   @Test
-  void agent_rows_edited_by_hand_give_no_grace_a_refused_write_or_a_shared_epoch_after_them_overlaps() {
+  void
+      agent_rows_edited_by_hand_give_no_grace_a_refused_write_or_a_shared_epoch_after_them_overlaps() {
     // The nodes stay healthy while their rows are deleted or rewritten: nothing excuses an owner
     // superseded while it runs, or two owners at one epoch.
-    Timeline h = new Timeline()
-        .at(0).fault("agent-rows", "n1").faultEnd("deleted projection://a", "n1")
-        .at(1_000).wrote(A, "n1", 3)
-        .at(1_500).wrote(A, "n2", 3)
-        .at(2_000).wrote(A, "n2", 4)
-        .at(2_500).rejected(A, "n1", 3);
+    Timeline h =
+        new Timeline()
+            .at(0)
+            .fault("agent-rows", "n1")
+            .faultEnd("deleted projection://a", "n1")
+            .at(1_000)
+            .wrote(A, "n1", 3)
+            .at(1_500)
+            .wrote(A, "n2", 3)
+            .at(2_000)
+            .wrote(A, "n2", 4)
+            .at(2_500)
+            .rejected(A, "n1", 3);
 
     ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n2")));
 
     assertThat(report.agentOverlaps()).isEqualTo(2);
-    assertThat(report.examples().get("agentOverlaps")).anySatisfy(e -> assertThat(e).contains("both wrote at epoch 3"))
+    assertThat(report.examples().get("agentOverlaps"))
+        .anySatisfy(e -> assertThat(e).contains("both wrote at epoch 3"))
         .anySatisfy(e -> assertThat(e).contains("unfaulted"));
   }
 
   @Test
   void refused_writes_are_expected_only_within_the_grace_after_a_fault_on_that_node() {
-    Timeline h = new Timeline()
-        .at(0).fault("kill-connections", "n1").faultEnd("killed 4 sessions", "n1")
-        .at(1_000).wrote(A, "n2", 4)
-        .at(9_000).rejected(A, "n1", 3)
-        .at(10_500).rejected(A, "n1", 3);
+    Timeline h =
+        new Timeline()
+            .at(0)
+            .fault("kill-connections", "n1")
+            .faultEnd("killed 4 sessions", "n1")
+            .at(1_000)
+            .wrote(A, "n2", 4)
+            .at(9_000)
+            .rejected(A, "n1", 3)
+            .at(10_500)
+            .rejected(A, "n1", 3);
 
     ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of(A, "n2")));
 
@@ -919,32 +956,47 @@ class CheckerTest {
 
   @Test
   void a_node_that_goes_on_leading_after_another_began_to_is_a_leader_overlap() {
-    Timeline h = new Timeline()
-        .at(1000).leading("n1", 1, 0)
-        .at(3000).leading("n2", 2, 0)
-        // n1 was last seen leading at 3400: 400 ms together with n2.
-        .at(3500).leadingEnded("n1", 1, 100);
+    Timeline h =
+        new Timeline()
+            .at(1000)
+            .leading("n1", 1, 0)
+            .at(3000)
+            .leading("n2", 2, 0)
+            // n1 was last seen leading at 3400: 400 ms together with n2.
+            .at(3500)
+            .leadingEnded("n1", 1, 100);
 
     ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
 
     assertThat(report.leaderOverlaps()).isEqualTo(1);
     assertThat(report.safe()).isFalse();
-    assertThat(report.examples().get("leaderOverlaps")).singleElement().asString()
+    assertThat(report.examples().get("leaderOverlaps"))
+        .singleElement()
+        .asString()
         .contains("n1 (epoch 1) and n2 (epoch 2) both led for 400 ms");
   }
 
   @Test
   void a_frozen_leader_whose_last_sample_came_before_its_successor_is_no_overlap() {
-    Timeline h = new Timeline()
-        .at(1000).leading("n1", 1, 0)
-        .at(2000).fault("pause", "n1")
-        .at(9000).leading("n2", 2, 0)
-        .at(14000).faultEnd("resume", "n1")
-        // Written on resume: n1 was last seen leading 12,100 ms earlier, at 1,910, before it froze.
-        .at(14010).leadingEnded("n1", 1, 12100)
-        // Overlaps of at most the tolerance are the write's trip, not two leaders.
-        .at(20000).leadingEnded("n2", 2, 0)
-        .at(20000 - 50).leading("n3", 3, 0);
+    Timeline h =
+        new Timeline()
+            .at(1000)
+            .leading("n1", 1, 0)
+            .at(2000)
+            .fault("pause", "n1")
+            .at(9000)
+            .leading("n2", 2, 0)
+            .at(14000)
+            .faultEnd("resume", "n1")
+            // Written on resume: n1 was last seen leading 12,100 ms earlier, at 1,910, before it
+            // froze.
+            .at(14010)
+            .leadingEnded("n1", 1, 12100)
+            // Overlaps of at most the tolerance are the write's trip, not two leaders.
+            .at(20000)
+            .leadingEnded("n2", 2, 0)
+            .at(20000 - 50)
+            .leading("n3", 3, 0);
 
     ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
 
@@ -953,28 +1005,44 @@ class CheckerTest {
 
   @Test
   void a_killed_leaders_interval_ends_with_the_kill_and_an_unended_one_runs_to_the_end() {
-    Timeline killed = new Timeline()
-        .at(1000).leading("n1", 1, 0)
-        .at(2000).fault("kill leader", "n1")
-        .at(2500).leading("n2", 2, 0)
-        .at(9000).faultEnd("restart", "n1");
-    Timeline neverEnded = new Timeline()
-        .at(1000).leading("n1", 1, 0)
-        .at(2500).leading("n2", 2, 0)
-        .at(9000).leader("n2", 2);
+    Timeline killed =
+        new Timeline()
+            .at(1000)
+            .leading("n1", 1, 0)
+            .at(2000)
+            .fault("kill leader", "n1")
+            .at(2500)
+            .leading("n2", 2, 0)
+            .at(9000)
+            .faultEnd("restart", "n1");
+    Timeline neverEnded =
+        new Timeline()
+            .at(1000)
+            .leading("n1", 1, 0)
+            .at(2500)
+            .leading("n2", 2, 0)
+            .at(9000)
+            .leader("n2", 2);
 
     assertThat(Checker.check(killed.events(), end(Map.of(), Map.of())).leaderOverlaps()).isZero();
-    assertThat(Checker.check(neverEnded.events(), end(Map.of(), Map.of())).leaderOverlaps()).isEqualTo(1);
+    assertThat(Checker.check(neverEnded.events(), end(Map.of(), Map.of())).leaderOverlaps())
+        .isEqualTo(1);
   }
 
   @Test
   void a_pause_of_the_leader_followed_by_two_leader_changes_is_a_bounce() {
-    Timeline h = new Timeline()
-        .at(0).leader("n1", 1)
-        .at(1000).fault("pause leader", "n1")
-        .at(6000).leader("n2", 2)
-        .at(13000).faultEnd("resume", "n1")
-        .at(13030).leader("n3", 3);
+    Timeline h =
+        new Timeline()
+            .at(0)
+            .leader("n1", 1)
+            .at(1000)
+            .fault("pause leader", "n1")
+            .at(6000)
+            .leader("n2", 2)
+            .at(13000)
+            .faultEnd("resume", "n1")
+            .at(13030)
+            .leader("n3", 3);
 
     ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
 
@@ -984,22 +1052,36 @@ class CheckerTest {
 
   @Test
   void one_change_per_pause_a_change_after_the_settle_time_or_after_another_fault_is_no_bounce() {
-    Timeline once = new Timeline()
-        .at(0).leader("n1", 1)
-        .at(1000).fault("pause leader", "n1")
-        .at(6000).leader("n2", 2)
-        .at(13000).faultEnd("resume", "n1")
-        .at(13000 + 5001).leader("n3", 3);
-    Timeline otherFault = new Timeline()
-        .at(0).leader("n1", 1)
-        .at(1000).fault("pause", "n1")
-        .at(6000).leader("n2", 2)
-        .at(7000).fault("kill", "n2")
-        .at(7500).leader("n3", 3)
-        .at(13000).faultEnd("resume", "n1");
+    Timeline once =
+        new Timeline()
+            .at(0)
+            .leader("n1", 1)
+            .at(1000)
+            .fault("pause leader", "n1")
+            .at(6000)
+            .leader("n2", 2)
+            .at(13000)
+            .faultEnd("resume", "n1")
+            .at(13000 + 5001)
+            .leader("n3", 3);
+    Timeline otherFault =
+        new Timeline()
+            .at(0)
+            .leader("n1", 1)
+            .at(1000)
+            .fault("pause", "n1")
+            .at(6000)
+            .leader("n2", 2)
+            .at(7000)
+            .fault("kill", "n2")
+            .at(7500)
+            .leader("n3", 3)
+            .at(13000)
+            .faultEnd("resume", "n1");
 
     assertThat(Checker.check(once.events(), end(Map.of(), Map.of())).leaderBounces()).isZero();
-    assertThat(Checker.check(otherFault.events(), end(Map.of(), Map.of())).leaderBounces()).isZero();
+    assertThat(Checker.check(otherFault.events(), end(Map.of(), Map.of())).leaderBounces())
+        .isZero();
   }
 
   // ---- helpers
@@ -1050,14 +1132,36 @@ class CheckerTest {
 
     /** A leader write begins: paired with {@link #applied} by its token. */
     Timeline leaderWrite(String node, long epoch, String token) {
-      events.add(new HistoryEvent(events.size() + 1, T0.plusMillis(clock++), Kind.LEADER_WRITE, node, null, null, 0,
-          null, epoch, token, "placeAll"));
+      events.add(
+          new HistoryEvent(
+              events.size() + 1,
+              T0.plusMillis(clock++),
+              Kind.LEADER_WRITE,
+              node,
+              null,
+              null,
+              0,
+              null,
+              epoch,
+              token,
+              "placeAll"));
       return this;
     }
 
     Timeline applied(String node, long epoch, String token) {
-      events.add(new HistoryEvent(events.size() + 1, T0.plusMillis(clock++), Kind.LEADER_WRITE_APPLIED, node, null,
-          null, 0, null, epoch, token, "placeAll"));
+      events.add(
+          new HistoryEvent(
+              events.size() + 1,
+              T0.plusMillis(clock++),
+              Kind.LEADER_WRITE_APPLIED,
+              node,
+              null,
+              null,
+              0,
+              null,
+              epoch,
+              token,
+              "placeAll"));
       return this;
     }
 
@@ -1065,12 +1169,16 @@ class CheckerTest {
       return add(Kind.LEADER, node, null, null, 0, null, epoch, null);
     }
 
-    /** {@code node} first seen leading at {@code epoch}, {@code agoMillis} before this event's time. */
+    /**
+     * {@code node} first seen leading at {@code epoch}, {@code agoMillis} before this event's time.
+     */
     Timeline leading(String node, long epoch, long agoMillis) {
       return add(Kind.LEADING, node, null, null, agoMillis, null, epoch, null);
     }
 
-    /** {@code node} last seen leading at {@code epoch}, {@code agoMillis} before this event's time. */
+    /**
+     * {@code node} last seen leading at {@code epoch}, {@code agoMillis} before this event's time.
+     */
     Timeline leadingEnded(String node, long epoch, long agoMillis) {
       return add(Kind.LEADING_ENDED, node, null, null, agoMillis, null, epoch, null);
     }

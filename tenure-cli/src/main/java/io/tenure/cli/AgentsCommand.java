@@ -150,8 +150,7 @@ final class AgentsCommand extends StoreCommand {
     return groups;
   }
 
-  private static String heading(
-      @Nullable String owner, Map<String, NodeInfo> nodes, int count) {
+  private static String heading(@Nullable String owner, Map<String, NodeInfo> nodes, int count) {
     String agents = count + (count == 1 ? " agent" : " agents");
     if (owner == null) {
       return "(no owner): " + agents;
@@ -192,7 +191,12 @@ final class AgentsCommand extends StoreCommand {
   record AgentsSummary(int agents, int nodes, int handoffs, int paused) {
     static AgentsSummary of(List<AgentAssignment> agents) {
       int owners =
-          (int) agents.stream().map(AgentAssignment::owner).filter(Objects::nonNull).distinct().count();
+          (int)
+              agents.stream()
+                  .map(AgentAssignment::owner)
+                  .filter(Objects::nonNull)
+                  .distinct()
+                  .count();
       int handoffs = (int) agents.stream().filter(AgentsCommand::handoff).count();
       int paused = (int) agents.stream().filter(AgentAssignment::paused).count();
       return new AgentsSummary(agents.size(), owners, handoffs, paused);

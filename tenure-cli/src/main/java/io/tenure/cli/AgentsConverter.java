@@ -22,13 +22,15 @@ final class AgentsConverter implements ITypeConverter<AgentsConverter.SampleAgen
       throw new TypeConversionException("'" + value + "': " + e.getMessage());
     }
     if (family.equals("queue")) {
-      throw new TypeConversionException("'" + value + "': the family 'queue' is reserved for exclusive queues");
+      throw new TypeConversionException(
+          "'" + value + "': the family 'queue' is reserved for exclusive queues");
     }
     int count;
     try {
       count = eq < 0 ? 1 : Integer.parseInt(value.substring(eq + 1));
     } catch (NumberFormatException e) {
-      throw new TypeConversionException("'" + value + "': COUNT must be a whole number, as in projection=6");
+      throw new TypeConversionException(
+          "'" + value + "': COUNT must be a whole number, as in projection=6");
     }
     if (count < 1 || count > MAX_COUNT) {
       throw new TypeConversionException("'" + value + "': COUNT must be 1 to " + MAX_COUNT);

@@ -14,10 +14,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code tenure chaos}: the fault harness (SPEC §9.4). Real node processes, a recorded workload,
@@ -38,63 +38,110 @@ final class ChaosCommand implements Callable<Integer> {
   static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
   static final String MARIADB = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
 
-  @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "ci",
-      description = "ci: 3 nodes, 60 s of faults, 25 s quiet (about 2 minutes); soak: 5 nodes, 30 min of faults. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--profile",
+      paramLabel = "PROFILE",
+      defaultValue = "ci",
+      description =
+          "ci: 3 nodes, 60 s of faults, 25 s quiet (about 2 minutes); soak: 5 nodes, 30 min of faults. Default: ${DEFAULT-VALUE}.")
   String profile = "ci";
 
-  @Option(names = "--store", paramLabel = "STORE", defaultValue = "sqlite",
-      description = "sqlite (a fresh file in --dir), postgres, mariadb (the local test databases), or a store URL."
-          + " Default: $TENURE_STORE if set, else ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--store",
+      paramLabel = "STORE",
+      defaultValue = "sqlite",
+      description =
+          "sqlite (a fresh file in --dir), postgres, mariadb (the local test databases), or a store URL."
+              + " Default: $TENURE_STORE if set, else ${DEFAULT-VALUE}.")
   String store = "sqlite";
 
-  @Option(names = "--seed", paramLabel = "N", description = "The fault schedule's seed (default: random, printed).")
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      description = "The fault schedule's seed (default: random, printed).")
   @Nullable Long seed;
 
-  @Option(names = "--nodes", paramLabel = "N", description = "Node processes, 2 to 9 (default: the profile's).")
+  @Option(
+      names = "--nodes",
+      paramLabel = "N",
+      description = "Node processes, 2 to 9 (default: the profile's).")
   @Nullable Integer nodes;
 
-  @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
+  @Option(
+      names = "--duration",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "How long faults are injected (default: the profile's).")
   @Nullable Duration duration;
 
-  @Option(names = "--quiet", paramLabel = "DURATION", converter = DurationConverter.class,
+  @Option(
+      names = "--quiet",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "Settling time after the last fault (default: the profile's).")
   @Nullable Duration quiet;
 
-  @Option(names = "--dir", paramLabel = "DIR", description = "Node logs and the report. Default: a new folder <store>-<time> in chaos-runs.")
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      description = "Node logs and the report. Default: a new folder <store>-<time> in chaos-runs.")
   @Nullable Path dir;
 
-  @Option(names = "--faults", paramLabel = "FAULT", split = ",",
-      description = "Only these faults: kill leader, kill, pause, stop, kill-connections, slow-db, restart-db, pause leader,"
-          + " agent-rows (a node's agent rows deleted, rewritten and joined by an unreadable row, by hand)"
-          + " (comma-separated; default: all that apply but restart-db and pause leader; soak: all but pause leader).")
+  @Option(
+      names = "--faults",
+      paramLabel = "FAULT",
+      split = ",",
+      description =
+          "Only these faults: kill leader, kill, pause, stop, kill-connections, slow-db, restart-db, pause leader,"
+              + " agent-rows (a node's agent rows deleted, rewritten and joined by an unreadable row, by hand)"
+              + " (comma-separated; default: all that apply but restart-db and pause leader; soak: all but pause leader).")
   java.util.List<String> faults = new java.util.ArrayList<>();
 
-  @Option(names = "--keep-tables", description = "Keep the run's tables on a shared server (default: dropped after the check).")
+  @Option(
+      names = "--keep-tables",
+      description = "Keep the run's tables on a shared server (default: dropped after the check).")
   boolean keepTables;
 
-  @Option(names = "--rate", paramLabel = "R",
-      description = "Messages enqueued per second, 1 to 1000. Default: the profile's (ci 30, soak 50).")
+  @Option(
+      names = "--rate",
+      paramLabel = "R",
+      description =
+          "Messages enqueued per second, 1 to 1000. Default: the profile's (ci 30, soak 50).")
   @Nullable Integer rate;
 
-  @Option(names = "--work", paramLabel = "D", converter = DurationConverter.class,
-      description = "How long a handler of a FIFO message works, e.g. 8s; long work with"
-          + " pauses tests superseded claims. Default: 2ms.")
+  @Option(
+      names = "--work",
+      paramLabel = "D",
+      converter = DurationConverter.class,
+      description =
+          "How long a handler of a FIFO message works, e.g. 8s; long work with"
+              + " pauses tests superseded claims. Default: 2ms.")
   @Nullable Duration work;
 
-  @Option(names = "--unguarded", hidden = true,
-      description = "Negative control: agents' register writes ignore the epoch, so the checker must report them.")
+  @Option(
+      names = "--unguarded",
+      hidden = true,
+      description =
+          "Negative control: agents' register writes ignore the epoch, so the checker must report them.")
   boolean unguarded;
 
-  @Option(names = "--unsafe", hidden = true, paramLabel = "GUARD",
-      description = "Negative control: switch off a guard inside Tenure on every node (handoff: a move frees the row"
-          + " at once instead of the two-phase hand-off; token: resolves do not check their claim token;"
-          + " leader-fence: assignment writes do not check the leader epoch).")
+  @Option(
+      names = "--unsafe",
+      hidden = true,
+      paramLabel = "GUARD",
+      description =
+          "Negative control: switch off a guard inside Tenure on every node (handoff: a move frees the row"
+              + " at once instead of the two-phase hand-off; token: resolves do not check their claim token;"
+              + " leader-fence: assignment writes do not check the leader epoch).")
   @Nullable String unsafe;
 
-  @Option(names = "--stall-leader-pass", paramLabel = "D", converter = DurationConverter.class,
-      description = "Testing: each leader pass sleeps D after taking its fence and membership snapshot, as a GC pause"
-          + " would; with pauses this makes deposed leaders resume mid-pass. Default: 0.")
+  @Option(
+      names = "--stall-leader-pass",
+      paramLabel = "D",
+      converter = DurationConverter.class,
+      description =
+          "Testing: each leader pass sleeps D after taking its fence and membership snapshot, as a GC pause"
+              + " would; with pauses this makes deposed leaders resume mid-pass. Default: 0.")
   @Nullable Duration stallLeaderPass;
 
   @Spec CommandSpec spec;
@@ -103,34 +150,53 @@ final class ChaosCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter out = spec.commandLine().getOut();
-    Profile chosen = switch (profile) {
-      case "ci" -> Profile.CI;
-      case "soak" -> Profile.SOAK;
-      default -> throw new ParameterException(spec.commandLine(), "unknown profile '" + profile + "'; use ci or soak");
-    };
+    Profile chosen =
+        switch (profile) {
+          case "ci" -> Profile.CI;
+          case "soak" -> Profile.SOAK;
+          default ->
+              throw new ParameterException(
+                  spec.commandLine(), "unknown profile '" + profile + "'; use ci or soak");
+        };
     String stamp = Long.toString(System.currentTimeMillis(), 36);
-    String kind = switch (store) {
-      case "sqlite", "postgres", "mariadb" -> store;
-      default -> "url";
-    };
+    String kind =
+        switch (store) {
+          case "sqlite", "postgres", "mariadb" -> store;
+          default -> "url";
+        };
     Path folder = dir != null ? dir : Path.of("chaos-runs", kind + "-" + stamp);
-    String url = switch (store) {
-      case "sqlite" -> "sqlite:" + folder.toAbsolutePath().resolve("chaos.db");
-      case "postgres" -> POSTGRES;
-      case "mariadb" -> MARIADB;
-      default -> store;
-    };
-    // A run's own tables on every store: never the default prefix of a real cluster in the same file.
+    String url =
+        switch (store) {
+          case "sqlite" -> "sqlite:" + folder.toAbsolutePath().resolve("chaos.db");
+          case "postgres" -> POSTGRES;
+          case "mariadb" -> MARIADB;
+          default -> store;
+        };
+    // A run's own tables on every store: never the default prefix of a real cluster in the same
+    // file.
     String prefix = "chaos_" + stamp + "_";
     long chosenSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong(1, 1_000_000);
     ChaosSettings settings;
     try {
-      settings = new ChaosSettings(url, prefix, nodes != null ? nodes : chosen.nodes,
-          duration != null ? duration : chosen.faultPhase, chosen.faultEvery, Duration.ofSeconds(3),
-          Duration.ofSeconds(9), quiet != null ? quiet : chosen.quiet, rate != null ? rate : chosen.rate,
-          work != null ? work : io.tenure.chaos.ChaosWorkload.DEFAULT_WORK, chosenSeed, folder,
-          launcher(), !unguarded, faults.isEmpty() && chosen == Profile.SOAK
-              ? soakFaults() : new java.util.HashSet<>(faults));
+      settings =
+          new ChaosSettings(
+              url,
+              prefix,
+              nodes != null ? nodes : chosen.nodes,
+              duration != null ? duration : chosen.faultPhase,
+              chosen.faultEvery,
+              Duration.ofSeconds(3),
+              Duration.ofSeconds(9),
+              quiet != null ? quiet : chosen.quiet,
+              rate != null ? rate : chosen.rate,
+              work != null ? work : io.tenure.chaos.ChaosWorkload.DEFAULT_WORK,
+              chosenSeed,
+              folder,
+              launcher(),
+              !unguarded,
+              faults.isEmpty() && chosen == Profile.SOAK
+                  ? soakFaults()
+                  : new java.util.HashSet<>(faults));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -149,7 +215,8 @@ final class ChaosCommand implements Callable<Integer> {
         try (History cleanup = new History(url, prefix)) {
           cleanup.dropEverything(prefix);
         } catch (RuntimeException e) {
-          err.println("chaos: could not drop the run's tables (prefix " + prefix + "): " + e.getMessage());
+          err.println(
+              "chaos: could not drop the run's tables (prefix " + prefix + "): " + e.getMessage());
         }
       }
     }
@@ -157,36 +224,50 @@ final class ChaosCommand implements Callable<Integer> {
     Files.writeString(ChaosRun.reportPath(settings), json + "\n", StandardCharsets.UTF_8);
     out.println(json);
     out.flush();
-    err.println("chaos: " + (report.safe() ? "every safety invariant held" : "SAFETY INVARIANT BROKEN")
-        + "; report in " + ChaosRun.reportPath(settings).toAbsolutePath() + " (seed " + chosenSeed + ")");
+    err.println(
+        "chaos: "
+            + (report.safe() ? "every safety invariant held" : "SAFETY INVARIANT BROKEN")
+            + "; report in "
+            + ChaosRun.reportPath(settings).toAbsolutePath()
+            + " (seed "
+            + chosenSeed
+            + ")");
     err.flush();
     return report.safe() ? ExitCodes.OK : ExitCodes.INVARIANT_BROKEN;
   }
 
-  /** Every fault but "pause leader" (for targeted runs): the soak's draws stay what its seeds documented. */
+  /**
+   * Every fault but "pause leader" (for targeted runs): the soak's draws stay what its seeds
+   * documented.
+   */
   private static java.util.Set<String> soakFaults() {
     java.util.Set<String> all = new java.util.HashSet<>(ChaosSettings.FAULTS);
     all.remove("pause leader");
     return all;
   }
 
-  /** This launcher, with the test-only system property of {@code --unsafe} for the node processes. */
+  /**
+   * This launcher, with the test-only system property of {@code --unsafe} for the node processes.
+   */
   private java.util.List<String> launcher() {
     java.util.List<String> command = new java.util.ArrayList<>(DemoCommand.launcher());
     if (unsafe != null) {
-      String property = switch (unsafe) {
-        case "handoff" -> "tenure.unsafe.skipHandoff";
-        case "token" -> "tenure.unsafe.skipClaimToken";
-        case "leader-fence" -> "tenure.unsafe.skipLeaderFence";
-        default -> throw new ParameterException(spec.commandLine(),
-            "unknown --unsafe guard '" + unsafe + "'; use handoff, token or leader-fence");
-      };
+      String property =
+          switch (unsafe) {
+            case "handoff" -> "tenure.unsafe.skipHandoff";
+            case "token" -> "tenure.unsafe.skipClaimToken";
+            case "leader-fence" -> "tenure.unsafe.skipLeaderFence";
+            default ->
+                throw new ParameterException(
+                    spec.commandLine(),
+                    "unknown --unsafe guard '" + unsafe + "'; use handoff, token or leader-fence");
+          };
       command.add(1, "-D" + property + "=true");
     }
     if (stallLeaderPass != null) {
       if (stallLeaderPass.isNegative() || stallLeaderPass.compareTo(Duration.ofSeconds(30)) > 0) {
-        throw new ParameterException(spec.commandLine(),
-            "--stall-leader-pass must be 0 to 30s, got " + stallLeaderPass);
+        throw new ParameterException(
+            spec.commandLine(), "--stall-leader-pass must be 0 to 30s, got " + stallLeaderPass);
       }
       command.add(1, "-Dtenure.test.leaderPassStallMillis=" + stallLeaderPass.toMillis());
     }

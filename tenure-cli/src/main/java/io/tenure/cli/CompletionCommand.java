@@ -26,9 +26,12 @@ final class CompletionCommand implements Callable<Integer> {
   public Integer call() {
     String script = AutoComplete.bash("tenure", spec.root().commandLine());
     if (!script.contains(REGISTER)) {
-      throw new IllegalStateException("picocli's completion script no longer registers with '" + REGISTER + "'");
+      throw new IllegalStateException(
+          "picocli's completion script no longer registers with '" + REGISTER + "'");
     }
-    spec.commandLine().getOut().print(script.replace(REGISTER, REGISTER + " " + String.join(" ", otherNames())));
+    spec.commandLine()
+        .getOut()
+        .print(script.replace(REGISTER, REGISTER + " " + String.join(" ", otherNames())));
     spec.commandLine().getOut().flush();
     return ExitCodes.OK;
   }

@@ -63,11 +63,11 @@ final class DeadLetters {
 
   /**
    * Applies {@code step} (replay or purge of up to its argument's matching dead letters, returning
-   * how many it changed) in chunks until {@code expected} are done or fewer match than asked.
-   * Never more than {@code expected} in total, so a run ends even if replayed messages die again
-   * at once (one that does may be replayed again in place of a later one: the store replays the
-   * oldest matches and has no "up to this id" filter), and a purge removes no more than the count
-   * the user was asked about.
+   * how many it changed) in chunks until {@code expected} are done or fewer match than asked. Never
+   * more than {@code expected} in total, so a run ends even if replayed messages die again at once
+   * (one that does may be replayed again in place of a later one: the store replays the oldest
+   * matches and has no "up to this id" filter), and a purge removes no more than the count the user
+   * was asked about.
    *
    * @param verb {@code replayed} or {@code purged}, for the progress lines
    * @param progress where runs longer than one chunk report after each chunk

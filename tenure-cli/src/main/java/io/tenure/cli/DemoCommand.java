@@ -23,13 +23,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code tenure demo}: a live cluster to break and watch heal. N node processes on one store, sample
- * agents, a steady workload on two queues, and the console, served by this supervisor process.
+ * {@code tenure demo}: a live cluster to break and watch heal. N node processes on one store,
+ * sample agents, a steady workload on two queues, and the console, served by this supervisor
+ * process.
  */
 @Command(
     name = "demo",
@@ -51,33 +52,57 @@ import picocli.CommandLine.Model.CommandSpec;
 final class DemoCommand implements Callable<Integer> {
   private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
 
-  @Option(names = "--store", paramLabel = "URL",
-      description = "Store URL. Default: $TENURE_STORE if set, else a fresh SQLite file in --dir. On"
-          + " PostgreSQL or MariaDB each run uses new tables under a prefix demo_<time>_.")
+  @Option(
+      names = "--store",
+      paramLabel = "URL",
+      description =
+          "Store URL. Default: $TENURE_STORE if set, else a fresh SQLite file in --dir. On"
+              + " PostgreSQL or MariaDB each run uses new tables under a prefix demo_<time>_.")
   @Nullable String store;
 
-  @Option(names = "--prefix", paramLabel = "PREFIX", converter = PrefixConverter.class,
-      description = "Table prefix on a --store server. Default: a new demo_<time>_ per run, whose"
-          + " tables stay afterwards (drop them, or pass the same prefix again).")
+  @Option(
+      names = "--prefix",
+      paramLabel = "PREFIX",
+      converter = PrefixConverter.class,
+      description =
+          "Table prefix on a --store server. Default: a new demo_<time>_ per run, whose"
+              + " tables stay afterwards (drop them, or pass the same prefix again).")
   @Nullable TablePrefix prefix;
 
-  @Option(names = "--dir", paramLabel = "DIR", defaultValue = "tenure-data",
-      description = "Folder for the SQLite file and the nodes' logs. Default: ${DEFAULT-VALUE}, whose"
-          + " SQLite file is every command's default store.")
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      defaultValue = "tenure-data",
+      description =
+          "Folder for the SQLite file and the nodes' logs. Default: ${DEFAULT-VALUE}, whose"
+              + " SQLite file is every command's default store.")
   Path dir = Path.of("tenure-data");
 
-  @Option(names = "--nodes", paramLabel = "N", defaultValue = "3", description = "Node processes, 1 to 9. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--nodes",
+      paramLabel = "N",
+      defaultValue = "3",
+      description = "Node processes, 1 to 9. Default: ${DEFAULT-VALUE}.")
   int nodes = 3;
 
-  @Option(names = "--http", paramLabel = "PORT", defaultValue = "8080",
+  @Option(
+      names = "--http",
+      paramLabel = "PORT",
+      defaultValue = "8080",
       description = "Console port; if it is in use, any free port. Default: ${DEFAULT-VALUE}.")
   int httpPort = 8080;
 
-  @Option(names = "--rate", paramLabel = "PER_SECOND", defaultValue = "20",
+  @Option(
+      names = "--rate",
+      paramLabel = "PER_SECOND",
+      defaultValue = "20",
       description = "Messages enqueued per second, 1 to 1000. Default: ${DEFAULT-VALUE}.")
   int rate = 20;
 
-  @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
+  @Option(
+      names = "--duration",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "Run this long, drain, print a one-line JSON summary and exit (e.g. 30s).")
   @Nullable Duration duration;
 
@@ -94,8 +119,13 @@ final class DemoCommand implements Callable<Integer> {
     check();
     Files.createDirectories(dir);
     String url = storeUrl();
-    TablePrefix prefix = store == null ? TablePrefix.DEFAULT : this.prefix != null ? this.prefix
-        : TablePrefix.of("demo_" + Long.toString(System.currentTimeMillis() / 1000, 36) + "_");
+    TablePrefix prefix =
+        store == null
+            ? TablePrefix.DEFAULT
+            : this.prefix != null
+                ? this.prefix
+                : TablePrefix.of(
+                    "demo_" + Long.toString(System.currentTimeMillis() / 1000, 36) + "_");
     try (Store supervisor = Stores.open(new StoreSettings(url, prefix, true))) {
       if (store == null) {
         DemoStore.mark(supervisor);
@@ -108,14 +138,28 @@ final class DemoCommand implements Callable<Integer> {
           processes.add("node-" + i, nodeArguments(prefix, i));
         }
         if (!processes.awaitStarted(Duration.ofSeconds(60))) {
-          throw new CommandFailure(ExitCodes.UNAVAILABLE,
+          throw new CommandFailure(
+              ExitCodes.UNAVAILABLE,
               "a demo node did not start within 60 s; see its log in " + dir.toAbsolutePath());
         }
-        say(out, "console: " + console.url() + "  (store " + Stores.maskSecrets(url)
-            + (store == null ? "" : ", prefix " + prefix.value())
-            + "; node logs in " + dir.toAbsolutePath() + ")");
-        say(out, "inspect it from another shell: " + inspect(url, prefix, "nodes") + ", " + inspect(url, prefix, "agents")
-            + ", " + inspect(url, prefix, "events --follow"));
+        say(
+            out,
+            "console: "
+                + console.url()
+                + "  (store "
+                + Stores.maskSecrets(url)
+                + (store == null ? "" : ", prefix " + prefix.value())
+                + "; node logs in "
+                + dir.toAbsolutePath()
+                + ")");
+        say(
+            out,
+            "inspect it from another shell: "
+                + inspect(url, prefix, "nodes")
+                + ", "
+                + inspect(url, prefix, "agents")
+                + ", "
+                + inspect(url, prefix, "events --follow"));
         if (!noBrowser) {
           openBrowser(console.url(), out);
         }
@@ -129,16 +173,20 @@ final class DemoCommand implements Callable<Integer> {
 
   private void check() {
     if (nodes < 1 || nodes > 9) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--nodes must be 1 to 9, got " + nodes);
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--nodes must be 1 to 9, got " + nodes);
     }
     if (rate < 1 || rate > 1000) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--rate must be 1 to 1000, got " + rate);
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--rate must be 1 to 1000, got " + rate);
     }
     if (duration != null && (duration.isNegative() || duration.isZero())) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--duration must be positive");
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--duration must be positive");
     }
     if (httpPort < 0 || httpPort > 65_535) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--http must be 0 to 65535, got " + httpPort);
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--http must be 0 to 65535, got " + httpPort);
     }
   }
 
@@ -162,8 +210,8 @@ final class DemoCommand implements Callable<Integer> {
   private String inspect(String url, TablePrefix prefix, String command) {
     StringBuilder line = new StringBuilder(TenureCommand.launcher(spec) + " " + command);
     boolean typed = spec.commandLine().getParseResult().hasMatchedOption("--store");
-    boolean defaultFile = store == null
-        && Path.of(url.substring("sqlite:".length())).equals(defaultFile());
+    boolean defaultFile =
+        store == null && Path.of(url.substring("sqlite:".length())).equals(defaultFile());
     if (typed || store == null && !defaultFile) {
       line.append(" --store ").append(Shell.quote(Stores.maskSecrets(url)));
     }
@@ -177,21 +225,27 @@ final class DemoCommand implements Callable<Integer> {
     return Path.of(StoreOptions.DEFAULT_URL.substring("sqlite:".length())).toAbsolutePath();
   }
 
-  private AdminServer console(Store supervisor, DemoNodes processes, DemoLedger ledger, String url) {
-    AdminServer.Builder builder = AdminServer.builder(supervisor)
-        .route("/api/demo", request -> {
-          if (request.path().equals("/api/demo")) {
-            if (!request.method().equals("GET")) {
-              throw new AdminException(405, "use GET /api/demo");
-            }
-            Map<String, Object> demo = new LinkedHashMap<>();
-            demo.put("store", Stores.maskSecrets(url)); // no token guards this page: never the password
-            demo.put("nodes", processes.describe());
-            demo.put("workload", ledger.live());
-            return demo;
-          }
-          return processes.act(request);
-        });
+  private AdminServer console(
+      Store supervisor, DemoNodes processes, DemoLedger ledger, String url) {
+    AdminServer.Builder builder =
+        AdminServer.builder(supervisor)
+            .route(
+                "/api/demo",
+                request -> {
+                  if (request.path().equals("/api/demo")) {
+                    if (!request.method().equals("GET")) {
+                      throw new AdminException(405, "use GET /api/demo");
+                    }
+                    Map<String, Object> demo = new LinkedHashMap<>();
+                    demo.put(
+                        "store",
+                        Stores.maskSecrets(url)); // no token guards this page: never the password
+                    demo.put("nodes", processes.describe());
+                    demo.put("workload", ledger.live());
+                    return demo;
+                  }
+                  return processes.act(request);
+                });
     try {
       AdminServer.checkBinding("127.0.0.1", httpPort, null);
       return builder.bind("127.0.0.1", httpPort).build().start();
@@ -202,10 +256,24 @@ final class DemoCommand implements Callable<Integer> {
 
   /** A node's arguments; its store URL goes in its environment, where {@code ps} cannot show it. */
   static List<String> nodeArguments(TablePrefix prefix, int index) {
-    List<String> arguments = new ArrayList<>(List.of(
-        "--prefix", prefix.value(), "--name", "node-" + index, "--http", "0",
-        "--agents", "projection=6", "--agents", "report=3", "--agents", "singleton=1", "--demo-workload",
-        "--exit-with", Long.toString(ProcessHandle.current().pid())));
+    List<String> arguments =
+        new ArrayList<>(
+            List.of(
+                "--prefix",
+                prefix.value(),
+                "--name",
+                "node-" + index,
+                "--http",
+                "0",
+                "--agents",
+                "projection=6",
+                "--agents",
+                "report=3",
+                "--agents",
+                "singleton=1",
+                "--demo-workload",
+                "--exit-with",
+                Long.toString(ProcessHandle.current().pid())));
     if (index > 3) {
       arguments.add("--not-promotable"); // three candidates are plenty; the rest only work
     }
@@ -213,7 +281,8 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   /** Feeds the queues until the duration ends (or forever), then drains and summarizes. */
-  private int run(Store supervisor, DemoLedger ledger, PrintWriter out, PrintWriter result) throws InterruptedException {
+  private int run(Store supervisor, DemoLedger ledger, PrintWriter out, PrintWriter result)
+      throws InterruptedException {
     Queue orders = DemoWorkload.queue(supervisor, DemoWorkload.ORDERS);
     Queue ledgerQueue = DemoWorkload.queue(supervisor, DemoWorkload.LEDGER);
     CountDownLatch interrupted = new CountDownLatch(1);
@@ -249,14 +318,16 @@ final class DemoCommand implements Callable<Integer> {
     Runtime.getRuntime().removeShutdownHook(hook);
     say(out, "workload stopped; draining (up to " + DRAIN_TIMEOUT.toSeconds() + " s)");
     long drainEnd = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
-    while (System.nanoTime() < drainEnd && supervisor.queues().stats().stream()
-        .anyMatch(s -> s.pending() + s.inflight() > 0)) {
+    while (System.nanoTime() < drainEnd
+        && supervisor.queues().stats().stream().anyMatch(s -> s.pending() + s.inflight() > 0)) {
       Thread.sleep(200);
     }
     Map<String, Object> summary = ledger.summary();
     result.println(Json.write(summary));
     result.flush();
-    return (long) summary.get("lost") == 0 && (long) summary.get("stranded") == 0 ? ExitCodes.OK : ExitCodes.INVARIANT_BROKEN;
+    return (long) summary.get("lost") == 0 && (long) summary.get("stranded") == 0
+        ? ExitCodes.OK
+        : ExitCodes.INVARIANT_BROKEN;
   }
 
   /** The command that runs this launcher again: this JVM's java and this jar. */
@@ -268,9 +339,11 @@ final class DemoCommand implements Callable<Integer> {
     } catch (URISyntaxException | SecurityException e) {
       throw new IllegalStateException("cannot find the launcher's jar: " + e.getMessage(), e);
     }
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    List<String> command =
+        new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
     if (Files.isDirectory(jar)) {
-      command.addAll(List.of("-cp", System.getProperty("java.class.path"), TenureCommand.class.getName()));
+      command.addAll(
+          List.of("-cp", System.getProperty("java.class.path"), TenureCommand.class.getName()));
     } else {
       command.addAll(List.of("-jar", jar.toString()));
     }
@@ -280,7 +353,10 @@ final class DemoCommand implements Callable<Integer> {
   private static void openBrowser(String url, PrintWriter out) {
     for (String opener : new String[] {"xdg-open", "open"}) {
       try {
-        new ProcessBuilder(opener, url).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        new ProcessBuilder(opener, url)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
         return;
       } catch (IOException e) {
         // try the next one

@@ -23,8 +23,10 @@ final class DemoLedger {
 
   private final Store store;
   private final AtomicLong enqueued = new AtomicLong();
+
   /** Sent, not yet seen handled. */
   private final ConcurrentSkipListSet<Long> unconfirmed = new ConcurrentSkipListSet<>();
+
   /** Sent and seen handled. */
   private final ConcurrentSkipListSet<Long> handled = new ConcurrentSkipListSet<>();
 
@@ -61,7 +63,9 @@ final class DemoLedger {
   private List<Long> found(String tenant, List<Long> ids) {
     List<MarkerKey> keys = ids.stream().map(id -> new MarkerKey(tenant, "msg-" + id)).toList();
     var markers = store.markers().findAll(keys);
-    return ids.stream().filter(id -> markers.containsKey(new MarkerKey(tenant, "msg-" + id))).toList();
+    return ids.stream()
+        .filter(id -> markers.containsKey(new MarkerKey(tenant, "msg-" + id)))
+        .toList();
   }
 
   /** The live counts {@code GET /api/demo} shows (duplicates only in the final summary). */
@@ -94,7 +98,8 @@ final class DemoLedger {
         lost++;
       } else if (message.get().status() == MessageStatus.DEAD) {
         dead++;
-      } else if (message.get().status() == MessageStatus.PENDING || message.get().status() == MessageStatus.INFLIGHT) {
+      } else if (message.get().status() == MessageStatus.PENDING
+          || message.get().status() == MessageStatus.INFLIGHT) {
         stranded++;
       } else {
         lost++; // DONE without a handled marker cannot happen with the demo's handlers
@@ -103,7 +108,9 @@ final class DemoLedger {
     List<Long> all = new ArrayList<>(handled);
     long duplicates = 0;
     for (int from = 0; from < all.size(); from += CHUNK) {
-      duplicates += found(DemoWorkload.DUPLICATE, all.subList(from, Math.min(all.size(), from + CHUNK))).size();
+      duplicates +=
+          found(DemoWorkload.DUPLICATE, all.subList(from, Math.min(all.size(), from + CHUNK)))
+              .size();
     }
     long leaderTerms = 0;
     long agentMoves = 0;

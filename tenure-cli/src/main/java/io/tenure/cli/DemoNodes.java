@@ -19,14 +19,21 @@ import org.jspecify.annotations.Nullable;
  * process leaving, killing one a real crash and pausing one a real freeze (SIGSTOP).
  */
 final class DemoNodes {
-  private static final Pattern ADMIN_LINE = Pattern.compile("admin API and console on (http://[^\\s\"]+)");
+  private static final Pattern ADMIN_LINE =
+      Pattern.compile("admin API and console on (http://[^\\s\"]+)");
 
   private final NodeProcesses processes;
   private final PrintWriter out;
   private final Map<String, DemoNode> nodes = new LinkedHashMap<>();
 
   /** What a node process is doing, as the demo last made it. */
-  enum State { STARTING, RUNNING, PAUSED, STOPPED, KILLED }
+  enum State {
+    STARTING,
+    RUNNING,
+    PAUSED,
+    STOPPED,
+    KILLED
+  }
 
   /** What the demo knows of a node beyond its process: its state and admin URL. */
   private static final class DemoNode {
@@ -46,25 +53,33 @@ final class DemoNodes {
    * @param logs the folder for each node's output ({@code node-1.log} ...)
    */
   DemoNodes(List<String> baseCommand, String storeUrl, Path logs, PrintWriter out) {
-    this.processes = new NodeProcesses(baseCommand, storeUrl, logs, new NodeProcesses.Output() {
-      @Override
-      public void line(String name, long pid, String line) {
-        DemoNode node = node(name);
-        Matcher admin = ADMIN_LINE.matcher(line);
-        if (node != null && node.pid == pid && admin.find()) {
-          node.url = admin.group(1);
-          node.state = State.RUNNING;
-        }
-      }
+    this.processes =
+        new NodeProcesses(
+            baseCommand,
+            storeUrl,
+            logs,
+            new NodeProcesses.Output() {
+              @Override
+              public void line(String name, long pid, String line) {
+                DemoNode node = node(name);
+                Matcher admin = ADMIN_LINE.matcher(line);
+                if (node != null && node.pid == pid && admin.find()) {
+                  node.url = admin.group(1);
+                  node.state = State.RUNNING;
+                }
+              }
 
-      @Override
-      public void exited(String name, long pid) {
-        DemoNode node = node(name);
-        if (node != null && node.pid == pid && (node.state == State.STARTING || node.state == State.RUNNING)) {
-          node.state = State.STOPPED; // it exited by itself (e.g. a startup error: see its log)
-        }
-      }
-    });
+              @Override
+              public void exited(String name, long pid) {
+                DemoNode node = node(name);
+                if (node != null
+                    && node.pid == pid
+                    && (node.state == State.STARTING || node.state == State.RUNNING)) {
+                  node.state =
+                      State.STOPPED; // it exited by itself (e.g. a startup error: see its log)
+                }
+              }
+            });
     this.out = out;
   }
 
@@ -119,7 +134,8 @@ final class DemoNodes {
   Map<String, Object> act(AdminRequest request) {
     String[] parts = request.path().split("/");
     if (!request.method().equals("POST") || parts.length != 6 || !parts[3].equals("nodes")) {
-      throw AdminException.notFound("no such path: " + request.path() + "; use POST /api/demo/nodes/NAME/ACTION");
+      throw AdminException.notFound(
+          "no such path: " + request.path() + "; use POST /api/demo/nodes/NAME/ACTION");
     }
     String name = parts[4];
     String action = parts[5];
@@ -131,7 +147,8 @@ final class DemoNodes {
       throw AdminException.notFound("no demo node '" + name + "'");
     }
     State state = act(node, action);
-    out.println("demo: " + action + " " + name + " -> " + state.name().toLowerCase(java.util.Locale.ROOT));
+    out.println(
+        "demo: " + action + " " + name + " -> " + state.name().toLowerCase(java.util.Locale.ROOT));
     out.flush();
     return Map.of("name", name, "state", state.name().toLowerCase(java.util.Locale.ROOT));
   }
@@ -162,26 +179,37 @@ final class DemoNodes {
       case "start" -> {
         require(state == State.STOPPED || state == State.KILLED, node, action);
         if (processes.isAlive(node.name)) {
-          throw AdminException.conflict(node.name + " is still shutting down; try again in a moment");
+          throw AdminException.conflict(
+              node.name + " is still shutting down; try again in a moment");
         }
         node.url = null;
         node.state = State.STARTING;
         processes.start(node.name);
         node.pid = processes.pid(node.name);
       }
-      default -> throw AdminException.badRequest("unknown action '" + action + "'; use stop, kill, pause, resume or start");
+      default ->
+          throw AdminException.badRequest(
+              "unknown action '" + action + "'; use stop, kill, pause, resume or start");
     }
     return node.state;
   }
 
   private static void require(boolean applies, DemoNode node, String action) {
     if (!applies) {
-      throw AdminException.conflict("cannot " + action + " " + node.name + ": it is "
-          + node.state.name().toLowerCase(java.util.Locale.ROOT));
+      throw AdminException.conflict(
+          "cannot "
+              + action
+              + " "
+              + node.name
+              + ": it is "
+              + node.state.name().toLowerCase(java.util.Locale.ROOT));
     }
   }
 
-  /** Resumes paused nodes, asks every node to leave, and kills those still there after {@code grace}. */
+  /**
+   * Resumes paused nodes, asks every node to leave, and kills those still there after {@code
+   * grace}.
+   */
   void stopAll(Duration grace) {
     snapshot().forEach(node -> node.state = State.STOPPED);
     processes.stopAll(grace);

@@ -23,6 +23,7 @@ final class DemoStore {
   static final String TENANT = "tenure-demo";
   static final String RESOURCE = "store";
   static final String STATE = "DEMO";
+
   /** A node that heart-beat this recently is taken to be running. */
   private static final Duration RUNNING = Duration.ofSeconds(10);
 
@@ -45,28 +46,46 @@ final class DemoStore {
 
   /** Marks a freshly migrated store as the demo's, so that the next run may delete it. */
   static void mark(Store store) {
-    Markers.builder(store.markers()).build().transition(TENANT, RESOURCE, STATE,
-        "made by 'tenure demo'; the next demo run deletes this file and starts afresh");
+    Markers.builder(store.markers())
+        .build()
+        .transition(
+            TENANT,
+            RESOURCE,
+            STATE,
+            "made by 'tenure demo'; the next demo run deletes this file and starts afresh");
   }
 
   private static void requireIdleDemoFile(Path file) {
-    String refusal = file + " holds a store that 'tenure demo' did not make, and each demo starts on a fresh"
-        + " file; nothing was deleted: move it away or give the demo another --dir";
+    String refusal =
+        file
+            + " holds a store that 'tenure demo' did not make, and each demo starts on a fresh"
+            + " file; nothing was deleted: move it away or give the demo another --dir";
     try (Store store = Stores.open(StoreSettings.existing("sqlite:" + file, TablePrefix.DEFAULT))) {
       if (store.markers().find(io.tenure.MarkerKey.of(TENANT, RESOURCE)).isEmpty()) {
         throw new CommandFailure(ExitCodes.CONFLICT, refusal);
       }
       MembershipView view = store.membership().read();
-      running(view).ifPresent(node -> {
-        throw new CommandFailure(ExitCodes.CONFLICT, "a demo is running on " + file + " (" + node.name()
-            + " heart-beat " + QueueStatsCommand.age(Duration.between(node.heartbeatAt(), view.readAt()))
-            + " ago); stop it with Ctrl-C, or give this one another --dir");
-      });
+      running(view)
+          .ifPresent(
+              node -> {
+                throw new CommandFailure(
+                    ExitCodes.CONFLICT,
+                    "a demo is running on "
+                        + file
+                        + " ("
+                        + node.name()
+                        + " heart-beat "
+                        + QueueStatsCommand.age(Duration.between(node.heartbeatAt(), view.readAt()))
+                        + " ago); stop it with Ctrl-C, or give this one another --dir");
+              });
     } catch (SchemaMissingException e) {
       throw new CommandFailure(ExitCodes.CONFLICT, refusal);
     } catch (io.tenure.StoreException e) {
-      // Not readable as a Tenure store (another program's file, or not SQLite at all): not the demo's.
-      throw new CommandFailure(ExitCodes.CONFLICT, refusal + " (it cannot be read as a Tenure store: " + e.getMessage() + ")");
+      // Not readable as a Tenure store (another program's file, or not SQLite at all): not the
+      // demo's.
+      throw new CommandFailure(
+          ExitCodes.CONFLICT,
+          refusal + " (it cannot be read as a Tenure store: " + e.getMessage() + ")");
     }
   }
 

@@ -23,12 +23,13 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>queue {@code orders}, FIFO per customer key, consumed by every node (concurrency 4);
- *   <li>queue {@code ledger}, exclusive: the agent {@code queue://ledger} consumes it on one node in
- *       strict order;
+ *   <li>queue {@code ledger}, exclusive: the agent {@code queue://ledger} consumes it on one node
+ *       in strict order;
  *   <li>every handled message leaves a marker {@code demo-handled/msg-ID}; a second delivery of one
  *       message leaves {@code demo-dup/msg-ID}, so the supervisor counts duplicates from the store;
- *   <li>a "flaky" message fails on its first delivery ever with a non-retryable error, so it becomes
- *       a dead letter at once, and is handled when replayed (from the console or {@code tenure dlq}).
+ *   <li>a "flaky" message fails on its first delivery ever with a non-retryable error, so it
+ *       becomes a dead letter at once, and is handled when replayed (from the console or {@code
+ *       tenure dlq}).
  * </ul>
  */
 final class DemoWorkload {
@@ -44,11 +45,14 @@ final class DemoWorkload {
 
   /** The demo's queues on {@code store}, with the demo's policy. */
   static Queue queue(Store store, String name) {
-    return Queue.on(store.queues(), name, QueuePolicy.defaults()
-        .withMaxAttempts(5)
-        .withBackoff(Duration.ofMillis(200), 2.0, Duration.ofSeconds(5), 0.2)
-        .withLease(Duration.ofSeconds(10))
-        .withNonRetryable(FlakyFailure.class));
+    return Queue.on(
+        store.queues(),
+        name,
+        QueuePolicy.defaults()
+            .withMaxAttempts(5)
+            .withBackoff(Duration.ofMillis(200), 2.0, Duration.ofSeconds(5), 0.2)
+            .withLease(Duration.ofSeconds(10))
+            .withNonRetryable(FlakyFailure.class));
   }
 
   /** Registers the demo's consumers on a node. */
@@ -63,21 +67,31 @@ final class DemoWorkload {
     String resource = "msg-" + delivery.message().id();
     if (delivery.message().headers().containsKey(FLAKY_HEADER)
         && markers.transition(FLAKY, resource, "SEEN", null) instanceof TransitionResult.Applied) {
-      throw new FlakyFailure("message " + delivery.message().id() + " is flaky: it fails on its first delivery;"
-          + " replay it and it goes through");
+      throw new FlakyFailure(
+          "message "
+              + delivery.message().id()
+              + " is flaky: it fails on its first delivery;"
+              + " replay it and it goes through");
     }
-    if (!(markers.transition(HANDLED, resource, "HANDLED", null) instanceof TransitionResult.Applied)) {
+    if (!(markers.transition(HANDLED, resource, "HANDLED", null)
+        instanceof TransitionResult.Applied)) {
       markers.transition(DUPLICATE, resource, "DUPLICATE", null);
-      LOG.warn("message {} of {} was delivered again", delivery.message().id(), delivery.message().queue());
+      LOG.warn(
+          "message {} of {} was delivered again",
+          delivery.message().id(),
+          delivery.message().queue());
     }
   }
 
   /** What the supervisor sends: every {@code flakyEvery}-th message is flaky. */
   static OutgoingMessage message(long sequence, int flakyEvery) {
-    OutgoingMessage message = OutgoingMessage.text("{\"order\":" + sequence + "}")
-        .contentType("application/json")
-        .key("customer-" + sequence % 7);
-    return flakyEvery > 0 && sequence % flakyEvery == flakyEvery - 1 ? message.header(FLAKY_HEADER, "true") : message;
+    OutgoingMessage message =
+        OutgoingMessage.text("{\"order\":" + sequence + "}")
+            .contentType("application/json")
+            .key("customer-" + sequence % 7);
+    return flakyEvery > 0 && sequence % flakyEvery == flakyEvery - 1
+        ? message.header(FLAKY_HEADER, "true")
+        : message;
   }
 
   /** Thrown by a flaky message's first delivery: non-retryable, so it is dead at once. */
@@ -98,18 +112,21 @@ final class DemoWorkload {
     for (int i = 1; i <= count; i++) {
       wanted.add(AgentUri.parse(family + "://" + (count == 1 ? family : family + "-" + i)));
     }
-    return AgentFamily.of(family, wanted, uri -> {
-      return new Agent() {
-        @Override
-        public void start(AgentContext context) {
-          LOG.info("agent {} started at epoch {}", uri, context.ownershipEpoch());
-        }
+    return AgentFamily.of(
+        family,
+        wanted,
+        uri -> {
+          return new Agent() {
+            @Override
+            public void start(AgentContext context) {
+              LOG.info("agent {} started at epoch {}", uri, context.ownershipEpoch());
+            }
 
-        @Override
-        public void stop(AgentContext context) {
-          LOG.info("agent {} stopped", uri);
-        }
-      };
-    });
+            @Override
+            public void stop(AgentContext context) {
+              LOG.info("agent {} stopped", uri);
+            }
+          };
+        });
   }
 }

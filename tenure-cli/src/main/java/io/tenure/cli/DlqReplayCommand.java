@@ -107,12 +107,20 @@ final class DlqReplayCommand extends StoreCommand {
   private String sentence(long replayed) {
     if (id != null) {
       // A replay by id either replays its one message or is refused (exit 3 or 4) before this.
-      return "replayed dead letter " + id + " of queue '" + queue + "': pending again, attempts reset.";
+      return "replayed dead letter "
+          + id
+          + " of queue '"
+          + queue
+          + "': pending again, attempts reset.";
     }
     String what = DeadLetters.describe(queue, filter);
     if (replayed == 0) {
       return "no dead letters in " + what + "; nothing replayed.";
     }
-    return "replayed " + DeadLetters.deadLetters(replayed) + " of " + what + ": pending again, attempts reset.";
+    return "replayed "
+        + DeadLetters.deadLetters(replayed)
+        + " of "
+        + what
+        + ": pending again, attempts reset.";
   }
 }

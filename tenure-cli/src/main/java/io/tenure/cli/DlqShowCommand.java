@@ -32,7 +32,8 @@ final class DlqShowCommand extends StoreCommand {
             .queues()
             .find(id)
             .orElseThrow(
-                () -> new CommandFailure(ExitCodes.NOT_FOUND, "no message " + id + " in this store"));
+                () ->
+                    new CommandFailure(ExitCodes.NOT_FOUND, "no message " + id + " in this store"));
     if (output.json()) {
       output.object(io.tenure.server.MessageJson.shown(message));
     } else {

@@ -38,33 +38,56 @@ import picocli.CommandLine.Option;
 final class EventsCommand extends StoreCommand {
   /** The most events the store returns in one read ({@code EventStore.recent}). */
   private static final int MAX_READ = 10_000;
+
   /** The first window a follow poll reads; it doubles while every event in it is new. */
   private static final int POLL_WINDOW = 100;
-  /** Ids remembered while following, so an event committed late (a lower id) is still printed once. */
+
+  /**
+   * Ids remembered while following, so an event committed late (a lower id) is still printed once.
+   */
   private static final int REMEMBERED = 20_000;
 
-  @Option(names = "--kind", paramLabel = "KIND", split = ",",
-      description = "Only events of these kinds, comma-separated or repeated: JOINED, ACTIVATED, LEFT,"
-          + " DECLARED_DEAD, EJECTED, LEADER_ACQUIRED, LEADER_LOST, AGENT_STARTED, AGENT_STOPPED,"
-          + " AGENT_MOVED, AGENT_RELEASED, AGENT_RESTORED.")
+  @Option(
+      names = "--kind",
+      paramLabel = "KIND",
+      split = ",",
+      description =
+          "Only events of these kinds, comma-separated or repeated: JOINED, ACTIVATED, LEFT,"
+              + " DECLARED_DEAD, EJECTED, LEADER_ACQUIRED, LEADER_LOST, AGENT_STARTED, AGENT_STOPPED,"
+              + " AGENT_MOVED, AGENT_RELEASED, AGENT_RESTORED.")
   List<String> kinds = new ArrayList<>();
 
-  @Option(names = "--node", paramLabel = "NAME", description = "Only events of this node: a name or an incarnation id.")
+  @Option(
+      names = "--node",
+      paramLabel = "NAME",
+      description = "Only events of this node: a name or an incarnation id.")
   @Nullable String node;
 
-  @Option(names = "--since", paramLabel = "WHEN",
-      description = "Only events at or after WHEN: a duration ago by the database clock (10m, 2h, PT30S)"
-          + " or an instant (2026-05-01T12:00:00Z).")
+  @Option(
+      names = "--since",
+      paramLabel = "WHEN",
+      description =
+          "Only events at or after WHEN: a duration ago by the database clock (10m, 2h, PT30S)"
+              + " or an instant (2026-05-01T12:00:00Z).")
   @Nullable String since;
 
-  @Option(names = "--limit", paramLabel = "N", defaultValue = "50",
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      defaultValue = "50",
       description = "Show the newest N matching events, 1 to 10000. Default: ${DEFAULT-VALUE}.")
   int limit = 50;
 
-  @Option(names = "--follow", description = "Keep polling and print new events as they are written, until Ctrl-C.")
+  @Option(
+      names = "--follow",
+      description = "Keep polling and print new events as they are written, until Ctrl-C.")
   boolean follow;
 
-  @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "1s",
+  @Option(
+      names = "--interval",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      defaultValue = "1s",
       description = "How often --follow polls, 100ms to 1m. Default: ${DEFAULT-VALUE}.")
   Duration interval = Duration.ofSeconds(1);
 
@@ -81,8 +104,13 @@ final class EventsCommand extends StoreCommand {
       try {
         wanted.add(ClusterEvent.Kind.valueOf(kind.strip().toUpperCase(Locale.ROOT)));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("unknown event kind '" + kind + "'; use one of "
-            + String.join(", ", EnumSet.allOf(ClusterEvent.Kind.class).stream().map(Enum::name).toList()));
+        throw new IllegalArgumentException(
+            "unknown event kind '"
+                + kind
+                + "'; use one of "
+                + String.join(
+                    ", ",
+                    EnumSet.allOf(ClusterEvent.Kind.class).stream().map(Enum::name).toList()));
       }
     }
     if (node != null && node.isBlank()) {
@@ -94,7 +122,8 @@ final class EventsCommand extends StoreCommand {
     if (limit < 1 || limit > MAX_READ) {
       throw new IllegalArgumentException("--limit must be 1 to 10000, got " + limit);
     }
-    if (interval.compareTo(Duration.ofMillis(100)) < 0 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
+    if (interval.compareTo(Duration.ofMillis(100)) < 0
+        || interval.compareTo(Duration.ofMinutes(1)) > 0) {
       throw new IllegalArgumentException("--interval must be 100ms to 1m, got " + interval);
     }
   }
@@ -109,15 +138,19 @@ final class EventsCommand extends StoreCommand {
       try {
         sinceInstant = Instant.parse(value);
       } catch (java.time.format.DateTimeParseException e) {
-        throw new IllegalArgumentException("--since takes a duration ago (10m, PT2H) or an instant"
-            + " (2026-05-01T12:00:00Z), got '" + value + "'");
+        throw new IllegalArgumentException(
+            "--since takes a duration ago (10m, PT2H) or an instant"
+                + " (2026-05-01T12:00:00Z), got '"
+                + value
+                + "'");
       }
     }
   }
 
   @Override
   int run(Store store, Output output) {
-    Instant from = sinceInstant != null ? sinceInstant : sinceAgo != null ? store.now().minus(sinceAgo) : null;
+    Instant from =
+        sinceInstant != null ? sinceInstant : sinceAgo != null ? store.now().minus(sinceAgo) : null;
     Names names = new Names(store);
     boolean filtered = !wanted.isEmpty() || node != null || from != null;
     List<ClusterEvent> read = oldestFirst(store.events().recent(filtered ? MAX_READ : limit));
@@ -145,7 +178,8 @@ final class EventsCommand extends StoreCommand {
    *
    * @param history the events there were at the start (the newest 10,000): never printed again
    */
-  private void follow(Store store, Output output, Names names, @Nullable Instant from, List<ClusterEvent> history) {
+  private void follow(
+      Store store, Output output, Names names, @Nullable Instant from, List<ClusterEvent> history) {
     Set<Long> seen = new LinkedHashSet<>();
     history.forEach(e -> seen.add(e.id()));
     Thread hook = new Thread(stop::countDown, "tenure-events-stop");
@@ -215,12 +249,14 @@ final class EventsCommand extends StoreCommand {
     return fields;
   }
 
-  /** e.g. {@code 2026-05-01T12:00:01.250Z  LEADER_ACQUIRED  node-1  epoch 3  acquired the lease}. */
+  /** e.g. {@code 2026-05-01T12:00:01.250Z LEADER_ACQUIRED node-1 epoch 3 acquired the lease}. */
   private static String text(ClusterEvent event, Names names) {
     String name = names.of(event.nodeId());
     String who = name == null ? event.nodeId() : name;
     String epoch = event.epoch() == null ? "" : "  epoch " + event.epoch();
-    return "%-27s  %-15s  %s%s  %s".formatted(event.at(), event.kind(), who, epoch, event.detail()).stripTrailing();
+    return "%-27s  %-15s  %s%s  %s"
+        .formatted(event.at(), event.kind(), who, epoch, event.detail())
+        .stripTrailing();
   }
 
   /**

@@ -15,9 +15,14 @@ final class ExitCodes {
   static final int NOT_FOUND = 4;
   static final int UNAVAILABLE = 5;
   static final int UNSUPPORTED = 6;
+
   /** An unattended demo lost or stranded a message, or a chaos run broke a safety invariant. */
   static final int INVARIANT_BROKEN = 7;
-  /** No Tenure schema where the command looked; only {@code migrate} and the node commands create one. */
+
+  /**
+   * No Tenure schema where the command looked; only {@code migrate} and the node commands create
+   * one.
+   */
   static final int NO_SCHEMA = 8;
 
   private ExitCodes() {}
@@ -50,8 +55,10 @@ final class ExitCodes {
     codes.put(" 5", "store unavailable: unreachable, bad credentials");
     codes.put(" 6", "unsupported database or store URL");
     codes.put(" 7", "demo or chaos: a message was lost or stranded, or a safety invariant broke");
-    codes.put(" 8", "no Tenure schema: no SQLite file, no such database, or no (or an older) schema"
-        + " for the prefix; run 'tenure migrate'");
+    codes.put(
+        " 8",
+        "no Tenure schema: no SQLite file, no such database, or no (or an older) schema"
+            + " for the prefix; run 'tenure migrate'");
     return codes;
   }
 }

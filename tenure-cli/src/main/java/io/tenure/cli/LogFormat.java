@@ -28,11 +28,13 @@ enum LogFormat {
     String render(LogLine line, boolean stackTraces) {
       StringBuilder text = new StringBuilder(160);
       text.append(TIME.format(line.time())).append(' ').append(line.level());
-      fields(line).forEach((key, value) -> {
-        if (!key.equals("time") && !key.equals("level") && !key.equals("stack")) {
-          text.append(' ').append(key).append('=').append(value(String.valueOf(value)));
-        }
-      });
+      fields(line)
+          .forEach(
+              (key, value) -> {
+                if (!key.equals("time") && !key.equals("level") && !key.equals("stack")) {
+                  text.append(' ').append(key).append('=').append(value(String.valueOf(value)));
+                }
+              });
       if (stackTraces && line.error() != null) {
         text.append(System.lineSeparator()).append(stackTrace(line.error()));
       }
@@ -54,7 +56,8 @@ enum LogFormat {
 
   // Fixed width (always milliseconds), so lines sort and align; Instant.toString drops zeros.
   private static final DateTimeFormatter TIME =
-      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'", Locale.ROOT)
+          .withZone(ZoneOffset.UTC);
 
   /**
    * @param line the event
@@ -123,7 +126,8 @@ enum LogFormat {
       try {
         return LogFormat.valueOf(value.toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
-        throw new TypeConversionException("'" + value + "' is not a log format; use logfmt or json");
+        throw new TypeConversionException(
+            "'" + value + "' is not a log format; use logfmt or json");
       }
     }
   }

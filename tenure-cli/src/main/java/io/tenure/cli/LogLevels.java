@@ -15,6 +15,7 @@ import org.slf4j.event.Level;
 final class LogLevels {
   /** The user's own default level, as slf4j-simple named it, so existing scripts keep working. */
   static final String DEFAULT_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
+
   /** Followed by a logger-name prefix: the user's level for it. */
   static final String PREFIX_PROPERTY = "org.slf4j.simpleLogger.log.";
 

@@ -30,11 +30,21 @@ record LogLine(
 
   /** An event of the current thread, now, in the node context of this process. */
   static LogLine now(Level level, String logger, String message, @Nullable Throwable error) {
-    return new LogLine(Instant.now(), level, LogContext.name(), LogContext.nodeId(), LogContext.epoch(),
-        logger, threadName(Thread.currentThread()), message, error);
+    return new LogLine(
+        Instant.now(),
+        level,
+        LogContext.name(),
+        LogContext.nodeId(),
+        LogContext.epoch(),
+        logger,
+        threadName(Thread.currentThread()),
+        message,
+        error);
   }
 
-  /** Virtual threads usually have no name; their id still tells one agent's lines from another's. */
+  /**
+   * Virtual threads usually have no name; their id still tells one agent's lines from another's.
+   */
   private static String threadName(Thread thread) {
     String name = thread.getName();
     if (!name.isEmpty()) {

@@ -9,8 +9,7 @@ import java.util.Map;
  * still follows {@code --verbose}.
  */
 final class Logging {
-  private static final LogLevels QUIET =
-      LogLevels.of("warn", Map.of("com.zaxxer.hikari", "off"));
+  private static final LogLevels QUIET = LogLevels.of("warn", Map.of("com.zaxxer.hikari", "off"));
   private static final LogLevels VERBOSE =
       LogLevels.of("info", Map.of("com.zaxxer.hikari", "info", "io.tenure", "debug"));
 

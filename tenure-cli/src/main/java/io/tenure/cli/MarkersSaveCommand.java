@@ -8,8 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code tenure markers save}: the one upsert, last writer wins; meant for imports. */
 @Command(

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Mixin;
 
 /** {@code tenure markers transition}: creates a marker only if the resource has none. */
@@ -47,7 +46,8 @@ final class MarkersTransitionCommand extends StoreCommand {
         MarkerView.print(output, applied.marker());
       }
       case TransitionResult.AlreadySatisfied satisfied -> {
-        output.line("ALREADY_SATISFIED: " + key + " was already " + change.state() + "; nothing changed.");
+        output.line(
+            "ALREADY_SATISFIED: " + key + " was already " + change.state() + "; nothing changed.");
         MarkerView.print(output, satisfied.marker());
       }
       case TransitionResult.Conflict conflict -> {

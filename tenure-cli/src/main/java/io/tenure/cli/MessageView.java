@@ -8,9 +8,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
-/**
- * How a queue message looks in text; its JSON is {@link MessageJson}'s, the admin API's.
- */
+/** How a queue message looks in text; its JSON is {@link MessageJson}'s, the admin API's. */
 final class MessageView {
   private MessageView() {}
 

@@ -32,15 +32,20 @@ final class MigrateCommand implements Callable<Integer> {
     java.io.PrintWriter err = spec.commandLine().getErr();
     if (before != null) {
       // Progress on stderr: stdout stays the result (one JSON object with --json).
-      err.println("tenure: schema " + (before == 0 ? "not there yet" : "at v" + before) + "; migrating...");
+      err.println(
+          "tenure: schema " + (before == 0 ? "not there yet" : "at v" + before) + "; migrating...");
       err.flush();
     }
     long start = System.nanoTime();
     try (Store store = storeOptions.openMigrated()) {
       int after = store.describe().schemaVersion();
       if (before != null) {
-        err.println("tenure: " + (after == before ? "already up to date" : "v" + before + " -> v" + after)
-            + " in " + (System.nanoTime() - start) / 1_000_000 + " ms");
+        err.println(
+            "tenure: "
+                + (after == before ? "already up to date" : "v" + before + " -> v" + after)
+                + " in "
+                + (System.nanoTime() - start) / 1_000_000
+                + " ms");
         err.flush();
       }
       print(store.describe(), new Output(spec.commandLine().getOut(), storeOptions.json));
@@ -52,7 +57,8 @@ final class MigrateCommand implements Callable<Integer> {
    * The schema version in place before this run (0 for none), or null when the store cannot be
    * opened without migrating (a SQLite file that does not exist yet): no progress is shown then.
    *
-   * @throws StoreUnavailableException or UnsupportedDatabaseException: the real error, reported once
+   * @throws StoreUnavailableException or UnsupportedDatabaseException: the real error, reported
+   *     once
    */
   private @org.jspecify.annotations.Nullable Integer versionBefore() {
     try (Store store = storeOptions.openAsIs()) {

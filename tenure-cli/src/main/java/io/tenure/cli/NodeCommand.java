@@ -17,9 +17,9 @@ import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code tenure node}: runs one cluster node until it is stopped. SIGTERM or Ctrl-C leaves
@@ -38,96 +38,164 @@ import picocli.CommandLine.Model.CommandSpec;
 final class NodeCommand implements Callable<Integer> {
   @Mixin StoreOptions storeOptions = new StoreOptions();
 
-  @Option(names = "--name", required = true, paramLabel = "NAME", description = "Node name: letters, digits, dot, underscore and hyphen.")
+  @Option(
+      names = "--name",
+      required = true,
+      paramLabel = "NAME",
+      description = "Node name: letters, digits, dot, underscore and hyphen.")
   String name = "";
 
-  @Option(names = "--address", paramLabel = "URL", description = "Admin endpoint other nodes see. Default: the --http endpoint, if any.")
+  @Option(
+      names = "--address",
+      paramLabel = "URL",
+      description = "Admin endpoint other nodes see. Default: the --http endpoint, if any.")
   String address = "";
 
-  @Option(names = "--capability", paramLabel = "CAP", description = "Something this node can run; repeatable.")
+  @Option(
+      names = "--capability",
+      paramLabel = "CAP",
+      description = "Something this node can run; repeatable.")
   List<String> capabilities = new ArrayList<>();
 
   @Option(names = "--not-promotable", description = "Never become leader.")
   boolean notPromotable;
 
-  @Option(names = "--acquire-delay", paramLabel = "DURATION", converter = DurationConverter.class,
-      description = "Wait this long after the lease is free before taking it, so preferred nodes win.")
+  @Option(
+      names = "--acquire-delay",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "Wait this long after the lease is free before taking it, so preferred nodes win.")
   @Nullable Duration acquireDelay;
 
-  @Option(names = "--heartbeat-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+  @Option(
+      names = "--heartbeat-interval",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "How often the node heart-beats. Default: 1s.")
   @Nullable Duration heartbeatInterval;
 
-  @Option(names = "--self-fence-after", paramLabel = "DURATION", converter = DurationConverter.class,
+  @Option(
+      names = "--self-fence-after",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "Stop work when no heartbeat succeeded for this long. Default: 3s.")
   @Nullable Duration selfFenceAfter;
 
-  @Option(names = "--stale-after", paramLabel = "DURATION", converter = DurationConverter.class,
+  @Option(
+      names = "--stale-after",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "The leader declares a node dead whose heartbeat is this old. Default: 5s.")
   @Nullable Duration staleAfter;
 
-  @Option(names = "--lease-ttl", paramLabel = "DURATION", converter = DurationConverter.class,
+  @Option(
+      names = "--lease-ttl",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "How long the leader lease lasts unless renewed. Default: 5s.")
   @Nullable Duration leaseTtl;
 
-  @Option(names = "--renew-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+  @Option(
+      names = "--renew-interval",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "How often the leader renews its lease. Default: 1s.")
   @Nullable Duration renewInterval;
 
-  @Option(names = "--fence-after", paramLabel = "DURATION", converter = DurationConverter.class,
+  @Option(
+      names = "--fence-after",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "A leader whose renewals fail for this long steps down. Default: 4s.")
   @Nullable Duration fenceAfter;
 
-  @Option(names = "--http", paramLabel = "PORT",
-      description = "Serve the admin API, the console, metrics and health checks on this port (0: any"
-          + " free one); the node's address then defaults to this endpoint.")
+  @Option(
+      names = "--http",
+      paramLabel = "PORT",
+      description =
+          "Serve the admin API, the console, metrics and health checks on this port (0: any"
+              + " free one); the node's address then defaults to this endpoint.")
   @Nullable Integer httpPort;
 
-  @Option(names = "--http-host", paramLabel = "HOST", defaultValue = "127.0.0.1",
-      description = "Address to bind the admin endpoint to; any but loopback needs a token. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--http-host",
+      paramLabel = "HOST",
+      defaultValue = "127.0.0.1",
+      description =
+          "Address to bind the admin endpoint to; any but loopback needs a token. Default: ${DEFAULT-VALUE}.")
   String httpHost = "127.0.0.1";
 
-  @Option(names = "--http-token", paramLabel = "TOKEN", defaultValue = "${env:TENURE_HTTP_TOKEN}",
-      description = "Bearer token every admin API call and the metrics must then carry (health checks and"
-          + " the console's files need none). Default: $TENURE_HTTP_TOKEN.")
+  @Option(
+      names = "--http-token",
+      paramLabel = "TOKEN",
+      defaultValue = "${env:TENURE_HTTP_TOKEN}",
+      description =
+          "Bearer token every admin API call and the metrics must then carry (health checks and"
+              + " the console's files need none). Default: $TENURE_HTTP_TOKEN.")
   @Nullable String httpToken;
 
-  @Option(names = "--http-allowed-host", paramLabel = "NAME[:PORT]",
-      description = "A name the admin endpoint also answers to, e.g. the Host a reverse proxy or tunnel"
-          + " forwards; repeatable. NAME alone allows any port. It always answers to its bind address"
-          + " and port (on loopback also to localhost and the loopback addresses) and to the host of"
-          + " --address; a request naming any other host gets 421.")
+  @Option(
+      names = "--http-allowed-host",
+      paramLabel = "NAME[:PORT]",
+      description =
+          "A name the admin endpoint also answers to, e.g. the Host a reverse proxy or tunnel"
+              + " forwards; repeatable. NAME alone allows any port. It always answers to its bind address"
+              + " and port (on loopback also to localhost and the loopback addresses) and to the host of"
+              + " --address; a request naming any other host gets 421.")
   List<String> httpAllowedHosts = new ArrayList<>();
 
-  @Option(names = "--agents", paramLabel = "FAMILY=COUNT", converter = AgentsConverter.class,
-      description = "Run sample agents: COUNT agents FAMILY-1 to FAMILY-COUNT of the family FAMILY (a count"
-          + " of 1 is one singleton named FAMILY); repeatable.")
+  @Option(
+      names = "--agents",
+      paramLabel = "FAMILY=COUNT",
+      converter = AgentsConverter.class,
+      description =
+          "Run sample agents: COUNT agents FAMILY-1 to FAMILY-COUNT of the family FAMILY (a count"
+              + " of 1 is one singleton named FAMILY); repeatable.")
   List<AgentsConverter.SampleAgents> agents = new ArrayList<>();
 
-  @Option(names = "--demo-workload",
-      description = "Consume the demo's queues (orders: FIFO per key; ledger: exclusive), as demo nodes do.")
+  @Option(
+      names = "--demo-workload",
+      description =
+          "Consume the demo's queues (orders: FIFO per key; ledger: exclusive), as demo nodes do.")
   boolean demoWorkload;
 
-  @Option(names = "--chaos-workload",
-      description = "Run the fault harness's workload and record it in its history, as chaos nodes do.")
+  @Option(
+      names = "--chaos-workload",
+      description =
+          "Run the fault harness's workload and record it in its history, as chaos nodes do.")
   boolean chaosWorkload;
 
-  @Option(names = "--chaos-unguarded", hidden = true,
+  @Option(
+      names = "--chaos-unguarded",
+      hidden = true,
       description = "Negative control for 'tenure chaos': register writes ignore the epoch.")
   boolean chaosUnguarded;
 
-  @Option(names = "--chaos-work", hidden = true, paramLabel = "MS",
-      description = "For 'tenure chaos': how long a handler of a FIFO message works, in milliseconds.")
+  @Option(
+      names = "--chaos-work",
+      hidden = true,
+      paramLabel = "MS",
+      description =
+          "For 'tenure chaos': how long a handler of a FIFO message works, in milliseconds.")
   long chaosWorkMillis = io.tenure.chaos.ChaosWorkload.DEFAULT_WORK.toMillis();
 
-  @Option(names = "--log-format", paramLabel = "FORMAT", converter = LogFormat.Converter.class,
+  @Option(
+      names = "--log-format",
+      paramLabel = "FORMAT",
+      converter = LogFormat.Converter.class,
       defaultValue = "logfmt",
-      description = "Log lines on stderr as logfmt or json; each names the node, its id and epoch."
-          + " Default: logfmt, or json with --json.")
+      description =
+          "Log lines on stderr as logfmt or json; each names the node, its id and epoch."
+              + " Default: logfmt, or json with --json.")
   LogFormat logFormat = LogFormat.LOGFMT;
 
-  @Option(names = "--exit-with", paramLabel = "PID", hidden = true,
-      description = "Leave when process PID ends (the demo's supervisor passes its own, so no node outlives it).")
+  @Option(
+      names = "--exit-with",
+      paramLabel = "PID",
+      hidden = true,
+      description =
+          "Leave when process PID ends (the demo's supervisor passes its own, so no node outlives it).")
   @Nullable Long exitWith;
 
   @Spec CommandSpec spec;
@@ -148,8 +216,13 @@ final class NodeCommand implements Callable<Integer> {
     try {
       if (httpPort != null) {
         // Started before the node is built, so the node can advertise the port actually bound.
-        server = AdminServer.builder(store).bind(httpHost, httpPort).token(httpToken).allowedHosts(allowedHosts())
-            .build().start();
+        server =
+            AdminServer.builder(store)
+                .bind(httpHost, httpPort)
+                .token(httpToken)
+                .allowedHosts(allowedHosts())
+                .build()
+                .start();
       }
       io.tenure.chaos.History history = null;
       Store nodeStore = store;
@@ -176,24 +249,33 @@ final class NodeCommand implements Callable<Integer> {
     }
     AdminServer http = server;
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      lines.print(node.nodeId(), "leaving", "leaving", Map.of());
-      node.close();
-      if (http != null) {
-        http.close();
-      }
-      store.close();
-      stopped.countDown();
-    }, "tenure-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  lines.print(node.nodeId(), "leaving", "leaving", Map.of());
+                  node.close();
+                  if (http != null) {
+                    http.close();
+                  }
+                  store.close();
+                  stopped.countDown();
+                },
+                "tenure-shutdown"));
     node.start();
     lines.print(node.nodeId(), "joined", "joined as " + name, Map.of());
     if (exitWith != null) {
-      ProcessHandle.of(exitWith).ifPresentOrElse(
-          parent -> parent.onExit().thenRun(() -> System.exit(ExitCodes.OK)),
-          () -> System.exit(ExitCodes.OK));
+      ProcessHandle.of(exitWith)
+          .ifPresentOrElse(
+              parent -> parent.onExit().thenRun(() -> System.exit(ExitCodes.OK)),
+              () -> System.exit(ExitCodes.OK));
     }
     if (http != null) {
-      lines.print(node.nodeId(), "http", "admin API and console on " + http.url(), Map.of("url", http.url()));
+      lines.print(
+          node.nodeId(),
+          "http",
+          "admin API and console on " + http.url(),
+          Map.of("url", http.url()));
     }
     try {
       stopped.await();
@@ -217,32 +299,40 @@ final class NodeCommand implements Callable<Integer> {
         AdminServer.checkBinding(httpHost, httpPort, httpToken, allowedHosts());
       }
       if (chaosWorkMillis < 0) {
-        throw new IllegalArgumentException("--chaos-work must be 0 or more milliseconds, got " + chaosWorkMillis);
+        throw new IllegalArgumentException(
+            "--chaos-work must be 0 or more milliseconds, got " + chaosWorkMillis);
       }
       io.tenure.chaos.History history =
-          chaosWorkload ? new io.tenure.chaos.History(storeOptions.url, storeOptions.prefix.value()) : null;
+          chaosWorkload
+              ? new io.tenure.chaos.History(storeOptions.url, storeOptions.prefix.value())
+              : null;
       try (Store check = new SettingsCheckStore()) {
         configure(TenureNode.builder(check), check, lines, null, history).build();
       }
     } catch (IllegalArgumentException | IllegalStateException e) {
-      throw new CommandFailure(ExitCodes.USAGE, inOptionTerms(e.getMessage()) + "; nothing was written");
+      throw new CommandFailure(
+          ExitCodes.USAGE, inOptionTerms(e.getMessage()) + "; nothing was written");
     }
   }
 
   /**
-   * The builder names its settings as Java does ({@code leaseTtl}); a user typed {@code --lease-ttl}.
+   * The builder names its settings as Java does ({@code leaseTtl}); a user typed {@code
+   * --lease-ttl}.
    */
   private String inOptionTerms(String message) {
-    java.util.regex.Matcher setting = java.util.regex.Pattern.compile("\\b[a-z]+(?:[A-Z][a-z]*)+\\b").matcher(message);
+    java.util.regex.Matcher setting =
+        java.util.regex.Pattern.compile("\\b[a-z]+(?:[A-Z][a-z]*)+\\b").matcher(message);
     StringBuilder out = new StringBuilder();
     while (setting.find()) {
-      String option = "--" + setting.group().replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
-      setting.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(
-          spec.findOption(option) == null ? setting.group() : option));
+      String option =
+          "--" + setting.group().replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+      setting.appendReplacement(
+          out,
+          java.util.regex.Matcher.quoteReplacement(
+              spec.findOption(option) == null ? setting.group() : option));
     }
     return setting.appendTail(out).toString();
   }
-
 
   /**
    * The allowed names, and the host other nodes are told to use (--address): a call they forward
@@ -263,16 +353,26 @@ final class NodeCommand implements Callable<Integer> {
     return hosts;
   }
 
-  private TenureNode.Builder configure(TenureNode.Builder builder, Store store, StateLines lines,
-      @Nullable AdminServer server, io.tenure.chaos.@Nullable History history) {
+  private TenureNode.Builder configure(
+      TenureNode.Builder builder,
+      Store store,
+      StateLines lines,
+      @Nullable AdminServer server,
+      io.tenure.chaos.@Nullable History history) {
     String advertised = address.isEmpty() && server != null ? server.advertisedUrl() : address;
     builder.name(name).address(advertised).promotable(!notPromotable);
-    agents.forEach(sample -> builder.agentFamily(DemoWorkload.family(sample.family(), sample.count())));
+    agents.forEach(
+        sample -> builder.agentFamily(DemoWorkload.family(sample.family(), sample.count())));
     if (demoWorkload) {
       DemoWorkload.consume(builder, store);
     }
     if (history != null) {
-      io.tenure.chaos.ChaosWorkload.register(builder, store, history, name, !chaosUnguarded,
+      io.tenure.chaos.ChaosWorkload.register(
+          builder,
+          store,
+          history,
+          name,
+          !chaosUnguarded,
           java.time.Duration.ofMillis(chaosWorkMillis));
     }
     capabilities.forEach(builder::capability);
@@ -355,7 +455,10 @@ final class NodeCommand implements Callable<Integer> {
 
     @Override
     public void onDemoted(long epoch, DemotionReason reason) {
-      lines.print(self(), "demoted", "is no longer leader at epoch " + epoch + ": " + reason,
+      lines.print(
+          self(),
+          "demoted",
+          "is no longer leader at epoch " + epoch + ": " + reason,
           Map.of("epoch", epoch, "reason", reason.toString()));
     }
 
@@ -372,7 +475,11 @@ final class NodeCommand implements Callable<Integer> {
     @Override
     public void onRejoined(String previousNodeId, String nodeId) {
       LogContext.nodeId(nodeId);
-      lines.print(previousNodeId, "rejoined", "was ejected and rejoined as " + nodeId, Map.of("newNodeId", nodeId));
+      lines.print(
+          previousNodeId,
+          "rejoined",
+          "was ejected and rejoined as " + nodeId,
+          Map.of("newNodeId", nodeId));
     }
 
     private String self() {

@@ -62,13 +62,23 @@ final class NodesCommand extends StoreCommand {
     return counts;
   }
 
-  /** The shape of {@code GET /api/cluster} (docs/ADMIN-API.md), without the serving node's {@code self}. */
+  /**
+   * The shape of {@code GET /api/cluster} (docs/ADMIN-API.md), without the serving node's {@code
+   * self}.
+   */
   private static Map<String, @Nullable Object> json(
       StoreDescription store, MembershipView view, Lease lease, Map<String, Integer> agents) {
     Map<String, @Nullable Object> fields = new LinkedHashMap<>();
     fields.put("now", view.readAt());
-    fields.put("store", Map.of("provider", store.provider(), "location", store.location(),
-        "prefix", store.prefix().value()));
+    fields.put(
+        "store",
+        Map.of(
+            "provider",
+            store.provider(),
+            "location",
+            store.location(),
+            "prefix",
+            store.prefix().value()));
     fields.put("leader", lease.live() && lease.holder() != null ? leader(lease, view) : null);
     fields.put("epoch", lease.epoch());
     List<Map<String, Object>> nodes = new ArrayList<>();
@@ -93,14 +103,20 @@ final class NodesCommand extends StoreCommand {
   private static Map<String, @Nullable Object> leader(Lease lease, MembershipView view) {
     Map<String, @Nullable Object> leader = new LinkedHashMap<>();
     leader.put("nodeId", lease.holder());
-    leader.put("name", view.nodes().stream().filter(n -> n.nodeId().equals(lease.holder()))
-        .map(NodeInfo::name).findFirst().orElse(null));
+    leader.put(
+        "name",
+        view.nodes().stream()
+            .filter(n -> n.nodeId().equals(lease.holder()))
+            .map(NodeInfo::name)
+            .findFirst()
+            .orElse(null));
     leader.put("epoch", lease.epoch());
     leader.put("expiresAt", lease.expiresAt());
     return leader;
   }
 
-  private static void print(MembershipView view, Lease lease, Map<String, Integer> agents, Output output) {
+  private static void print(
+      MembershipView view, Lease lease, Map<String, Integer> agents, Output output) {
     output.line(leaderLine(view, lease));
     if (view.nodes().isEmpty()) {
       output.line("no nodes: none is running on this store and prefix (or all left).");
@@ -108,17 +124,21 @@ final class NodesCommand extends StoreCommand {
     }
     List<List<String>> rows = new ArrayList<>();
     for (NodeInfo info : view.nodes()) {
-      rows.add(List.of(
-          info.name(),
-          info.status().toString(),
-          lease.heldBy(info.nodeId()) ? "leader, epoch " + lease.epoch() : "-",
-          QueueStatsCommand.age(age(info.heartbeatAt(), view)) + " ago",
-          String.valueOf(agents.getOrDefault(info.nodeId(), 0)),
-          info.address().isEmpty() ? "-" : info.address(),
-          QueueStatsCommand.age(age(info.startedAt(), view)) + " ago",
-          info.nodeId()));
+      rows.add(
+          List.of(
+              info.name(),
+              info.status().toString(),
+              lease.heldBy(info.nodeId()) ? "leader, epoch " + lease.epoch() : "-",
+              QueueStatsCommand.age(age(info.heartbeatAt(), view)) + " ago",
+              String.valueOf(agents.getOrDefault(info.nodeId(), 0)),
+              info.address().isEmpty() ? "-" : info.address(),
+              QueueStatsCommand.age(age(info.startedAt(), view)) + " ago",
+              info.nodeId()));
     }
-    output.table(List.of("NAME", "STATUS", "LEADER", "HEARTBEAT", "AGENTS", "ADDRESS", "STARTED", "INCARNATION"), rows);
+    output.table(
+        List.of(
+            "NAME", "STATUS", "LEADER", "HEARTBEAT", "AGENTS", "ADDRESS", "STARTED", "INCARNATION"),
+        rows);
     output.line(summary(view));
   }
 
@@ -126,22 +146,38 @@ final class NodesCommand extends StoreCommand {
     if (lease.holder() == null) {
       return "leader: none yet (no node has ever held the lease)";
     }
-    String holder = view.nodes().stream().filter(n -> n.nodeId().equals(lease.holder()))
-        .map(n -> n.name() + " (" + n.nodeId() + ")").findFirst().orElse(lease.holder() + " (no membership row)");
+    String holder =
+        view.nodes().stream()
+            .filter(n -> n.nodeId().equals(lease.holder()))
+            .map(n -> n.name() + " (" + n.nodeId() + ")")
+            .findFirst()
+            .orElse(lease.holder() + " (no membership row)");
     if (!lease.live()) {
-      return "leader: none; the lease of " + holder + " at epoch " + lease.epoch() + " expired "
-          + QueueStatsCommand.age(Duration.between(lease.expiresAt(), lease.readAt())) + " ago";
+      return "leader: none; the lease of "
+          + holder
+          + " at epoch "
+          + lease.epoch()
+          + " expired "
+          + QueueStatsCommand.age(Duration.between(lease.expiresAt(), lease.readAt()))
+          + " ago";
     }
-    return "leader: " + holder + " at epoch " + lease.epoch() + ", its lease expires in "
-        + QueueStatsCommand.age(Duration.between(lease.readAt(), lease.expiresAt())) + " unless renewed";
+    return "leader: "
+        + holder
+        + " at epoch "
+        + lease.epoch()
+        + ", its lease expires in "
+        + QueueStatsCommand.age(Duration.between(lease.readAt(), lease.expiresAt()))
+        + " unless renewed";
   }
 
   /** e.g. {@code 3 nodes: 2 ACTIVE, 1 DEAD.} */
   private static String summary(MembershipView view) {
     Map<NodeStatus, Long> byStatus = new EnumMap<>(NodeStatus.class);
     view.nodes().forEach(n -> byStatus.merge(n.status(), 1L, Long::sum));
-    String counts = byStatus.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
-        .collect(Collectors.joining(", "));
+    String counts =
+        byStatus.entrySet().stream()
+            .map(e -> e.getValue() + " " + e.getKey())
+            .collect(Collectors.joining(", "));
     int n = view.nodes().size();
     return n + (n == 1 ? " node: " : " nodes: ") + counts + ".";
   }

@@ -53,7 +53,9 @@ final class QueueStatsCommand extends StoreCommand {
     return ExitCodes.OK;
   }
 
-  /** The counts of {@code GET /api/queues} (docs/ADMIN-API.md); the rate and consumers are a node's. */
+  /**
+   * The counts of {@code GET /api/queues} (docs/ADMIN-API.md); the rate and consumers are a node's.
+   */
   private static Map<String, @Nullable Object> json(QueueStats stats) {
     Map<String, @Nullable Object> fields = new LinkedHashMap<>();
     fields.put("name", stats.queue());

@@ -30,8 +30,14 @@ final class SettingsCheckStore implements Store {
   @Override
   public StoreDescription describe() {
     StoreDescription own = memory.describe();
-    return new StoreDescription(own.provider(), own.database(), own.location(), own.prefix(),
-        own.schemaVersion(), own.timePrecision(), STATEMENT_TIMEOUT);
+    return new StoreDescription(
+        own.provider(),
+        own.database(),
+        own.location(),
+        own.prefix(),
+        own.schemaVersion(),
+        own.timePrecision(),
+        STATEMENT_TIMEOUT);
   }
 
   @Override

@@ -15,7 +15,9 @@ import picocli.CommandLine.Spec;
  * The options every command that touches a store shares: where it is, which tables, what output.
  */
 final class StoreOptions {
-  /** The store used when neither {@code --store} nor {@code TENURE_STORE} names one; the demo's too. */
+  /**
+   * The store used when neither {@code --store} nor {@code TENURE_STORE} names one; the demo's too.
+   */
   static final String DEFAULT_URL = "sqlite:tenure-data/tenure.db";
 
   /** The environment variable that names the store when {@code --store} is not given. */
@@ -29,7 +31,9 @@ final class StoreOptions {
       // No URL in the text: picocli's line breaker splits words after ':' and '.'.
       description =
           "Store URL: a SQLite file or a PostgreSQL, MariaDB or MySQL database (the forms are in"
-              + " 'tenure --help'). Default: $" + STORE_VARIABLE + " if set, else the SQLite file"
+              + " 'tenure --help'). Default: $"
+              + STORE_VARIABLE
+              + " if set, else the SQLite file"
               + " the demo runs on, in the folder tenure-data.")
   String url = DEFAULT_URL;
 
@@ -56,8 +60,8 @@ final class StoreOptions {
    * Opens the store's current schema without creating or changing any: what every command but
    * {@code migrate} and the node commands does. The caller closes it.
    *
-   * @throws CommandFailure with {@link ExitCodes#NO_SCHEMA} naming what is missing and the
-   *     {@code tenure migrate} command that creates it
+   * @throws CommandFailure with {@link ExitCodes#NO_SCHEMA} naming what is missing and the {@code
+   *     tenure migrate} command that creates it
    */
   Store openExisting() {
     try {
@@ -73,8 +77,8 @@ final class StoreOptions {
   }
 
   /**
-   * Opens the store as it is, without migrating: a missing schema is reported on first use.
-   * Only {@code migrate} uses it, to read the version before it migrates.
+   * Opens the store as it is, without migrating: a missing schema is reported on first use. Only
+   * {@code migrate} uses it, to read the version before it migrates.
    */
   Store openAsIs() {
     return Stores.open(new StoreSettings(url, prefix, false));
@@ -86,20 +90,26 @@ final class StoreOptions {
    */
   CommandFailure missing(SchemaMissingException e) {
     String launcher = mixee == null ? "tenure" : TenureCommand.launcher(mixee);
-    String message = String.valueOf(e.getMessage()).replace(" or open the store with migration on", "");
-    message = message.contains("run 'tenure migrate'")
-        ? message.replace("'tenure migrate'", migrateCommand())
-        : message + "; run " + migrateCommand();
+    String message =
+        String.valueOf(e.getMessage()).replace(" or open the store with migration on", "");
+    message =
+        message.contains("run 'tenure migrate'")
+            ? message.replace("'tenure migrate'", migrateCommand())
+            : message + "; run " + migrateCommand();
     if (isDefaultStore()) {
       message += ", or " + launcher + " demo for a demo cluster on it";
     }
     return new CommandFailure(ExitCodes.NO_SCHEMA, message);
   }
 
-  /** The migrate command for this store: {@code --store} only if it was typed, {@code --prefix} if not the default. */
+  /**
+   * The migrate command for this store: {@code --store} only if it was typed, {@code --prefix} if
+   * not the default.
+   */
   String migrateCommand() {
     StringBuilder command =
-        new StringBuilder(mixee == null ? "tenure" : TenureCommand.launcher(mixee)).append(" migrate");
+        new StringBuilder(mixee == null ? "tenure" : TenureCommand.launcher(mixee))
+            .append(" migrate");
     if (storeTyped()) {
       command.append(" --store ").append(Shell.quote(Stores.maskSecrets(url)));
     }
@@ -110,8 +120,8 @@ final class StoreOptions {
   }
 
   /**
-   * @return true if {@code --store} was on the command line (not taken from {@code TENURE_STORE}
-   *     or the default): only then must a suggested command repeat it
+   * @return true if {@code --store} was on the command line (not taken from {@code TENURE_STORE} or
+   *     the default): only then must a suggested command repeat it
    */
   boolean storeTyped() {
     ParseResult parsed = mixee == null ? null : mixee.commandLine().getParseResult();

@@ -127,7 +127,9 @@ public final class TenureCommand implements Callable<Integer> {
    * @return {@link #launcher()} of the launcher that runs {@code command}
    */
   static String launcher(CommandSpec command) {
-    return command.root().userObject() instanceof TenureCommand tenure ? tenure.launcher() : "tenure";
+    return command.root().userObject() instanceof TenureCommand tenure
+        ? tenure.launcher()
+        : "tenure";
   }
 
   /**
@@ -140,7 +142,8 @@ public final class TenureCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new ParameterException(
-        spec.commandLine(), "choose a command: demo, chaos, node, status, nodes, events, agents, queue, dlq,"
+        spec.commandLine(),
+        "choose a command: demo, chaos, node, status, nodes, events, agents, queue, dlq,"
             + " markers, migrate, completion or help");
   }
 

@@ -12,15 +12,16 @@ import org.slf4j.spi.SLF4JServiceProvider;
 
 /**
  * The launcher's SLF4J binding: every log line on stderr carries the node's name, incarnation id
- * and epoch (SPEC §8.5), as logfmt or JSON. Found by {@link java.util.ServiceLoader} through
- * {@code META-INF/services}, hence public; the launcher's only provider, in place of slf4j-simple.
+ * and epoch (SPEC §8.5), as logfmt or JSON. Found by {@link java.util.ServiceLoader} through {@code
+ * META-INF/services}, hence public; the launcher's only provider, in place of slf4j-simple.
  */
 public final class TenureLogProvider implements SLF4JServiceProvider {
   /** The SLF4J API version this provider is written against. */
   private static final String API_VERSION = "2.0.99";
 
   private final ConcurrentMap<String, Logger> loggers = new ConcurrentHashMap<>();
-  private final ILoggerFactory loggerFactory = name -> loggers.computeIfAbsent(name, TenureLogger::new);
+  private final ILoggerFactory loggerFactory =
+      name -> loggers.computeIfAbsent(name, TenureLogger::new);
   private final IMarkerFactory markerFactory = new BasicMarkerFactory();
   private final MDCAdapter mdcAdapter = new BasicMDCAdapter();
 

@@ -8,8 +8,8 @@ import org.slf4j.helpers.AbstractLogger;
 import org.slf4j.helpers.MessageFormatter;
 
 /**
- * Writes each enabled event as one {@link LogFormat} line on stderr, with the node context of
- * this process. The level check is two volatile reads while the settings stay the same.
+ * Writes each enabled event as one {@link LogFormat} line on stderr, with the node context of this
+ * process. The level check is two volatile reads while the settings stay the same.
  */
 final class TenureLogger extends AbstractLogger {
   @Serial private static final long serialVersionUID = 1L;
@@ -34,13 +34,20 @@ final class TenureLogger extends AbstractLogger {
   }
 
   @Override
-  protected void handleNormalizedLoggingCall(Level level, @Nullable Marker marker, @Nullable String pattern,
-      Object @Nullable [] arguments, @Nullable Throwable error) {
-    String message = arguments == null || arguments.length == 0
-        ? String.valueOf(pattern)
-        : MessageFormatter.basicArrayFormat(pattern, arguments);
-    String line = Logging.format().render(LogLine.now(level, name, message, error), Logging.stackTraces());
-    // One println per event, stack trace included: PrintStream locks per call, so lines never interleave.
+  protected void handleNormalizedLoggingCall(
+      Level level,
+      @Nullable Marker marker,
+      @Nullable String pattern,
+      Object @Nullable [] arguments,
+      @Nullable Throwable error) {
+    String message =
+        arguments == null || arguments.length == 0
+            ? String.valueOf(pattern)
+            : MessageFormatter.basicArrayFormat(pattern, arguments);
+    String line =
+        Logging.format().render(LogLine.now(level, name, message, error), Logging.stackTraces());
+    // One println per event, stack trace included: PrintStream locks per call, so lines never
+    // interleave.
     System.err.println(line);
   }
 

@@ -35,7 +35,10 @@ abstract class AgentsCommandsContract extends LiveStoreContract {
     assertThat(rows)
         .extracting(row -> row.get("uri"))
         .containsExactly(
-            "projection://invoices", "projection://orders", "projection://unclaimed", "report://daily");
+            "projection://invoices",
+            "projection://orders",
+            "projection://unclaimed",
+            "report://daily");
     assertThat(rows.get(0))
         .containsEntry("family", "projection")
         .containsEntry("owner", one)
@@ -73,8 +76,7 @@ abstract class AgentsCommandsContract extends LiveStoreContract {
     assertThat(lines.get(5)).matches(" +report://daily +7 +node-2 +paused, pinned to node-2");
     assertThat(lines.get(6)).isEqualTo("(no owner): 1 agent");
     assertThat(lines.get(7)).matches(" +projection://unclaimed +0 +node-2 +hand-off in flight");
-    assertThat(lines.getLast())
-        .isEqualTo("4 agents on 2 nodes, 2 hand-offs in flight, 1 paused.");
+    assertThat(lines.getLast()).isEqualTo("4 agents on 2 nodes, 2 hand-offs in flight, 1 paused.");
     assertThat(agents.err()).isEmpty();
   }
 

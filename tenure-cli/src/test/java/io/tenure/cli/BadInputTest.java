@@ -38,9 +38,19 @@ class BadInputTest {
   }
 
   @Test
-  void a_node_admin_endpoint_on_a_port_in_use_is_refused_before_the_store_is_touched() throws Exception {
-    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      Result result = Cli.run("node", "--store", store(), "--name", "n1", "--http", String.valueOf(taken.getLocalPort()));
+  void a_node_admin_endpoint_on_a_port_in_use_is_refused_before_the_store_is_touched()
+      throws Exception {
+    try (java.net.ServerSocket taken =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      Result result =
+          Cli.run(
+              "node",
+              "--store",
+              store(),
+              "--name",
+              "n1",
+              "--http",
+              String.valueOf(taken.getLocalPort()));
 
       assertOneErrorLine(result, 2);
       assertThat(result.err()).contains("port is in use");
@@ -50,7 +60,9 @@ class BadInputTest {
 
   @Test
   void a_node_admin_endpoint_beyond_loopback_without_a_token_is_refused() {
-    Result result = Cli.run("node", "--store", store(), "--name", "n1", "--http", "0", "--http-host", "0.0.0.0");
+    Result result =
+        Cli.run(
+            "node", "--store", store(), "--name", "n1", "--http", "0", "--http-host", "0.0.0.0");
 
     assertOneErrorLine(result, 2);
     assertThat(result.err()).contains("give it a token");
@@ -59,8 +71,19 @@ class BadInputTest {
 
   @Test
   void a_node_admin_endpoint_with_an_allowed_host_that_is_no_host_name_is_refused() {
-    Result result = Cli.run("node", "--store", store(), "--name", "n1", "--http", "0",
-        "--http-allowed-host", "tenure.internal", "--http-allowed-host", "evil example");
+    Result result =
+        Cli.run(
+            "node",
+            "--store",
+            store(),
+            "--name",
+            "n1",
+            "--http",
+            "0",
+            "--http-allowed-host",
+            "tenure.internal",
+            "--http-allowed-host",
+            "evil example");
 
     assertOneErrorLine(result, 2);
     assertThat(result.err()).contains("'evil example'");
@@ -89,7 +112,8 @@ class BadInputTest {
       {"--nodes", "1", "nodes must be 2 to 9"},
     };
     for (String[] bad : cases) {
-      Result result = Cli.run("chaos", "--store", "sqlite", "--dir", run.toString(), bad[0], bad[1]);
+      Result result =
+          Cli.run("chaos", "--store", "sqlite", "--dir", run.toString(), bad[0], bad[1]);
 
       assertOneErrorLine(result, 2);
       assertThat(result.err()).contains(bad[2]);
@@ -248,7 +272,10 @@ class BadInputTest {
     Result result = Cli.run("dlq", "purge", "orders", "--all", "--store", store());
 
     assertOneErrorLine(result, 2);
-    assertThat(result.err()).contains("not on a terminal").contains("--yes").contains("nothing purged");
+    assertThat(result.err())
+        .contains("not on a terminal")
+        .contains("--yes")
+        .contains("nothing purged");
     assertThat(file()).doesNotExist();
   }
 

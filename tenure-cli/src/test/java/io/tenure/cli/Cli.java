@@ -58,8 +58,12 @@ final class Cli {
     return run(environment, setup, new StringWriter(), new StringWriter(), args);
   }
 
-  private static Result run(Map<String, String> environment, Consumer<CommandLine> setup, StringWriter out,
-      StringWriter err, String... args) {
+  private static Result run(
+      Map<String, String> environment,
+      Consumer<CommandLine> setup,
+      StringWriter out,
+      StringWriter err,
+      String... args) {
     var commandLine = TenureCommand.commandLine(new TenureCommand(environment));
     setup.accept(commandLine);
     commandLine.setOut(new PrintWriter(out, true));
@@ -69,9 +73,13 @@ final class Cli {
   }
 
   /** A run on another thread: what it printed so far, and its result once it ends. */
-  record Background(StringWriter out, StringWriter err, java.util.concurrent.CompletableFuture<Result> result) {}
+  record Background(
+      StringWriter out, StringWriter err, java.util.concurrent.CompletableFuture<Result> result) {}
 
-  /** Starts a run on a thread of its own (with an empty environment), for a test that watches it run. */
+  /**
+   * Starts a run on a thread of its own (with an empty environment), for a test that watches it
+   * run.
+   */
   static Background start(String... args) {
     return start(commandLine -> {}, args);
   }
@@ -80,8 +88,10 @@ final class Cli {
   static Background start(Consumer<CommandLine> setup, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    var result = java.util.concurrent.CompletableFuture.supplyAsync(() -> run(Map.of(), setup, out, err, args),
-        task -> Thread.ofPlatform().name("cli-" + args[0]).start(task));
+    var result =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> run(Map.of(), setup, out, err, args),
+            task -> Thread.ofPlatform().name("cli-" + args[0]).start(task));
     return new Background(out, err, result);
   }
 }

@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
-
 /**
  * {@code tenure nodes} and {@code tenure events} end to end on a real store, seeded through the SPI
  * as running nodes would write it.
@@ -33,13 +32,23 @@ abstract class ClusterCommandsContract extends LiveStoreContract {
     assertThat(nodes.exitCode()).as(nodes.toString()).isZero();
     Map<String, Object> json = nodes.json();
     assertThat(json).containsKeys("now", "store").containsEntry("epoch", epoch);
-    assertThat(map(json, "leader")).containsEntry("nodeId", a).containsEntry("name", "node-a")
-        .containsEntry("epoch", epoch).containsKey("expiresAt");
+    assertThat(map(json, "leader"))
+        .containsEntry("nodeId", a)
+        .containsEntry("name", "node-a")
+        .containsEntry("epoch", epoch)
+        .containsKey("expiresAt");
     List<Map<String, Object>> members = list(json, "nodes");
     assertThat(members).extracting(m -> m.get("name")).containsExactly("node-a", "node-b");
-    assertThat(members.get(0)).containsEntry("nodeId", a).containsEntry("leader", true).containsEntry("agents", 1L)
-        .containsEntry("status", "JOINING").containsKeys("address", "capabilities", "startedAt", "heartbeatAt");
-    assertThat(members.get(1)).containsEntry("nodeId", b).containsEntry("leader", false).containsEntry("agents", 0L);
+    assertThat(members.get(0))
+        .containsEntry("nodeId", a)
+        .containsEntry("leader", true)
+        .containsEntry("agents", 1L)
+        .containsEntry("status", "JOINING")
+        .containsKeys("address", "capabilities", "startedAt", "heartbeatAt");
+    assertThat(members.get(1))
+        .containsEntry("nodeId", b)
+        .containsEntry("leader", false)
+        .containsEntry("agents", 0L);
     assertThat((Long) members.get(0).get("heartbeatAgeMs")).isBetween(0L, 60_000L);
   }
 
@@ -53,9 +62,13 @@ abstract class ClusterCommandsContract extends LiveStoreContract {
 
     assertThat(nodes.exitCode()).as(nodes.toString()).isZero();
     List<String> lines = nodes.out().lines().toList();
-    assertThat(lines.get(0)).startsWith("leader: node-a (" + a + ") at epoch " + epoch + ", its lease expires in ");
-    assertThat(lines.get(1)).matches("NAME +STATUS +LEADER +HEARTBEAT +AGENTS +ADDRESS +STARTED +INCARNATION");
-    assertThat(lines.get(2)).startsWith("node-a ").contains("JOINING", "leader, epoch " + epoch, " ago", a);
+    assertThat(lines.get(0))
+        .startsWith("leader: node-a (" + a + ") at epoch " + epoch + ", its lease expires in ");
+    assertThat(lines.get(1))
+        .matches("NAME +STATUS +LEADER +HEARTBEAT +AGENTS +ADDRESS +STARTED +INCARNATION");
+    assertThat(lines.get(2))
+        .startsWith("node-a ")
+        .contains("JOINING", "leader, epoch " + epoch, " ago", a);
     assertThat(lines.get(3)).startsWith("node-b ").doesNotContain("leader");
     assertThat(lines.get(4)).isEqualTo("2 nodes: 2 JOINING.");
   }
@@ -65,10 +78,13 @@ abstract class ClusterCommandsContract extends LiveStoreContract {
     Result nodes = tenure("nodes");
 
     assertThat(nodes.exitCode()).as(nodes.toString()).isZero();
-    assertThat(nodes.out().lines().toList()).containsExactly(
-        "leader: none yet (no node has ever held the lease)",
-        "no nodes: none is running on this store and prefix (or all left).");
-    assertThat(tenure("nodes", "--json").json()).containsEntry("leader", null).containsEntry("nodes", List.of());
+    assertThat(nodes.out().lines().toList())
+        .containsExactly(
+            "leader: none yet (no node has ever held the lease)",
+            "no nodes: none is running on this store and prefix (or all left).");
+    assertThat(tenure("nodes", "--json").json())
+        .containsEntry("leader", null)
+        .containsEntry("nodes", List.of());
   }
 
   @Test
@@ -82,9 +98,16 @@ abstract class ClusterCommandsContract extends LiveStoreContract {
 
     assertThat(events.exitCode()).as(events.toString()).isZero();
     List<Map<String, Object>> all = list(events.json(), "events");
-    assertThat(all).extracting(e -> e.get("kind")).containsExactly("JOINED", "LEADER_ACQUIRED", "LEFT");
-    assertThat(all).allSatisfy(e -> assertThat(e).containsEntry("nodeId", gone).containsEntry("nodeName", "node-gone")
-        .containsKeys("id", "at", "detail"));
+    assertThat(all)
+        .extracting(e -> e.get("kind"))
+        .containsExactly("JOINED", "LEADER_ACQUIRED", "LEFT");
+    assertThat(all)
+        .allSatisfy(
+            e ->
+                assertThat(e)
+                    .containsEntry("nodeId", gone)
+                    .containsEntry("nodeName", "node-gone")
+                    .containsKeys("id", "at", "detail"));
     assertThat(all.get(1)).containsEntry("epoch", 1L).containsEntry("detail", "acquired the lease");
     assertThat((Long) all.get(0).get("id")).isLessThan((Long) all.get(2).get("id"));
   }
@@ -99,14 +122,21 @@ abstract class ClusterCommandsContract extends LiveStoreContract {
     append(ClusterEvent.Kind.LEADER_LOST, a, 1L, "lost");
     append(ClusterEvent.Kind.LEADER_ACQUIRED, b, 2L, "second");
 
-    assertThat(details("events", "--kind", "LEADER_ACQUIRED", "--json")).containsExactly("first", "second");
-    assertThat(details("events", "--kind", "leader_acquired,LEADER_LOST", "--json")).containsExactly("first", "lost", "second");
-    assertThat(details("events", "--node", "node-a", "--json")).containsExactly("name node-a", "first", "lost");
+    assertThat(details("events", "--kind", "LEADER_ACQUIRED", "--json"))
+        .containsExactly("first", "second");
+    assertThat(details("events", "--kind", "leader_acquired,LEADER_LOST", "--json"))
+        .containsExactly("first", "lost", "second");
+    assertThat(details("events", "--node", "node-a", "--json"))
+        .containsExactly("name node-a", "first", "lost");
     assertThat(details("events", "--node", b, "--json")).containsExactly("name node-b", "second");
     assertThat(details("events", "--limit", "2", "--json")).containsExactly("lost", "second");
-    assertThat(details("events", "--node", "node-a", "--limit", "1", "--json")).containsExactly("lost");
+    assertThat(details("events", "--node", "node-a", "--limit", "1", "--json"))
+        .containsExactly("lost");
     assertThat(details("events", "--since", "1h", "--json")).hasSize(5);
-    assertThat(details("events", "--since", Instant.now().plus(Duration.ofDays(1)).toString(), "--json")).isEmpty();
+    assertThat(
+            details(
+                "events", "--since", Instant.now().plus(Duration.ofDays(1)).toString(), "--json"))
+        .isEmpty();
   }
 
   @Test
@@ -117,8 +147,11 @@ abstract class ClusterCommandsContract extends LiveStoreContract {
     Result events = tenure("events");
 
     assertThat(events.exitCode()).as(events.toString()).isZero();
-    assertThat(events.out().lines().toList()).singleElement().asString()
-        .matches("\\d{4}-\\d\\d-\\d\\dT[^ ]+Z +LEADER_ACQUIRED +node-a +epoch 3 +acquired the lease");
+    assertThat(events.out().lines().toList())
+        .singleElement()
+        .asString()
+        .matches(
+            "\\d{4}-\\d\\d-\\d\\dT[^ ]+Z +LEADER_ACQUIRED +node-a +epoch 3 +acquired the lease");
     assertThat(tenure("events", "--kind", "LEFT").out().strip()).isEqualTo("no events match.");
   }
 
@@ -128,10 +161,20 @@ abstract class ClusterCommandsContract extends LiveStoreContract {
     append(ClusterEvent.Kind.LEADER_ACQUIRED, a, 1L, "older, beyond the limit");
     append(ClusterEvent.Kind.JOINED, a, null, "name node-a");
     EventsCommand[] command = new EventsCommand[1];
-    Cli.Background follow = Cli.start(
-        line -> command[0] = (EventsCommand) line.getSubcommands().get("events").getCommand(),
-        "events", "--follow", "--json", "--interval", "100ms", "--limit", "1",
-        "--store", url(), "--prefix", prefix());
+    Cli.Background follow =
+        Cli.start(
+            line -> command[0] = (EventsCommand) line.getSubcommands().get("events").getCommand(),
+            "events",
+            "--follow",
+            "--json",
+            "--interval",
+            "100ms",
+            "--limit",
+            "1",
+            "--store",
+            url(),
+            "--prefix",
+            prefix());
     try {
       awaitLines(follow, 1);
       append(ClusterEvent.Kind.LEADER_ACQUIRED, a, 2L, "new one");
@@ -147,7 +190,9 @@ abstract class ClusterCommandsContract extends LiveStoreContract {
 
     assertThat(result.exitCode()).as(result.toString()).isZero();
     List<Map<String, Object>> lines = result.out().lines().map(Json::parseObject).toList();
-    assertThat(lines).extracting(e -> e.get("detail")).containsExactly("name node-a", "new one", "another", "last");
+    assertThat(lines)
+        .extracting(e -> e.get("detail"))
+        .containsExactly("name node-a", "new one", "another", "last");
     assertThat(lines).allSatisfy(e -> assertThat(e).containsEntry("nodeName", "node-a"));
   }
 
@@ -156,10 +201,21 @@ abstract class ClusterCommandsContract extends LiveStoreContract {
     String a = join("node-a");
     String b = join("node-b");
     EventsCommand[] command = new EventsCommand[1];
-    Cli.Background follow = Cli.start(
-        line -> command[0] = (EventsCommand) line.getSubcommands().get("events").getCommand(),
-        "events", "--follow", "--interval", "100ms", "--kind", "LEADER_ACQUIRED", "--node", "node-b",
-        "--store", url(), "--prefix", prefix());
+    Cli.Background follow =
+        Cli.start(
+            line -> command[0] = (EventsCommand) line.getSubcommands().get("events").getCommand(),
+            "events",
+            "--follow",
+            "--interval",
+            "100ms",
+            "--kind",
+            "LEADER_ACQUIRED",
+            "--node",
+            "node-b",
+            "--store",
+            url(),
+            "--prefix",
+            prefix());
     try {
       append(ClusterEvent.Kind.LEADER_ACQUIRED, a, 1L, "not b");
       append(ClusterEvent.Kind.AGENT_STARTED, b, 1L, "not a leader event");
@@ -171,13 +227,23 @@ abstract class ClusterCommandsContract extends LiveStoreContract {
     Result result = follow.result().get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
 
     assertThat(result.exitCode()).as(result.toString()).isZero();
-    assertThat(result.out().lines().toList()).singleElement().asString().contains("node-b", "b leads");
+    assertThat(result.out().lines().toList())
+        .singleElement()
+        .asString()
+        .contains("node-b", "b leads");
   }
 
   @Test
   void bad_event_filters_exit_2_before_the_store_is_read() {
-    for (String[] bad : new String[][] {{"--kind", "NOPE"}, {"--limit", "0"}, {"--limit", "10001"},
-        {"--since", "yesterday"}, {"--interval", "1ms"}, {"--node", " "}}) {
+    for (String[] bad :
+        new String[][] {
+          {"--kind", "NOPE"},
+          {"--limit", "0"},
+          {"--limit", "10001"},
+          {"--since", "yesterday"},
+          {"--interval", "1ms"},
+          {"--node", " "}
+        }) {
       Result result = tenure(concat("events", bad));
       assertOneErrorLine(result, ExitCodes.USAGE);
     }
@@ -199,14 +265,16 @@ abstract class ClusterCommandsContract extends LiveStoreContract {
 
   /** Acquires the leader lease for {@code nodeId}, as an elector does; returns the epoch. */
   private long lead(String nodeId) {
-    return inStore(store -> store.leases().acquire(nodeId, Duration.ofMinutes(5)).orElseThrow().epoch());
+    return inStore(
+        store -> store.leases().acquire(nodeId, Duration.ofMinutes(5)).orElseThrow().epoch());
   }
 
   private void append(ClusterEvent.Kind kind, String nodeId, Long epoch, String detail) {
-    inStore(store -> {
-      store.events().append(kind, nodeId, epoch, detail);
-      return null;
-    });
+    inStore(
+        store -> {
+          store.events().append(kind, nodeId, epoch, detail);
+          return null;
+        });
   }
 
   /** Waits, with a generous deadline, until a background run has printed {@code count} lines. */
@@ -214,7 +282,9 @@ abstract class ClusterCommandsContract extends LiveStoreContract {
     long end = System.nanoTime() + DEADLINE.toNanos();
     Supplier<Long> lines = () -> run.out().toString().lines().count();
     while (lines.get() < count) {
-      assertThat(System.nanoTime()).as("waiting for " + count + " lines; got:\n" + run.out()).isLessThan(end);
+      assertThat(System.nanoTime())
+          .as("waiting for " + count + " lines; got:\n" + run.out())
+          .isLessThan(end);
       assertThat(run.result()).as(() -> "the run ended: " + run.result().join()).isNotDone();
       TimeUnit.MILLISECONDS.sleep(20);
     }
@@ -224,5 +294,4 @@ abstract class ClusterCommandsContract extends LiveStoreContract {
   private static Map<String, Object> map(Map<String, Object> json, String field) {
     return (Map<String, Object>) json.get(field);
   }
-
 }

@@ -11,7 +11,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code tenure completion} loaded into a real bash: it registers for {@code tenure} and {@code ./tenure}. */
+/**
+ * {@code tenure completion} loaded into a real bash: it registers for {@code tenure} and {@code
+ * ./tenure}.
+ */
 class CompletionTest {
   @TempDir Path folder;
 
@@ -21,18 +24,24 @@ class CompletionTest {
     Path script = folder.resolve("tenure-completion.bash");
     Files.writeString(script, Cli.run("completion").out());
 
-    String out = bash("source " + script + "; complete -p ./tenure; complete -p tenure;"
-        + " COMP_WORDS=(./tenure nod); COMP_CWORD=1; COMP_LINE='./tenure nod'; COMP_POINT=12;"
-        + " _complete_tenure; echo \"words: ${COMPREPLY[*]}\"");
+    String out =
+        bash(
+            "source "
+                + script
+                + "; complete -p ./tenure; complete -p tenure;"
+                + " COMP_WORDS=(./tenure nod); COMP_CWORD=1; COMP_LINE='./tenure nod'; COMP_POINT=12;"
+                + " _complete_tenure; echo \"words: ${COMPREPLY[*]}\"");
 
-    assertThat(out).contains("-F _complete_tenure ./tenure", "-F _complete_tenure tenure")
+    assertThat(out)
+        .contains("-F _complete_tenure ./tenure", "-F _complete_tenure tenure")
         .containsPattern("(?m)^words: .*\\bnode\\b.*\\bnodes\\b");
   }
 
   @Test
   void the_name_the_launcher_was_called_by_is_registered_too() throws Exception {
     Path script = folder.resolve("tenure-completion.bash");
-    Files.writeString(script, Cli.run(Map.of(TenureCommand.LAUNCHER_VARIABLE, "../tenure"), "completion").out());
+    Files.writeString(
+        script, Cli.run(Map.of(TenureCommand.LAUNCHER_VARIABLE, "../tenure"), "completion").out());
 
     assertThat(bash("source " + script + "; complete -p ../tenure")).contains("_complete_tenure");
   }

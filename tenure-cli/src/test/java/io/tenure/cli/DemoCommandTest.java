@@ -18,19 +18,34 @@ import org.junit.jupiter.api.io.TempDir;
  * dead (the flaky ones) or reported lost or stranded, and none is lost or stranded.
  */
 class DemoCommandTest {
-  private static final String POSTGRES = System.getenv().getOrDefault("TENURE_TEST_POSTGRES_URL",
-      "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+  private static final String POSTGRES =
+      System.getenv()
+          .getOrDefault(
+              "TENURE_TEST_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
 
   @TempDir Path folder;
 
   @Test
   void an_unattended_demo_on_sqlite_loses_and_strands_nothing() {
-    Cli.Result result = Cli.run("demo", "--dir", folder.toString(), "--duration", "8s", "--rate", "50",
-        "--no-browser", "--http", "0");
+    Cli.Result result =
+        Cli.run(
+            "demo",
+            "--dir",
+            folder.toString(),
+            "--duration",
+            "8s",
+            "--rate",
+            "50",
+            "--no-browser",
+            "--http",
+            "0");
     checkSummary(result);
     // Not the default folder: the commands to inspect it name the file.
-    assertThat(result.err()).contains("demo: inspect it from another shell: tenure nodes --store sqlite:"
-        + folder.toAbsolutePath().resolve("tenure.db") + ", tenure agents --store sqlite:");
+    assertThat(result.err())
+        .contains(
+            "demo: inspect it from another shell: tenure nodes --store sqlite:"
+                + folder.toAbsolutePath().resolve("tenure.db")
+                + ", tenure agents --store sqlite:");
   }
 
   @Test
@@ -39,22 +54,44 @@ class DemoCommandTest {
     io.tenure.Stores.open("sqlite:" + file).close();
     long size = java.nio.file.Files.size(file);
 
-    Cli.Result result = Cli.run("demo", "--dir", folder.toString(), "--duration", "5s", "--no-browser", "--http", "0");
+    Cli.Result result =
+        Cli.run(
+            "demo", "--dir", folder.toString(), "--duration", "5s", "--no-browser", "--http", "0");
 
     assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.CONFLICT);
-    assertThat(result.errLines()).as(result.toString()).singleElement().asString().contains("did not make");
+    assertThat(result.errLines())
+        .as(result.toString())
+        .singleElement()
+        .asString()
+        .contains("did not make");
     assertThat(java.nio.file.Files.size(file)).isEqualTo(size);
   }
 
   @Test
   void an_unattended_demo_on_postgresql_loses_and_strands_nothing() throws SQLException {
     requirePostgres();
-    String prefix = "demo" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 8) + "_";
+    String prefix =
+        "demo" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 8) + "_";
     try {
-      Cli.Result result = Cli.run("demo", "--store", POSTGRES, "--prefix", prefix, "--dir", folder.toString(),
-          "--duration", "8s", "--rate", "50", "--no-browser", "--http", "0");
+      Cli.Result result =
+          Cli.run(
+              "demo",
+              "--store",
+              POSTGRES,
+              "--prefix",
+              prefix,
+              "--dir",
+              folder.toString(),
+              "--duration",
+              "8s",
+              "--rate",
+              "50",
+              "--no-browser",
+              "--http",
+              "0");
       checkSummary(result);
-      assertThat(result.err()).contains("tenure nodes --store '" + POSTGRES + "' --prefix " + prefix);
+      assertThat(result.err())
+          .contains("tenure nodes --store '" + POSTGRES + "' --prefix " + prefix);
     } finally {
       dropTables(prefix);
     }
@@ -64,7 +101,8 @@ class DemoCommandTest {
     try (Connection connection = DriverManager.getConnection(POSTGRES);
         java.sql.Statement statement = connection.createStatement()) {
       java.util.List<String> tables = new java.util.ArrayList<>();
-      try (java.sql.ResultSet rows = connection.getMetaData().getTables(null, null, null, new String[] {"TABLE"})) {
+      try (java.sql.ResultSet rows =
+          connection.getMetaData().getTables(null, null, null, new String[] {"TABLE"})) {
         while (rows.next()) {
           if (rows.getString("TABLE_NAME").startsWith(prefix)) {
             tables.add(rows.getString("TABLE_NAME"));
@@ -95,8 +133,14 @@ class DemoCommandTest {
 
   @Test
   void bad_options_are_refused_before_anything_starts() {
-    for (String[] bad : new String[][] {{"--nodes", "0"}, {"--nodes", "10"}, {"--rate", "0"}, {"--duration", "0s"},
-        {"--http", "70000"}}) {
+    for (String[] bad :
+        new String[][] {
+          {"--nodes", "0"},
+          {"--nodes", "10"},
+          {"--rate", "0"},
+          {"--duration", "0s"},
+          {"--http", "70000"}
+        }) {
       String[] args = new String[bad.length + 4];
       args[0] = "demo";
       args[1] = "--dir";
@@ -112,8 +156,16 @@ class DemoCommandTest {
 
   @Test
   void an_unreachable_store_is_a_one_line_error() {
-    Cli.Result result = Cli.run("demo", "--store", "jdbc:postgresql://127.0.0.1:1/none?user=x&connectTimeout=2",
-        "--dir", folder.toString(), "--no-browser", "--duration", "5s");
+    Cli.Result result =
+        Cli.run(
+            "demo",
+            "--store",
+            "jdbc:postgresql://127.0.0.1:1/none?user=x&connectTimeout=2",
+            "--dir",
+            folder.toString(),
+            "--no-browser",
+            "--duration",
+            "5s");
     assertThat(result.exitCode()).as(result.toString()).isNotZero();
     assertThat(result.errLines()).as(result.toString()).hasSize(1);
   }

@@ -48,7 +48,8 @@ class DemoStoreTest {
           .isInstanceOf(CommandFailure.class)
           .hasMessageContaining("did not make")
           .hasMessageContaining("--dir")
-          .satisfies(e -> assertThat(((CommandFailure) e).exitCode()).isEqualTo(ExitCodes.CONFLICT));
+          .satisfies(
+              e -> assertThat(((CommandFailure) e).exitCode()).isEqualTo(ExitCodes.CONFLICT));
       assertThat(kept).exists();
     }
   }
@@ -58,8 +59,10 @@ class DemoStoreTest {
     Path file = folder.resolve("tenure.db");
     try (Store store = Stores.open("sqlite:" + file)) {
       DemoStore.mark(store);
-      NewNode node = new NewNode(UUID.randomUUID().toString(), "node-1", "", Set.of(), Duration.ofSeconds(3));
-      assertThat(store.membership().join(node, store.membership().read().version())).isEqualTo(MembershipWrite.APPLIED);
+      NewNode node =
+          new NewNode(UUID.randomUUID().toString(), "node-1", "", Set.of(), Duration.ofSeconds(3));
+      assertThat(store.membership().join(node, store.membership().read().version()))
+          .isEqualTo(MembershipWrite.APPLIED);
     }
 
     assertThatThrownBy(() -> DemoStore.clear(file))

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * {@code tenure dlq replay} and {@code tenure dlq purge} against a real store: what they change,
- * in chunks, and that every refusal changes nothing.
+ * {@code tenure dlq replay} and {@code tenure dlq purge} against a real store: what they change, in
+ * chunks, and that every refusal changes nothing.
  */
 abstract class DlqChangesContract extends LiveStoreContract {
 
@@ -32,7 +32,10 @@ abstract class DlqChangesContract extends LiveStoreContract {
     long second = ids.get(1);
     Result text = tenure("dlq", "replay", "orders", "--id", String.valueOf(second));
     assertThat(text.out().strip())
-        .isEqualTo("replayed dead letter " + second + " of queue 'orders': pending again, attempts reset.");
+        .isEqualTo(
+            "replayed dead letter "
+                + second
+                + " of queue 'orders': pending again, attempts reset.");
     assertThat(message.status()).isEqualTo(MessageStatus.PENDING);
     assertThat(message.attempts()).isZero();
     assertThat(message.lastError()).isEqualTo("boom");
@@ -76,9 +79,11 @@ abstract class DlqChangesContract extends LiveStoreContract {
 
     assertThat(replay.exitCode()).as(replay.toString()).isZero();
     assertThat(replay.out().strip())
-        .isEqualTo("replayed 3 dead letters of queue 'orders' (key k1): pending again, attempts reset.");
+        .isEqualTo(
+            "replayed 3 dead letters of queue 'orders' (key k1): pending again, attempts reset.");
     assertThat(replay.err()).isEmpty(); // one chunk: no progress lines
-    assertThat(k1).allSatisfy(id -> assertThat(message(id).status()).isEqualTo(MessageStatus.PENDING));
+    assertThat(k1)
+        .allSatisfy(id -> assertThat(message(id).status()).isEqualTo(MessageStatus.PENDING));
     assertThat(k2).allSatisfy(id -> assertThat(message(id).status()).isEqualTo(MessageStatus.DEAD));
   }
 
@@ -101,7 +106,8 @@ abstract class DlqChangesContract extends LiveStoreContract {
     deadLetters("orders", "k1", 1, "boom");
 
     Result replay = tenure("dlq", "replay", "orders", "--key", "nobody");
-    Result json = tenure("dlq", "replay", "orders", "--error-contains", "nothing like it", "--json");
+    Result json =
+        tenure("dlq", "replay", "orders", "--error-contains", "nothing like it", "--json");
 
     assertThat(replay.exitCode()).isEqualTo(4);
     assertThat(replay.out().strip())
@@ -208,7 +214,9 @@ abstract class DlqChangesContract extends LiveStoreContract {
     return terminal(interactive, answer, new ArrayList<>());
   }
 
-  /** Puts a terminal that answers {@code answer} and records the questions into the purge command. */
+  /**
+   * Puts a terminal that answers {@code answer} and records the questions into the purge command.
+   */
   private static Consumer<CommandLine> terminal(
       boolean interactive, @Nullable String answer, List<String> asked) {
     return commandLine -> {

@@ -16,8 +16,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * Every {@code --help} at 80 columns reads as written: descriptions are whole sentences that
- * picocli wraps (never hard-wrapped in the source, so never wrapped twice), and no word, URL or path
- * is split across two lines (picocli's line breaker also breaks after {@code :} and {@code .}).
+ * picocli wraps (never hard-wrapped in the source, so never wrapped twice), and no word, URL or
+ * path is split across two lines (picocli's line breaker also breaks after {@code :} and {@code
+ * .}).
  */
 class HelpTextTest {
   private static final int WIDTH = 80;
@@ -28,11 +29,17 @@ class HelpTextTest {
     for (CommandLine command : commands()) {
       CommandSpec spec = command.getCommandSpec();
       for (String paragraph : spec.usageMessage().description()) {
-        softly.assertThat(paragraph.strip()).as(spec.qualifiedName() + " description").endsWith(".");
+        softly
+            .assertThat(paragraph.strip())
+            .as(spec.qualifiedName() + " description")
+            .endsWith(".");
       }
       for (ArgSpec arg : args(spec)) {
         for (String paragraph : arg.description()) {
-          softly.assertThat(paragraph.strip()).as(spec.qualifiedName() + " " + label(arg)).endsWith(".");
+          softly
+              .assertThat(paragraph.strip())
+              .as(spec.qualifiedName() + " " + label(arg))
+              .endsWith(".");
         }
       }
     }
@@ -46,7 +53,12 @@ class HelpTextTest {
       CommandSpec spec = command.getCommandSpec();
       String usage = command.getUsageMessage(Help.Ansi.OFF);
       List<String> lines = usage.lines().toList();
-      lines.forEach(line -> softly.assertThat(line.length()).as(spec.qualifiedName() + ": " + line).isLessThanOrEqualTo(WIDTH));
+      lines.forEach(
+          line ->
+              softly
+                  .assertThat(line.length())
+                  .as(spec.qualifiedName() + ": " + line)
+                  .isLessThanOrEqualTo(WIDTH));
       List<String> texts = new ArrayList<>(Arrays.asList(spec.usageMessage().description()));
       args(spec).forEach(arg -> texts.addAll(Arrays.asList(arg.description())));
       spec.usageMessage().exitCodeList().values().forEach(texts::add);
@@ -63,7 +75,8 @@ class HelpTextTest {
           if (word.isEmpty() || word.contains("${")) {
             continue;
           }
-          softly.assertThat(lines.stream().anyMatch(line -> line.contains(word)))
+          softly
+              .assertThat(lines.stream().anyMatch(line -> line.contains(word)))
               .as(spec.qualifiedName() + ": '" + word + "' is split across lines in\n" + usage)
               .isTrue();
         }
@@ -74,9 +87,12 @@ class HelpTextTest {
 
   @Test
   void the_top_level_help_names_every_command_the_exit_codes_and_the_environment() {
-    String usage = TenureCommand.commandLine(new TenureCommand(Map.of())).getUsageMessage(Help.Ansi.OFF);
+    String usage =
+        TenureCommand.commandLine(new TenureCommand(Map.of())).getUsageMessage(Help.Ansi.OFF);
 
-    assertThat(usage).contains("nodes", "events", "migrate", " 8 ", "TENURE_STORE", "sqlite:tenure-data/tenure.db");
+    assertThat(usage)
+        .contains(
+            "nodes", "events", "migrate", " 8 ", "TENURE_STORE", "sqlite:tenure-data/tenure.db");
   }
 
   /** What a parent's command list shows: the header if there is one, else the first paragraph. */
@@ -98,13 +114,19 @@ class HelpTextTest {
   }
 
   private static List<ArgSpec> args(CommandSpec spec) {
-    return Stream.concat(spec.options().stream().filter(o -> !o.hidden()), spec.positionalParameters().stream())
+    return Stream.concat(
+            spec.options().stream().filter(o -> !o.hidden()), spec.positionalParameters().stream())
         .map(a -> (ArgSpec) a)
-        .filter(a -> !(a instanceof CommandLine.Model.OptionSpec o && (o.usageHelp() || o.versionHelp())))
+        .filter(
+            a ->
+                !(a instanceof CommandLine.Model.OptionSpec o
+                    && (o.usageHelp() || o.versionHelp())))
         .toList();
   }
 
   private static String label(ArgSpec arg) {
-    return arg instanceof CommandLine.Model.OptionSpec option ? option.longestName() : arg.paramLabel();
+    return arg instanceof CommandLine.Model.OptionSpec option
+        ? option.longestName()
+        : arg.paramLabel();
   }
 }

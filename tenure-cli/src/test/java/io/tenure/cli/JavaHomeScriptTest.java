@@ -46,9 +46,14 @@ class JavaHomeScriptTest {
   void tenure_java_home_pins_a_jdk_even_when_a_newer_one_exists() throws Exception {
     Path pinned = fakeJdk("jdk-22", 22);
 
-    Run run = source(
-        Map.of("TENURE_JAVA_HOME", pinned.toString(), "JAVA_HOME", fakeJdk("jdk-99", 99).toString()),
-        fakeJdk("jdk-98", 98));
+    Run run =
+        source(
+            Map.of(
+                "TENURE_JAVA_HOME",
+                pinned.toString(),
+                "JAVA_HOME",
+                fakeJdk("jdk-99", 99).toString()),
+            fakeJdk("jdk-98", 98));
 
     assertThat(run.javaHome()).as(run.toString()).isEqualTo(pinned.toString());
   }
@@ -63,7 +68,9 @@ class JavaHomeScriptTest {
     assertThat(run.err()).contains("TENURE_JAVA_HOME=" + old, "JDK 17", "21 or newer");
   }
 
-  /** A directory with bin/java and bin/javac that report {@code version} the way the script asks. */
+  /**
+   * A directory with bin/java and bin/javac that report {@code version} the way the script asks.
+   */
   private Path fakeJdk(String name, int version) throws IOException {
     Path bin = Files.createDirectories(jdks.resolve(name).resolve("bin"));
     String script = "#!/bin/sh\necho '    java.specification.version = " + version + "' >&2\n";
@@ -74,14 +81,19 @@ class JavaHomeScriptTest {
     return bin.getParent();
   }
 
-  /** Sources the script in bash with {@code onPath} first on PATH and prints the JAVA_HOME it chose. */
+  /**
+   * Sources the script in bash with {@code onPath} first on PATH and prints the JAVA_HOME it chose.
+   */
   private static Run source(Map<String, String> environment, Path onPath) throws Exception {
     ProcessBuilder builder =
-        new ProcessBuilder("bash", "-c", ". \"$0\" && printf %s \"$JAVA_HOME\"", script().toString());
+        new ProcessBuilder(
+            "bash", "-c", ". \"$0\" && printf %s \"$JAVA_HOME\"", script().toString());
     builder.environment().remove("JAVA_HOME");
     builder.environment().remove("TENURE_JAVA_HOME");
     builder.environment().putAll(environment);
-    builder.environment().put("PATH", onPath.resolve("bin") + ":" + builder.environment().get("PATH"));
+    builder
+        .environment()
+        .put("PATH", onPath.resolve("bin") + ":" + builder.environment().get("PATH"));
     Process process = builder.start();
     process.getOutputStream().close();
     String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -97,6 +109,7 @@ class JavaHomeScriptTest {
         return script;
       }
     }
-    throw new AssertionError("scripts/java-home.sh not found above " + Path.of("").toAbsolutePath());
+    throw new AssertionError(
+        "scripts/java-home.sh not found above " + Path.of("").toAbsolutePath());
   }
 }

@@ -138,9 +138,13 @@ class LauncherTest {
   void tenure_store_in_the_environment_is_the_store_of_the_demo_and_the_fault_harness_too() {
     Map<String, String> environment = Map.of("TENURE_STORE", "jdbc:postgresql://db/app");
 
-    assertThat(parsed(environment, DemoCommand.class, "demo").store).isEqualTo("jdbc:postgresql://db/app");
-    assertThat(parsed(environment, ChaosCommand.class, "chaos").store).isEqualTo("jdbc:postgresql://db/app");
-    assertThat(parsed(Map.of(), DemoCommand.class, "demo").store).as("default: a fresh SQLite file").isNull();
+    assertThat(parsed(environment, DemoCommand.class, "demo").store)
+        .isEqualTo("jdbc:postgresql://db/app");
+    assertThat(parsed(environment, ChaosCommand.class, "chaos").store)
+        .isEqualTo("jdbc:postgresql://db/app");
+    assertThat(parsed(Map.of(), DemoCommand.class, "demo").store)
+        .as("default: a fresh SQLite file")
+        .isNull();
     assertThat(parsed(Map.of(), ChaosCommand.class, "chaos").store).isEqualTo("sqlite");
   }
 

@@ -38,8 +38,10 @@ class LayeringTest {
         .dependOnClassesThat(
             com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage(
                     "java.sql..", "io.tenure.jdbc..", "com.zaxxer..", "io.tenure.cli..")
-                .and(com.tngtech.archunit.base.DescribedPredicate.not(
-                    com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo(java.sql.Connection.class))))
+                .and(
+                    com.tngtech.archunit.base.DescribedPredicate.not(
+                        com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo(
+                            java.sql.Connection.class))))
         .check(classes);
   }
 
@@ -73,7 +75,12 @@ class LayeringTest {
         .resideInAPackage("io.tenure.server..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("io.tenure.internal..", "io.tenure.jdbc..", "io.tenure.cli..", "java.sql..", "com.zaxxer..")
+        .resideInAnyPackage(
+            "io.tenure.internal..",
+            "io.tenure.jdbc..",
+            "io.tenure.cli..",
+            "java.sql..",
+            "com.zaxxer..")
         .check(classes);
   }
 }

@@ -88,9 +88,9 @@ abstract class LiveStoreContract {
   }
 
   /**
-   * Claims every available message of the queue and dead-letters it with {@code error}, the way
-   * a consumer's non-retryable failure does; repeats while claims return messages, so messages
-   * that share a key die one after another.
+   * Claims every available message of the queue and dead-letters it with {@code error}, the way a
+   * consumer's non-retryable failure does; repeats while claims return messages, so messages that
+   * share a key die one after another.
    *
    * @return how many died
    */

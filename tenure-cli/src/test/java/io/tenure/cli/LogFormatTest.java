@@ -18,24 +18,45 @@ class LogFormatTest {
   private static final String ID = "c8301c9f-0c2b-4f0e-9d7e-3a3c2f0e1b11";
 
   private static LogLine line(String message, @Nullable Throwable error) {
-    return new LogLine(TIME, Level.INFO, "node-1", ID, 3L,
-        "io.tenure.internal.agents.AgentRuntime", "tenure-leader-node-1", message, error);
+    return new LogLine(
+        TIME,
+        Level.INFO,
+        "node-1",
+        ID,
+        3L,
+        "io.tenure.internal.agents.AgentRuntime",
+        "tenure-leader-node-1",
+        message,
+        error);
   }
 
   @Test
   void a_logfmt_line_carries_time_level_node_id_epoch_logger_thread_and_message_in_that_order() {
     assertThat(LogFormat.LOGFMT.render(line("agent projection://a started", null), false))
-        .isEqualTo("2026-11-30T11:06:09.857Z INFO node=node-1 nodeId=" + ID + " epoch=3"
-            + " logger=io.tenure.internal.agents.AgentRuntime thread=tenure-leader-node-1"
-            + " msg=\"agent projection://a started\"");
+        .isEqualTo(
+            "2026-11-30T11:06:09.857Z INFO node=node-1 nodeId="
+                + ID
+                + " epoch=3"
+                + " logger=io.tenure.internal.agents.AgentRuntime thread=tenure-leader-node-1"
+                + " msg=\"agent projection://a started\"");
   }
 
   @Test
   void the_time_always_has_milliseconds_so_lines_align() {
-    LogLine onTheSecond = new LogLine(Instant.parse("2026-01-02T03:04:05Z"), Level.WARN, null, null, null,
-        "x", "main", "m", null);
+    LogLine onTheSecond =
+        new LogLine(
+            Instant.parse("2026-01-02T03:04:05Z"),
+            Level.WARN,
+            null,
+            null,
+            null,
+            "x",
+            "main",
+            "m",
+            null);
 
-    assertThat(LogFormat.LOGFMT.render(onTheSecond, false)).startsWith("2026-01-02T03:04:05.000Z WARN ");
+    assertThat(LogFormat.LOGFMT.render(onTheSecond, false))
+        .startsWith("2026-01-02T03:04:05.000Z WARN ");
   }
 
   @Test
@@ -52,17 +73,29 @@ class LogFormatTest {
   void a_message_spanning_lines_stays_on_one_line() {
     String rendered = LogFormat.LOGFMT.render(line("first\nsecond\r\tthird", null), false);
 
-    assertThat(rendered).doesNotContain("\n", "\r", "\t").endsWith("msg=\"first\\nsecond\\r\\tthird\"");
+    assertThat(rendered)
+        .doesNotContain("\n", "\r", "\t")
+        .endsWith("msg=\"first\\nsecond\\r\\tthird\"");
   }
 
   @Test
   void absent_node_fields_are_left_out_not_written_empty() {
-    LogLine beforeTheNode = new LogLine(TIME, Level.INFO, "node-1", null, null, "com.zaxxer.hikari.HikariDataSource",
-        "main", "Start completed.", null);
+    LogLine beforeTheNode =
+        new LogLine(
+            TIME,
+            Level.INFO,
+            "node-1",
+            null,
+            null,
+            "com.zaxxer.hikari.HikariDataSource",
+            "main",
+            "Start completed.",
+            null);
 
     assertThat(LogFormat.LOGFMT.render(beforeTheNode, false))
-        .isEqualTo("2026-11-30T11:06:09.857Z INFO node=node-1 logger=com.zaxxer.hikari.HikariDataSource"
-            + " thread=main msg=\"Start completed.\"")
+        .isEqualTo(
+            "2026-11-30T11:06:09.857Z INFO node=node-1 logger=com.zaxxer.hikari.HikariDataSource"
+                + " thread=main msg=\"Start completed.\"")
         .doesNotContain("nodeId", "epoch");
   }
 
@@ -73,8 +106,11 @@ class LogFormatTest {
     String quiet = LogFormat.LOGFMT.render(line("tick failed", failure), false);
     String verbose = LogFormat.LOGFMT.render(line("tick failed", failure), true);
 
-    assertThat(quiet).isEqualTo(quiet.strip()).doesNotContain("\n")
-        .endsWith("msg=\"tick failed\" error=\"java.lang.IllegalStateException: lease lost at epoch 3\"");
+    assertThat(quiet)
+        .isEqualTo(quiet.strip())
+        .doesNotContain("\n")
+        .endsWith(
+            "msg=\"tick failed\" error=\"java.lang.IllegalStateException: lease lost at epoch 3\"");
     assertThat(verbose.lines().toList()).first().isEqualTo(quiet);
     assertThat(verbose.lines().skip(1).toList())
         .isNotEmpty()
@@ -83,42 +119,53 @@ class LogFormatTest {
 
   @Test
   void a_json_line_is_one_object_with_the_same_fields() {
-    String rendered = LogFormat.JSON.render(line("agent \"a\" started\non node-1", new RuntimeException("x")), false);
+    String rendered =
+        LogFormat.JSON.render(
+            line("agent \"a\" started\non node-1", new RuntimeException("x")), false);
 
     assertThat(rendered).doesNotContain("\n");
     Map<String, Object> fields = Json.parseObject(rendered);
-    assertThat(fields).containsExactly(
-        Map.entry("time", "2026-11-30T11:06:09.857Z"),
-        Map.entry("level", "INFO"),
-        Map.entry("node", "node-1"),
-        Map.entry("nodeId", ID),
-        Map.entry("epoch", 3L),
-        Map.entry("logger", "io.tenure.internal.agents.AgentRuntime"),
-        Map.entry("thread", "tenure-leader-node-1"),
-        Map.entry("msg", "agent \"a\" started\non node-1"),
-        Map.entry("error", "java.lang.RuntimeException: x"));
+    assertThat(fields)
+        .containsExactly(
+            Map.entry("time", "2026-11-30T11:06:09.857Z"),
+            Map.entry("level", "INFO"),
+            Map.entry("node", "node-1"),
+            Map.entry("nodeId", ID),
+            Map.entry("epoch", 3L),
+            Map.entry("logger", "io.tenure.internal.agents.AgentRuntime"),
+            Map.entry("thread", "tenure-leader-node-1"),
+            Map.entry("msg", "agent \"a\" started\non node-1"),
+            Map.entry("error", "java.lang.RuntimeException: x"));
   }
 
   @Test
   void a_json_line_leaves_absent_fields_out_and_carries_the_stack_trace_as_a_field() {
-    LogLine bare = new LogLine(TIME, Level.ERROR, null, null, null, "x", "main", "boom", new RuntimeException("x"));
+    LogLine bare =
+        new LogLine(
+            TIME, Level.ERROR, null, null, null, "x", "main", "boom", new RuntimeException("x"));
 
     Map<String, Object> fields = Json.parseObject(LogFormat.JSON.render(bare, true));
 
     assertThat(fields).doesNotContainKeys("node", "nodeId", "epoch");
-    assertThat((String) fields.get("stack")).startsWith("java.lang.RuntimeException: x").contains("\tat ");
+    assertThat((String) fields.get("stack"))
+        .startsWith("java.lang.RuntimeException: x")
+        .contains("\tat ");
   }
 
   @Test
   void the_longest_dotted_prefix_with_a_level_decides_else_the_default() {
-    LogLevels levels = LogLevels.of("warn", Map.of("com.zaxxer.hikari", "off", "io.tenure", "debug",
-        "io.tenure.jdbc", "error"));
+    LogLevels levels =
+        LogLevels.of(
+            "warn",
+            Map.of("com.zaxxer.hikari", "off", "io.tenure", "debug", "io.tenure.jdbc", "error"));
 
     assertThat(levels.enabled("com.zaxxer.hikari.pool.HikariPool", Level.ERROR)).isFalse();
     assertThat(levels.enabled("io.tenure.internal.cluster.LeaderElector", Level.DEBUG)).isTrue();
     assertThat(levels.enabled("io.tenure.internal.cluster.LeaderElector", Level.TRACE)).isFalse();
     assertThat(levels.enabled("io.tenure.jdbc.JdbcStore", Level.WARN)).isFalse();
-    assertThat(levels.enabled("io.tenure.jdbcx.Other", Level.DEBUG)).as("a prefix ends at a dot").isTrue();
+    assertThat(levels.enabled("io.tenure.jdbcx.Other", Level.DEBUG))
+        .as("a prefix ends at a dot")
+        .isTrue();
     assertThat(levels.enabled("org.sqlite.Core", Level.INFO)).isFalse();
     assertThat(levels.enabled("org.sqlite.Core", Level.WARN)).isTrue();
   }
@@ -130,8 +177,9 @@ class LogFormatTest {
     user.setProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari", "INFO");
     user.setProperty("org.slf4j.simpleLogger.log.io.tenure", "loud");
 
-    LogLevels levels = LogLevels.of("warn", Map.of("com.zaxxer.hikari", "off", "io.tenure", "debug"))
-        .overriddenBy(user);
+    LogLevels levels =
+        LogLevels.of("warn", Map.of("com.zaxxer.hikari", "off", "io.tenure", "debug"))
+            .overriddenBy(user);
 
     assertThat(levels.enabled("org.sqlite.Core", Level.WARN)).isFalse();
     assertThat(levels.enabled("com.zaxxer.hikari.HikariDataSource", Level.INFO)).isTrue();
@@ -151,7 +199,9 @@ class LogFormatTest {
 
     assertThat(converter.convert("json")).isEqualTo(LogFormat.JSON);
     assertThat(converter.convert("LOGFMT")).isEqualTo(LogFormat.LOGFMT);
-    assertThatThrownBy(() -> converter.convert("xml")).hasMessageContaining("'xml'").hasMessageContaining("logfmt or json");
+    assertThatThrownBy(() -> converter.convert("xml"))
+        .hasMessageContaining("'xml'")
+        .hasMessageContaining("logfmt or json");
   }
 
   @Test

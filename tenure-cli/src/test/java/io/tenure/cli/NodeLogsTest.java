@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 class NodeLogsTest {
   private static final Pattern JOINED = Pattern.compile("^\\S+ node (\\S+) joined as solo$");
   private static final Pattern LOGFMT_LINE =
-      Pattern.compile("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z (TRACE|DEBUG|INFO|WARN|ERROR) .*");
+      Pattern.compile(
+          "^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z (TRACE|DEBUG|INFO|WARN|ERROR) .*");
 
   @TempDir Path directory;
 
@@ -37,19 +38,30 @@ class NodeLogsTest {
   private record Run(String nodeId, List<String> stdout, List<String> stderr) {}
 
   private Run runUntilLeaderThenStop(String... extra) throws Exception {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--enable-native-access=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"), TenureCommand.class.getName(),
-        "node", "--store", "sqlite:" + directory.resolve("n.db"), "--name", "solo",
-        "--renew-interval", "200ms", "--verbose"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                TenureCommand.class.getName(),
+                "node",
+                "--store",
+                "sqlite:" + directory.resolve("n.db"),
+                "--name",
+                "solo",
+                "--renew-interval",
+                "200ms",
+                "--verbose"));
     command.addAll(List.of(extra));
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().remove("TENURE_STORE");
     builder.environment().remove("TENURE_DEBUG");
     Process process = builder.start();
     List<String> stderr = new CopyOnWriteArrayList<>();
-    Thread drain = Thread.ofPlatform().daemon().start(() -> collect(process.getErrorStream(), stderr));
+    Thread drain =
+        Thread.ofPlatform().daemon().start(() -> collect(process.getErrorStream(), stderr));
     List<String> stdout = new ArrayList<>();
     try (BufferedReader out = reader(process.getInputStream())) {
       // It may win the election before it prints that it joined: read until both are seen.
@@ -65,8 +77,13 @@ class NodeLogsTest {
     } finally {
       process.destroyForcibly();
     }
-    String nodeId = stdout.stream().map(JOINED::matcher).filter(Matcher::matches).findFirst()
-        .orElseThrow().group(1);
+    String nodeId =
+        stdout.stream()
+            .map(JOINED::matcher)
+            .filter(Matcher::matches)
+            .findFirst()
+            .orElseThrow()
+            .group(1);
     return new Run(nodeId, stdout, List.copyOf(stderr));
   }
 
@@ -82,7 +99,8 @@ class NodeLogsTest {
     }
   }
 
-  private static void awaitLine(BufferedReader out, List<String> seen, String part) throws IOException {
+  private static void awaitLine(BufferedReader out, List<String> seen, String part)
+      throws IOException {
     for (String line = out.readLine(); line != null; line = out.readLine()) {
       seen.add(line);
       if (line.contains(part)) {
@@ -93,33 +111,54 @@ class NodeLogsTest {
   }
 
   @Test
-  void every_logfmt_line_names_the_node_and_after_leading_carries_its_id_and_epoch_1() throws Exception {
+  void every_logfmt_line_names_the_node_and_after_leading_carries_its_id_and_epoch_1()
+      throws Exception {
     Run run = runUntilLeaderThenStop();
 
-    List<String> logLines = run.stderr().stream().filter(line -> LOGFMT_LINE.matcher(line).matches()).toList();
-    assertThat(logLines).as(run.toString()).isNotEmpty()
+    List<String> logLines =
+        run.stderr().stream().filter(line -> LOGFMT_LINE.matcher(line).matches()).toList();
+    assertThat(logLines)
+        .as(run.toString())
+        .isNotEmpty()
         .allSatisfy(line -> assertThat(line).contains(" node=solo "));
-    assertThat(logLines).filteredOn(line -> line.contains(" nodeId="))
+    assertThat(logLines)
+        .filteredOn(line -> line.contains(" nodeId="))
         .isNotEmpty()
         .allSatisfy(line -> assertThat(line).contains(" nodeId=" + run.nodeId() + " "));
-    assertThat(logLines).filteredOn(line -> line.contains("stepped down as leader at epoch 1"))
+    assertThat(logLines)
+        .filteredOn(line -> line.contains("stepped down as leader at epoch 1"))
         .as(run.toString())
-        .singleElement().asString()
+        .singleElement()
+        .asString()
         .contains(" INFO node=solo nodeId=" + run.nodeId() + " epoch=1 logger=io.tenure.");
-    assertThat(logLines).filteredOn(line -> line.contains(" epoch=")).allSatisfy(line -> assertThat(line).contains(" epoch=1 "));
-    assertThat(run.stdout()).as("logs stay off stdout").noneMatch(line -> LOGFMT_LINE.matcher(line).matches());
+    assertThat(logLines)
+        .filteredOn(line -> line.contains(" epoch="))
+        .allSatisfy(line -> assertThat(line).contains(" epoch=1 "));
+    assertThat(run.stdout())
+        .as("logs stay off stdout")
+        .noneMatch(line -> LOGFMT_LINE.matcher(line).matches());
   }
 
   @Test
   void with_log_format_json_every_line_is_an_object_with_the_same_fields() throws Exception {
     Run run = runUntilLeaderThenStop("--log-format", "json");
 
-    List<Map<String, Object>> events = run.stderr().stream().filter(line -> line.startsWith("{"))
-        .map(Json::parseObject).toList();
-    assertThat(events).as(run.toString()).isNotEmpty()
-        .allSatisfy(event -> assertThat(event).containsEntry("node", "solo").containsKeys("time", "level", "logger", "thread", "msg"));
-    assertThat(events).filteredOn(event -> String.valueOf(event.get("msg")).contains("stepped down as leader at epoch 1"))
+    List<Map<String, Object>> events =
+        run.stderr().stream().filter(line -> line.startsWith("{")).map(Json::parseObject).toList();
+    assertThat(events)
+        .as(run.toString())
+        .isNotEmpty()
+        .allSatisfy(
+            event ->
+                assertThat(event)
+                    .containsEntry("node", "solo")
+                    .containsKeys("time", "level", "logger", "thread", "msg"));
+    assertThat(events)
+        .filteredOn(
+            event -> String.valueOf(event.get("msg")).contains("stepped down as leader at epoch 1"))
         .singleElement()
-        .satisfies(event -> assertThat(event).containsEntry("nodeId", run.nodeId()).containsEntry("epoch", 1L));
+        .satisfies(
+            event ->
+                assertThat(event).containsEntry("nodeId", run.nodeId()).containsEntry("epoch", 1L));
   }
 }

@@ -25,36 +25,40 @@ import org.junit.jupiter.api.io.TempDir;
 // A setting wrongly accepted starts a node that runs until stopped: fail, do not hang the build.
 @Timeout(value = 2, unit = java.util.concurrent.TimeUnit.MINUTES)
 class NodeSettingsTest {
-  private static final String POSTGRES = System.getenv().getOrDefault("TENURE_TEST_POSTGRES_URL",
-      "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+  private static final String POSTGRES =
+      System.getenv()
+          .getOrDefault(
+              "TENURE_TEST_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
 
   /** Each a node command's options after --store and --prefix; every one is refused. */
-  private static final List<List<String>> BAD = List.of(
-      List.of("--name", "bad name!"),
-      List.of("--name", "-starts-with-a-hyphen"),
-      List.of("--name", "n1", "--heartbeat-interval", "0s"),
-      List.of("--name", "n1", "--heartbeat-interval", "3s"),
-      List.of("--name", "n1", "--self-fence-after", "0ms"),
-      List.of("--name", "n1", "--self-fence-after", "5s"),
-      List.of("--name", "n1", "--stale-after", "PT0S"),
-      List.of("--name", "n1", "--stale-after", "2s"),
-      List.of("--name", "n1", "--lease-ttl", "0s"),
-      List.of("--name", "n1", "--lease-ttl", "4s"),
-      List.of("--name", "n1", "--lease-ttl", "P1000000000D"),
-      List.of("--name", "n1", "--renew-interval", "0s"),
-      List.of("--name", "n1", "--renew-interval", "3s"),
-      List.of("--name", "n1", "--fence-after", "0s"),
-      List.of("--name", "n1", "--fence-after", "5s"),
-      List.of("--name", "n1", "--acquire-delay", "PT-1S"),
-      List.of("--name", "n1", "--capability", "bad capability!"),
-      List.of("--name", "n1", "--address", "x".repeat(300)),
-      List.of("--name", "n1", "--agents", "Not A Family=3"),
-      List.of("--name", "n1", "--http", "70000"),
-      List.of("--name", "n1", "--http", "0", "--http-host", "0.0.0.0"));
+  private static final List<List<String>> BAD =
+      List.of(
+          List.of("--name", "bad name!"),
+          List.of("--name", "-starts-with-a-hyphen"),
+          List.of("--name", "n1", "--heartbeat-interval", "0s"),
+          List.of("--name", "n1", "--heartbeat-interval", "3s"),
+          List.of("--name", "n1", "--self-fence-after", "0ms"),
+          List.of("--name", "n1", "--self-fence-after", "5s"),
+          List.of("--name", "n1", "--stale-after", "PT0S"),
+          List.of("--name", "n1", "--stale-after", "2s"),
+          List.of("--name", "n1", "--lease-ttl", "0s"),
+          List.of("--name", "n1", "--lease-ttl", "4s"),
+          List.of("--name", "n1", "--lease-ttl", "P1000000000D"),
+          List.of("--name", "n1", "--renew-interval", "0s"),
+          List.of("--name", "n1", "--renew-interval", "3s"),
+          List.of("--name", "n1", "--fence-after", "0s"),
+          List.of("--name", "n1", "--fence-after", "5s"),
+          List.of("--name", "n1", "--acquire-delay", "PT-1S"),
+          List.of("--name", "n1", "--capability", "bad capability!"),
+          List.of("--name", "n1", "--address", "x".repeat(300)),
+          List.of("--name", "n1", "--agents", "Not A Family=3"),
+          List.of("--name", "n1", "--http", "70000"),
+          List.of("--name", "n1", "--http", "0", "--http-host", "0.0.0.0"));
 
   @TempDir Path directory;
 
-  private final String prefix = "ns" + UUID.randomUUID().toString().replace("-", "").substring(0, 8) + "_";
+  private final String prefix =
+      "ns" + UUID.randomUUID().toString().replace("-", "").substring(0, 8) + "_";
 
   /** A regression would leave tables on the shared server: drop them (only this test's prefix). */
   @AfterEach
@@ -76,13 +80,18 @@ class NodeSettingsTest {
       Cli.Result result = node("sqlite:" + folder.resolve("x/node.db"), "tenure_", bad);
 
       assertThat(result.exitCode()).as(bad + "\n" + result).isEqualTo(ExitCodes.USAGE);
-      assertThat(result.errLines()).as(bad + "\n" + result).singleElement().asString().startsWith("tenure: ");
+      assertThat(result.errLines())
+          .as(bad + "\n" + result)
+          .singleElement()
+          .asString()
+          .startsWith("tenure: ");
       assertThat(folder).as(bad.toString()).doesNotExist();
     }
   }
 
   @Test
-  void every_bad_setting_on_a_fresh_postgres_prefix_exits_2_and_creates_no_table() throws SQLException {
+  void every_bad_setting_on_a_fresh_postgres_prefix_exits_2_and_creates_no_table()
+      throws SQLException {
     requirePostgres();
     for (List<String> bad : BAD) {
       Cli.Result result = node(POSTGRES, prefix, bad);
@@ -95,12 +104,18 @@ class NodeSettingsTest {
   @Test
   void a_duration_beyond_its_bound_is_named_by_its_option() {
     Path folder = directory.resolve("bound");
-    Cli.Result result = node("sqlite:" + folder.resolve("node.db"), "tenure_",
-        List.of("--name", "n1", "--lease-ttl", "P1000000000D"));
+    Cli.Result result =
+        node(
+            "sqlite:" + folder.resolve("node.db"),
+            "tenure_",
+            List.of("--name", "n1", "--lease-ttl", "P1000000000D"));
 
     assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.USAGE);
-    assertThat(result.errLines()).singleElement().asString()
-        .startsWith("tenure: --lease-ttl must be at most 365 days").contains("nothing was written");
+    assertThat(result.errLines())
+        .singleElement()
+        .asString()
+        .startsWith("tenure: --lease-ttl must be at most 365 days")
+        .contains("nothing was written");
     assertThat(folder).doesNotExist();
   }
 
@@ -108,7 +123,8 @@ class NodeSettingsTest {
   void the_settings_check_uses_the_statement_timeout_of_the_stores_the_launcher_opens() {
     try (Store store = Stores.open("sqlite:" + directory.resolve("timeout.db"));
         Store check = new SettingsCheckStore()) {
-      assertThat(check.describe().statementTimeout()).isEqualTo(store.describe().statementTimeout());
+      assertThat(check.describe().statementTimeout())
+          .isEqualTo(store.describe().statementTimeout());
     }
   }
 
@@ -122,8 +138,9 @@ class NodeSettingsTest {
     List<String> tables = new ArrayList<>();
     try (Connection connection = DriverManager.getConnection(POSTGRES);
         Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")) {
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")) {
       while (rows.next()) {
         if (rows.getString(1).startsWith(prefix)) {
           tables.add(rows.getString(1));

@@ -102,8 +102,12 @@ class PostgresStoreCommandsTest extends StoreCommandsContract {
   void downgradeSchema(String prefix) {
     try (Connection connection = DriverManager.getConnection(URL);
         Statement statement = connection.createStatement()) {
-      statement.execute("DELETE FROM " + prefix + "schema_version WHERE version = (SELECT MAX(version) FROM "
-          + prefix + "schema_version)");
+      statement.execute(
+          "DELETE FROM "
+              + prefix
+              + "schema_version WHERE version = (SELECT MAX(version) FROM "
+              + prefix
+              + "schema_version)");
     } catch (SQLException e) {
       throw new AssertionError(e);
     }

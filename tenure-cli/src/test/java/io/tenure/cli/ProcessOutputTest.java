@@ -41,7 +41,8 @@ class ProcessOutputTest {
 
   @Test
   void a_successful_command_prints_its_result_and_nothing_on_stderr() throws Exception {
-    assertThat(tenure("migrate", "--store", "sqlite:" + directory.resolve("t.db")).exitCode()).isZero();
+    assertThat(tenure("migrate", "--store", "sqlite:" + directory.resolve("t.db")).exitCode())
+        .isZero();
 
     Run run = tenure("status", "--store", "sqlite:" + directory.resolve("t.db"));
 
@@ -51,13 +52,18 @@ class ProcessOutputTest {
   }
 
   @Test
-  void a_store_without_a_schema_prints_one_line_naming_migrate_exits_8_and_creates_no_file() throws Exception {
+  void a_store_without_a_schema_prints_one_line_naming_migrate_exits_8_and_creates_no_file()
+      throws Exception {
     Run run = tenure("status", "--store", "sqlite:" + directory.resolve("none.db"));
 
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(8);
     assertThat(run.out()).isEmpty();
-    assertThat(run.err().lines().toList()).as(run.toString()).singleElement().asString()
-        .startsWith("tenure: no Tenure database at ").contains("tenure migrate --store sqlite:");
+    assertThat(run.err().lines().toList())
+        .as(run.toString())
+        .singleElement()
+        .asString()
+        .startsWith("tenure: no Tenure database at ")
+        .contains("tenure migrate --store sqlite:");
     assertThat(directory.resolve("none.db")).doesNotExist();
   }
 

@@ -44,7 +44,9 @@ abstract class QueueCommandsContract extends LiveStoreContract {
     Map<String, Object> one = tenure("queue", "stats", "orders", "--json").json();
     Result text = tenure("queue", "stats");
 
-    assertThat(list(one, "queues")).singleElement().satisfies(q -> assertThat(q).containsEntry("name", "orders"));
+    assertThat(list(one, "queues"))
+        .singleElement()
+        .satisfies(q -> assertThat(q).containsEntry("name", "orders"));
     assertThat(text.exitCode()).isZero();
     assertThat(text.out().lines().toList())
         .hasSize(3)
@@ -101,7 +103,9 @@ abstract class QueueCommandsContract extends LiveStoreContract {
     assertThat(ids(tenure("dlq", "list", "orders", "--older-than", "1h", "--json"))).isEmpty();
     assertThat(ids(tenure("dlq", "list", "orders", "--older-than", "0s", "--json"))).hasSize(5);
     assertThat(
-            ids(tenure("dlq", "list", "orders", "--key", "k1", "--error-contains", "Null", "--json")))
+            ids(
+                tenure(
+                    "dlq", "list", "orders", "--key", "k1", "--error-contains", "Null", "--json")))
         .isEmpty();
   }
 
@@ -137,7 +141,10 @@ abstract class QueueCommandsContract extends LiveStoreContract {
         enqueue(
                 "orders",
                 "k1",
-                List.of(OutgoingMessage.text(text).header("trace", "abc").contentType("application/json")))
+                List.of(
+                    OutgoingMessage.text(text)
+                        .header("trace", "abc")
+                        .contentType("application/json")))
             .get(0);
     killPending("orders", "java.lang.IllegalStateException: no stock\n\tat Orders.handle");
 
@@ -151,7 +158,10 @@ abstract class QueueCommandsContract extends LiveStoreContract {
         .containsPattern("(?m)^headers +trace=abc$")
         .containsPattern("(?m)^attempts +1 of 10$")
         .contains("error:\n  java.lang.IllegalStateException: no stock\n      at Orders.handle\n")
-        .contains("payload (" + text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + " bytes, utf-8):")
+        .contains(
+            "payload ("
+                + text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                + " bytes, utf-8):")
         .contains("  {\"order\": 7,\n   \"note\": \"café\"}");
     assertThat(json)
         .containsEntry("id", id)

@@ -46,8 +46,12 @@ class SqliteStoreCommandsTest extends StoreCommandsContract {
 
   @Override
   void downgradeSchema(String prefix) {
-    query(directory.resolve("t.db"),
-        "DELETE FROM " + prefix + "schema_version WHERE version = (SELECT MAX(version) FROM " + prefix
+    query(
+        directory.resolve("t.db"),
+        "DELETE FROM "
+            + prefix
+            + "schema_version WHERE version = (SELECT MAX(version) FROM "
+            + prefix
             + "schema_version) RETURNING version");
   }
 
@@ -58,22 +62,33 @@ class SqliteStoreCommandsTest extends StoreCommandsContract {
     Cli.Result status = Cli.run("status", "--store", "sqlite:" + file);
 
     assertThat(status.exitCode()).as(status.toString()).isEqualTo(ExitCodes.NO_SCHEMA);
-    assertThat(status.errLines()).singleElement().asString()
-        .isEqualTo("tenure: no Tenure database at " + file + "; run tenure migrate --store sqlite:" + file);
+    assertThat(status.errLines())
+        .singleElement()
+        .asString()
+        .isEqualTo(
+            "tenure: no Tenure database at "
+                + file
+                + "; run tenure migrate --store sqlite:"
+                + file);
     assertThat(directory.resolve("nonexistent-dir")).doesNotExist();
   }
 
   @Test
   void without_store_or_environment_the_default_file_is_named_with_the_demo_that_makes_it() {
-    org.junit.jupiter.api.Assumptions.assumeFalse(Files.exists(Path.of("tenure-data")),
-        "a tenure-data folder in the module folder");
-    Cli.Result status = Cli.run(java.util.Map.of(TenureCommand.LAUNCHER_VARIABLE, "./tenure"),
-        "nodes", "--prefix", "tenure_");
+    org.junit.jupiter.api.Assumptions.assumeFalse(
+        Files.exists(Path.of("tenure-data")), "a tenure-data folder in the module folder");
+    Cli.Result status =
+        Cli.run(
+            java.util.Map.of(TenureCommand.LAUNCHER_VARIABLE, "./tenure"),
+            "nodes",
+            "--prefix",
+            "tenure_");
 
     // Run from the module folder: the default file is not there (nor made by this run).
     assertThat(status.exitCode()).as(status.toString()).isEqualTo(ExitCodes.NO_SCHEMA);
     assertThat(status.err().strip())
-        .startsWith("tenure: no Tenure database at " + Path.of("tenure-data/tenure.db").toAbsolutePath())
+        .startsWith(
+            "tenure: no Tenure database at " + Path.of("tenure-data/tenure.db").toAbsolutePath())
         .endsWith("; run ./tenure migrate, or ./tenure demo for a demo cluster on it");
     assertThat(Path.of("tenure-data")).doesNotExist();
   }

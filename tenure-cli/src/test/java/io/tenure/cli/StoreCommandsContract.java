@@ -55,7 +55,10 @@ abstract class StoreCommandsContract {
       // Progress on stderr: where the schema was, then what changed and how long it took.
       assertThat(migrate.errLines()).hasSize(2);
       assertThat(migrate.errLines().get(1))
-          .matches(run == 1 ? "tenure: v0 -> v[1-9][0-9]* in \\d+ ms" : "tenure: already up to date in \\d+ ms");
+          .matches(
+              run == 1
+                  ? "tenure: v0 -> v[1-9][0-9]* in \\d+ ms"
+                  : "tenure: already up to date in \\d+ ms");
     }
   }
 
@@ -107,22 +110,34 @@ abstract class StoreCommandsContract {
         .containsEntry("provider", provider())
         .containsEntry("prefix", prefix())
         .containsKeys("database", "location", "timePrecision", "now");
-    assertThat((Long) json.get("schemaVersion")).isEqualTo(tenure("migrate", "--json").json().get("schemaVersion"));
+    assertThat((Long) json.get("schemaVersion"))
+        .isEqualTo(tenure("migrate", "--json").json().get("schemaVersion"));
     assertThat((String) json.get("database")).isNotBlank();
     assertThat(Duration.between(Instant.parse((String) json.get("now")), Instant.now()).abs())
         .isLessThan(Duration.ofMinutes(5));
   }
 
   @Test
-  void every_command_but_migrate_on_a_missing_schema_exits_8_naming_the_migrate_command_and_creates_nothing() {
+  void
+      every_command_but_migrate_on_a_missing_schema_exits_8_naming_the_migrate_command_and_creates_nothing() {
     String fresh = prefix() + "ro_";
-    List<List<String>> commands = List.of(
-        List.of("status"), List.of("nodes"), List.of("events"), List.of("events", "--kind", "JOINED"),
-        List.of("agents"), List.of("queue", "stats"), List.of("dlq", "list", "orders"), List.of("dlq", "show", "1"),
-        List.of("dlq", "replay", "orders", "--all"), List.of("dlq", "purge", "orders", "--all", "--yes"),
-        List.of("markers", "get", "t1", "r1"), List.of("markers", "list", "t1", "r1"),
-        List.of("markers", "transition", "t1", "r1", "ARCHIVED"), List.of("markers", "save", "t1", "r1", "ARCHIVED"),
-        List.of("markers", "clear", "t1", "r1", "ARCHIVED"));
+    List<List<String>> commands =
+        List.of(
+            List.of("status"),
+            List.of("nodes"),
+            List.of("events"),
+            List.of("events", "--kind", "JOINED"),
+            List.of("agents"),
+            List.of("queue", "stats"),
+            List.of("dlq", "list", "orders"),
+            List.of("dlq", "show", "1"),
+            List.of("dlq", "replay", "orders", "--all"),
+            List.of("dlq", "purge", "orders", "--all", "--yes"),
+            List.of("markers", "get", "t1", "r1"),
+            List.of("markers", "list", "t1", "r1"),
+            List.of("markers", "transition", "t1", "r1", "ARCHIVED"),
+            List.of("markers", "save", "t1", "r1", "ARCHIVED"),
+            List.of("markers", "clear", "t1", "r1", "ARCHIVED"));
     for (List<String> command : commands) {
       List<String> args = new ArrayList<>(command);
       args.addAll(List.of("--store", url(), "--prefix", fresh));
@@ -130,7 +145,10 @@ abstract class StoreCommandsContract {
       Result result = Cli.run(args.toArray(String[]::new));
 
       assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.NO_SCHEMA);
-      assertThat(result.errLines()).as(result.toString()).singleElement().asString()
+      assertThat(result.errLines())
+          .as(result.toString())
+          .singleElement()
+          .asString()
           .startsWith("tenure: ")
           .contains("prefix '" + fresh + "'")
           .endsWith("run tenure migrate --store " + Shell.quote(url()) + " --prefix " + fresh);
@@ -147,13 +165,17 @@ abstract class StoreCommandsContract {
 
     assertThat(status.exitCode()).as(status.toString()).isEqualTo(ExitCodes.NO_SCHEMA);
     assertThat(status.err()).contains("but this Tenure needs v").contains("tenure migrate");
-    assertThat(tenure("status").exitCode()).as("the refused open upgraded nothing").isEqualTo(ExitCodes.NO_SCHEMA);
+    assertThat(tenure("status").exitCode())
+        .as("the refused open upgraded nothing")
+        .isEqualTo(ExitCodes.NO_SCHEMA);
   }
 
   /** The tables whose names start with {@code prefix}, read without creating anything. */
   abstract List<String> tables(String prefix);
 
-  /** Removes the newest schema version row of {@code prefix}, as an older Tenure would have left it. */
+  /**
+   * Removes the newest schema version row of {@code prefix}, as an older Tenure would have left it.
+   */
   abstract void downgradeSchema(String prefix);
 
   @Test

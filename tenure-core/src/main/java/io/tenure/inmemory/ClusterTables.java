@@ -20,18 +20,28 @@ final class ClusterTables {
   long leaseEpoch;
   Instant leaseExpiresAt = Instant.EPOCH;
   @Nullable Instant leaseAcquiredAt;
+
   /** The epoch at which the holder recorded holding the session lock; 0 for none. */
   long leaseLockEpoch;
+
   final Deque<ClusterEvent> events = new ArrayDeque<>();
   final java.util.TreeMap<String, io.tenure.AgentAssignment> agents = new java.util.TreeMap<>();
-  /** Per agent, the last ownership epoch issued and the node holding it: outlives the agent's row. */
+
+  /**
+   * Per agent, the last ownership epoch issued and the node holding it: outlives the agent's row.
+   */
   final Map<String, IssuedEpoch> agentEpochs = new java.util.HashMap<>();
+
   long nextEventId = 1;
   final QueueTable messages = new QueueTable();
+
   /** Enqueue listeners of this namespace, called after an enqueue, outside the lock. */
-  final java.util.List<java.util.function.Consumer<String>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+  final java.util.List<java.util.function.Consumer<String>> listeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
   /** Placement listeners of this namespace, called after a placement, outside the lock. */
-  final java.util.List<java.util.function.LongConsumer> placementListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+  final java.util.List<java.util.function.LongConsumer> placementListeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /**
    * The last ownership epoch issued for an agent, and the node it was issued to while that node

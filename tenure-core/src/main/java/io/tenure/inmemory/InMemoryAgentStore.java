@@ -45,8 +45,11 @@ final class InMemoryAgentStore implements AgentStore {
     ClusterTables t = store.clusterTables();
     synchronized (t) {
       return t.agents.values().stream()
-          .filter(row -> nodeId.equals(row.owner()) || nodeId.equals(row.target())
-              || wanted.contains(row.uri().toString()))
+          .filter(
+              row ->
+                  nodeId.equals(row.owner())
+                      || nodeId.equals(row.target())
+                      || wanted.contains(row.uri().toString()))
           .toList();
     }
   }
@@ -64,29 +67,40 @@ final class InMemoryAgentStore implements AgentStore {
       }
       ClusterTables.IssuedEpoch issued = t.agentEpochs.get(uri.toString());
       // A row deleted behind the store's back comes back as its epoch record has it.
-      t.agents.put(uri.toString(), row == null
-          ? new AgentAssignment(uri, issued == null ? null : issued.owner(), target,
-              issued == null ? 0 : issued.epoch(), false, null)
-          : new AgentAssignment(uri, row.owner(), target, row.epoch(), row.paused(), row.pinnedTo()));
+      t.agents.put(
+          uri.toString(),
+          row == null
+              ? new AgentAssignment(
+                  uri,
+                  issued == null ? null : issued.owner(),
+                  target,
+                  issued == null ? 0 : issued.epoch(),
+                  false,
+                  null)
+              : new AgentAssignment(
+                  uri, row.owner(), target, row.epoch(), row.paused(), row.pinnedTo()));
       return AssignmentWrite.APPLIED;
     }
   }
 
   @Override
-  public AssignmentWrite placeAll(java.util.Map<AgentUri, @Nullable String> targets,
-      java.util.Set<AgentUri> onlyIfUnowned, LeaderFence fence) {
+  public AssignmentWrite placeAll(
+      java.util.Map<AgentUri, @Nullable String> targets,
+      java.util.Set<AgentUri> onlyIfUnowned,
+      LeaderFence fence) {
     ClusterTables t = store.clusterTables();
     synchronized (t) {
       if (!InMemoryLeaseStore.isCurrent(t, fence, store.now())) {
         return AssignmentWrite.FENCED;
       }
-      targets.forEach((uri, target) -> {
-        AgentAssignment row = t.agents.get(uri.toString());
-        // Claimed since the leader's snapshot: moving it now would be an uncounted hand-off.
-        if (row == null || row.owner() == null || !onlyIfUnowned.contains(uri)) {
-          place(uri, target, fence);
-        }
-      });
+      targets.forEach(
+          (uri, target) -> {
+            AgentAssignment row = t.agents.get(uri.toString());
+            // Claimed since the leader's snapshot: moving it now would be an uncounted hand-off.
+            if (row == null || row.owner() == null || !onlyIfUnowned.contains(uri)) {
+              place(uri, target, fence);
+            }
+          });
     }
     // After the "commit", outside the lock, like a database's notification.
     if (!targets.isEmpty()) {
@@ -127,7 +141,9 @@ final class InMemoryAgentStore implements AgentStore {
         return AssignmentWrite.FENCED;
       }
       AgentAssignment row = t.agents.get(uri.toString());
-      if (row == null || !deadOwner.equals(row.owner()) || mayStillRun(t.nodes.get(deadOwner), now)) {
+      if (row == null
+          || !deadOwner.equals(row.owner())
+          || mayStillRun(t.nodes.get(deadOwner), now)) {
         return AssignmentWrite.NOT_ELIGIBLE;
       }
       t.agents.put(uri.toString(), withOwner(row, null, row.epoch()));
@@ -192,7 +208,10 @@ final class InMemoryAgentStore implements AgentStore {
   }
 
   /** A new epoch, above the row's and above every epoch issued before. */
-  private static long issue(ClusterTables t, AgentAssignment row, ClusterTables.@Nullable IssuedEpoch issued,
+  private static long issue(
+      ClusterTables t,
+      AgentAssignment row,
+      ClusterTables.@Nullable IssuedEpoch issued,
       String nodeId) {
     long epoch = Math.max(row.epoch(), issued == null ? 0 : issued.epoch()) + 1;
     t.agents.put(row.uri().toString(), withOwner(row, nodeId, epoch));
@@ -201,7 +220,8 @@ final class InMemoryAgentStore implements AgentStore {
   }
 
   @Override
-  public java.util.Map<AgentUri, Long> claimAll(java.util.Collection<AgentUri> uris, String nodeId) {
+  public java.util.Map<AgentUri, Long> claimAll(
+      java.util.Collection<AgentUri> uris, String nodeId) {
     ClusterTables t = store.clusterTables();
     synchronized (t) {
       java.util.Map<AgentUri, Long> owned = new java.util.LinkedHashMap<>();
@@ -219,20 +239,27 @@ final class InMemoryAgentStore implements AgentStore {
       AgentAssignment row = t.agents.get(uri.toString());
       ClusterTables.IssuedEpoch issued = t.agentEpochs.get(uri.toString());
       if (row != null) {
-        boolean itsOwn = nodeId.equals(row.owner()) && issued != null && nodeId.equals(issued.owner())
-            && issued.epoch() == row.epoch();
+        boolean itsOwn =
+            nodeId.equals(row.owner())
+                && issued != null
+                && nodeId.equals(issued.owner())
+                && issued.epoch() == row.epoch();
         return itsOwn ? OptionalLong.of(row.epoch()) : OptionalLong.empty();
       }
       if (issued != null && issued.owner() != null && !nodeId.equals(issued.owner())) {
         // Another node holds the epoch: the row is its, and the caller's copy is the stale one.
-        t.agents.put(uri.toString(), new AgentAssignment(uri, issued.owner(), issued.owner(), issued.epoch(), false, null));
+        t.agents.put(
+            uri.toString(),
+            new AgentAssignment(uri, issued.owner(), issued.owner(), issued.epoch(), false, null));
         return OptionalLong.empty();
       }
       if (issued != null && nodeId.equals(issued.owner())) {
-        t.agents.put(uri.toString(), new AgentAssignment(uri, nodeId, nodeId, issued.epoch(), false, null));
+        t.agents.put(
+            uri.toString(), new AgentAssignment(uri, nodeId, nodeId, issued.epoch(), false, null));
         return OptionalLong.of(issued.epoch());
       }
-      return OptionalLong.of(issue(t, new AgentAssignment(uri, null, nodeId, 0, false, null), issued, nodeId));
+      return OptionalLong.of(
+          issue(t, new AgentAssignment(uri, null, nodeId, 0, false, null), issued, nodeId));
     }
   }
 
@@ -240,6 +267,7 @@ final class InMemoryAgentStore implements AgentStore {
   public boolean removeOwned(AgentUri uri, String nodeId) {
     return changeOwned(uri, nodeId, row -> null);
   }
+
   @Override
   public boolean stillOwner(AgentUri uri, String nodeId, long epoch) {
     ClusterTables t = store.clusterTables();
@@ -251,14 +279,22 @@ final class InMemoryAgentStore implements AgentStore {
 
   @Override
   public boolean setPaused(AgentUri uri, boolean paused) {
-    return changeExisting(uri, row ->
-        new AgentAssignment(uri, row.owner(), row.target(), row.epoch(), paused, row.pinnedTo()));
+    return changeExisting(
+        uri,
+        row ->
+            new AgentAssignment(
+                uri, row.owner(), row.target(), row.epoch(), paused, row.pinnedTo()));
   }
+
   @Override
   public boolean pin(AgentUri uri, @Nullable String nodeName) {
-    return changeExisting(uri, row ->
-        new AgentAssignment(uri, row.owner(), row.target(), row.epoch(), row.paused(), nodeName));
+    return changeExisting(
+        uri,
+        row ->
+            new AgentAssignment(
+                uri, row.owner(), row.target(), row.epoch(), row.paused(), nodeName));
   }
+
   @Override
   public io.tenure.spi.SkippedRows skippedRows() {
     return io.tenure.spi.SkippedRows.NONE;
@@ -300,7 +336,8 @@ final class InMemoryAgentStore implements AgentStore {
     return true;
   }
 
-  private static AgentAssignment withOwner(AgentAssignment row, @Nullable String owner, long epoch) {
+  private static AgentAssignment withOwner(
+      AgentAssignment row, @Nullable String owner, long epoch) {
     return new AgentAssignment(row.uri(), owner, row.target(), epoch, row.paused(), row.pinnedTo());
   }
 }

@@ -46,8 +46,8 @@ public final class InMemoryDatabase {
   }
 
   /**
-   * Drops every table of {@code prefix}, as an operator's {@code DROP TABLE} would. Open stores then
-   * report {@link io.tenure.SchemaMissingException}.
+   * Drops every table of {@code prefix}, as an operator's {@code DROP TABLE} would. Open stores
+   * then report {@link io.tenure.SchemaMissingException}.
    */
   public void dropTables(TablePrefix prefix) {
     namespace(prefix).drop();

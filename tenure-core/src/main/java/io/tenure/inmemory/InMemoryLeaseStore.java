@@ -9,8 +9,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The leader lease in memory. No session lock: failover waits for expiry, and a take-over finds
- * the record only where a test put it there.
+ * The leader lease in memory. No session lock: failover waits for expiry, and a take-over finds the
+ * record only where a test put it there.
  */
 final class InMemoryLeaseStore implements LeaseStore {
   private final InMemoryStore store;
@@ -80,11 +80,13 @@ final class InMemoryLeaseStore implements LeaseStore {
   }
 
   @Override
-  public Optional<Lease> takeOver(String nodeId, String observedHolder, long observedEpoch, Duration ttl) {
+  public Optional<Lease> takeOver(
+      String nodeId, String observedHolder, long observedEpoch, Duration ttl) {
     LeaseStore.checkTtl(ttl);
     ClusterTables t = store.clusterTables();
     synchronized (t) {
-      if (!observedHolder.equals(t.leaseHolder) || t.leaseEpoch != observedEpoch
+      if (!observedHolder.equals(t.leaseHolder)
+          || t.leaseEpoch != observedEpoch
           || t.leaseLockEpoch != observedEpoch) {
         return Optional.empty();
       }
@@ -127,7 +129,12 @@ final class InMemoryLeaseStore implements LeaseStore {
   }
 
   private static Lease lease(ClusterTables t, Instant now) {
-    return new Lease(t.leaseHolder, t.leaseEpoch, t.leaseExpiresAt, t.leaseAcquiredAt, now,
+    return new Lease(
+        t.leaseHolder,
+        t.leaseEpoch,
+        t.leaseExpiresAt,
+        t.leaseAcquiredAt,
+        now,
         t.leaseHolder != null && t.leaseLockEpoch == t.leaseEpoch);
   }
 }

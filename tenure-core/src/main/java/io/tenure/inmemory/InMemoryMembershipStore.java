@@ -46,8 +46,16 @@ final class InMemoryMembershipStore implements MembershipStore {
       Instant now = store.now();
       t.nodes.put(
           node.nodeId(),
-          new NodeInfo(node.nodeId(), node.name(), node.address(), node.capabilities(),
-              NodeStatus.JOINING, now, now, node.selfFenceAfter(), 1));
+          new NodeInfo(
+              node.nodeId(),
+              node.name(),
+              node.address(),
+              node.capabilities(),
+              NodeStatus.JOINING,
+              now,
+              now,
+              node.selfFenceAfter(),
+              1));
       t.version++;
       return MembershipWrite.APPLIED;
     }
@@ -116,8 +124,18 @@ final class InMemoryMembershipStore implements MembershipStore {
       if (row == null || row.status() == NodeStatus.DEAD) {
         return false;
       }
-      t.nodes.put(nodeId, new NodeInfo(row.nodeId(), row.name(), row.address(), row.capabilities(),
-          row.status(), row.startedAt(), store.now(), row.selfFenceAfter(), row.rowVersion() + 1));
+      t.nodes.put(
+          nodeId,
+          new NodeInfo(
+              row.nodeId(),
+              row.name(),
+              row.address(),
+              row.capabilities(),
+              row.status(),
+              row.startedAt(),
+              store.now(),
+              row.selfFenceAfter(),
+              row.rowVersion() + 1));
       return true;
     }
   }
@@ -125,7 +143,9 @@ final class InMemoryMembershipStore implements MembershipStore {
   @Override
   public List<NodeInfo> findStale(Duration staleAfter) {
     Instant cutoff = store.now().minus(staleAfter);
-    return select(row -> LIVE.contains(row.status()) && row.heartbeatAt().isBefore(cutoff), Integer.MAX_VALUE);
+    return select(
+        row -> LIVE.contains(row.status()) && row.heartbeatAt().isBefore(cutoff),
+        Integer.MAX_VALUE);
   }
 
   @Override
@@ -141,7 +161,9 @@ final class InMemoryMembershipStore implements MembershipStore {
       }
       NodeInfo row = t.nodes.get(nodeId);
       Instant cutoff = store.now().minus(staleAfter);
-      if (row == null || nodeId.equals(fence.nodeId()) || !LIVE.contains(row.status())
+      if (row == null
+          || nodeId.equals(fence.nodeId())
+          || !LIVE.contains(row.status())
           || !row.heartbeatAt().isBefore(cutoff)) {
         return MembershipWrite.NOT_ELIGIBLE;
       }
@@ -154,7 +176,8 @@ final class InMemoryMembershipStore implements MembershipStore {
   @Override
   public List<NodeInfo> findDefunct(Duration olderThan, int limit) {
     Instant cutoff = store.now().minus(olderThan);
-    return select(row -> row.status() != NodeStatus.ACTIVE && row.heartbeatAt().isBefore(cutoff), limit);
+    return select(
+        row -> row.status() != NodeStatus.ACTIVE && row.heartbeatAt().isBefore(cutoff), limit);
   }
 
   @Override
@@ -169,8 +192,10 @@ final class InMemoryMembershipStore implements MembershipStore {
       int deleted = 0;
       for (NodeInfo read : rows) {
         NodeInfo current = t.nodes.get(read.nodeId());
-        if (current != null && current.rowVersion() == read.rowVersion()
-            && current.status() != NodeStatus.ACTIVE && current.heartbeatAt().isBefore(cutoff)) {
+        if (current != null
+            && current.rowVersion() == read.rowVersion()
+            && current.status() != NodeStatus.ACTIVE
+            && current.heartbeatAt().isBefore(cutoff)) {
           t.nodes.remove(read.nodeId());
           deleted++;
         }
@@ -191,7 +216,15 @@ final class InMemoryMembershipStore implements MembershipStore {
   }
 
   private static NodeInfo withStatus(NodeInfo row, NodeStatus status) {
-    return new NodeInfo(row.nodeId(), row.name(), row.address(), row.capabilities(), status,
-        row.startedAt(), row.heartbeatAt(), row.selfFenceAfter(), row.rowVersion() + 1);
+    return new NodeInfo(
+        row.nodeId(),
+        row.name(),
+        row.address(),
+        row.capabilities(),
+        status,
+        row.startedAt(),
+        row.heartbeatAt(),
+        row.selfFenceAfter(),
+        row.rowVersion() + 1);
   }
 }

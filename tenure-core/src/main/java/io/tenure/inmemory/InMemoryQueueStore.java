@@ -32,7 +32,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Queue messages in memory. Every call runs under the cluster tables' monitor, like one database
  * lock: a claim, resolve or sweep is one atomic step, and a guarded one reads the agent row in the
- * same step. Messages go in and out as copies, so callers never share a payload array with the table.
+ * same step. Messages go in and out as copies, so callers never share a payload array with the
+ * table.
  */
 final class InMemoryQueueStore implements QueueStore {
   private static final Comparator<Row> CLAIM_ORDER =
@@ -52,15 +53,22 @@ final class InMemoryQueueStore implements QueueStore {
     List<EnqueueResult> results;
     synchronized (t) {
       Instant now = store.now();
-      results = messages.stream().map(m -> {
-        Row existing = t.messages.duplicateOf(m);
-        return existing != null
-            ? new EnqueueResult(existing.id, false)
-            : new EnqueueResult(t.messages.insert(m, now).id, true);
-      }).toList();
+      results =
+          messages.stream()
+              .map(
+                  m -> {
+                    Row existing = t.messages.duplicateOf(m);
+                    return existing != null
+                        ? new EnqueueResult(existing.id, false)
+                        : new EnqueueResult(t.messages.insert(m, now).id, true);
+                  })
+              .toList();
     }
     // After the "commit", outside the lock, like a database's notification.
-    messages.stream().map(NewMessage::queue).distinct().forEach(queue -> t.listeners.forEach(l -> l.accept(queue)));
+    messages.stream()
+        .map(NewMessage::queue)
+        .distinct()
+        .forEach(queue -> t.listeners.forEach(l -> l.accept(queue)));
     return results;
   }
 
@@ -88,10 +96,11 @@ final class InMemoryQueueStore implements QueueStore {
       Instant now = store.now();
       Instant leaseUntil = after(now, request.lease());
       return claimable(t.messages.rows(request.queue()), request, now).stream()
-          .map(row -> {
-            row.claim(request.nodeId(), leaseUntil);
-            return row.snapshot();
-          })
+          .map(
+              row -> {
+                row.claim(request.nodeId(), leaseUntil);
+                return row.snapshot();
+              })
           .toList();
     }
   }
@@ -100,7 +109,8 @@ final class InMemoryQueueStore implements QueueStore {
   private static List<Row> claimable(Collection<Row> rowsById, ClaimRequest request, Instant now) {
     // A message in flight blocks its key, and in a strict queue the queue, wherever it stands: a
     // replayed dead letter keeps its old id, so it can be older than the message in flight.
-    List<Row> inFlight = rowsById.stream().filter(row -> row.status == MessageStatus.INFLIGHT).toList();
+    List<Row> inFlight =
+        rowsById.stream().filter(row -> row.status == MessageStatus.INFLIGHT).toList();
     if (request.strict() && !inFlight.isEmpty()) {
       return List.of();
     }
@@ -116,11 +126,15 @@ final class InMemoryQueueStore implements QueueStore {
           break;
         }
         taken.add(row);
-      } else if (row.key == null ? row.available(now) : blockedKeys.add(row.key) && row.available(now)) {
+      } else if (row.key == null
+          ? row.available(now)
+          : blockedKeys.add(row.key) && row.available(now)) {
         taken.add(row); // a key's oldest unfinished message is its head; the rest wait behind it
       }
     }
-    return request.strict() ? taken : taken.stream().sorted(CLAIM_ORDER).limit(request.max()).toList();
+    return request.strict()
+        ? taken
+        : taken.stream().sorted(CLAIM_ORDER).limit(request.max()).toList();
   }
 
   @Override
@@ -130,38 +144,45 @@ final class InMemoryQueueStore implements QueueStore {
     Set<Long> ids = new HashSet<>();
     for (Resolution r : resolutions) {
       if (!ids.add(r.claim().id())) {
-        throw new IllegalArgumentException("message " + r.claim().id() + " appears twice in one resolve");
+        throw new IllegalArgumentException(
+            "message " + r.claim().id() + " appears twice in one resolve");
       }
     }
     synchronized (t) {
       Instant now = store.now();
-      List<Long> lost = resolutions.stream()
-          .map(Resolution::claim).filter(c -> t.messages.held(c) == null).map(MessageClaim::id).toList();
+      List<Long> lost =
+          resolutions.stream()
+              .map(Resolution::claim)
+              .filter(c -> t.messages.held(c) == null)
+              .map(MessageClaim::id)
+              .toList();
       boolean terminal = resolutions.stream().anyMatch(r -> r.outcome().terminal());
       if (terminal && guard != null && !holds(t, guard)) {
         // Refused, but never stranded (SPEC §6.9): a re-pend lands as asked; a finish goes back to
         // the queue with its attempt given back (a handler that succeeded is not charged one).
         List<Long> applied = new ArrayList<>();
-        resolutions.forEach(r -> {
-          Row row = t.messages.held(r.claim());
-          if (row == null) {
-            return;
-          }
-          if (repends(r.outcome(), row)) {
-            apply(t.messages, row, r.outcome(), now);
-            applied.add(r.claim().id());
-          } else {
-            row.attempts--;
-            row.repend(row.availableAt);
-          }
-        });
+        resolutions.forEach(
+            r -> {
+              Row row = t.messages.held(r.claim());
+              if (row == null) {
+                return;
+              }
+              if (repends(r.outcome(), row)) {
+                apply(t.messages, row, r.outcome(), now);
+                applied.add(r.claim().id());
+              } else {
+                row.attempts--;
+                row.repend(row.availableAt);
+              }
+            });
         return new ResolveResult(applied, lost, true);
       }
       if (!lost.isEmpty()) {
         return new ResolveResult(List.of(), lost, false);
       }
       resolutions.forEach(r -> apply(t.messages, t.messages.held(r.claim()), r.outcome(), now));
-      return new ResolveResult(resolutions.stream().map(r -> r.claim().id()).toList(), List.of(), false);
+      return new ResolveResult(
+          resolutions.stream().map(r -> r.claim().id()).toList(), List.of(), false);
     }
   }
 
@@ -223,11 +244,15 @@ final class InMemoryQueueStore implements QueueStore {
     checkLimit(limit);
     synchronized (t) {
       Instant now = store.now();
-      List<Row> expired = t.messages.all()
-          .filter(row -> row.status == MessageStatus.INFLIGHT && row.leaseUntil.isBefore(now))
-          .sorted(Comparator.comparing((Row row) -> row.leaseUntil).thenComparingLong(row -> row.id))
-          .limit(limit)
-          .toList();
+      List<Row> expired =
+          t.messages
+              .all()
+              .filter(row -> row.status == MessageStatus.INFLIGHT && row.leaseUntil.isBefore(now))
+              .sorted(
+                  Comparator.comparing((Row row) -> row.leaseUntil)
+                      .thenComparingLong(row -> row.id))
+              .limit(limit)
+              .toList();
       for (Row row : expired) {
         if (row.attempts >= row.maxAttempts) {
           row.lastError = "lease expired on attempt " + row.attempts + " of " + row.maxAttempts;
@@ -265,7 +290,8 @@ final class InMemoryQueueStore implements QueueStore {
     ClusterTables t = store.clusterTables();
     synchronized (t) {
       Instant now = store.now();
-      List<Row> dead = matching(t, deadLetters, now, MessageStatus.DEAD).limit(deadLetters.limit()).toList();
+      List<Row> dead =
+          matching(t, deadLetters, now, MessageStatus.DEAD).limit(deadLetters.limit()).toList();
       dead.forEach(row -> replay(row, now));
       return dead.size();
     }
@@ -294,7 +320,9 @@ final class InMemoryQueueStore implements QueueStore {
     ClusterTables t = store.clusterTables();
     synchronized (t) {
       List<Row> dead =
-          matching(t, deadLetters, store.now(), MessageStatus.DEAD).limit(deadLetters.limit()).toList();
+          matching(t, deadLetters, store.now(), MessageStatus.DEAD)
+              .limit(deadLetters.limit())
+              .toList();
       dead.forEach(t.messages::delete);
       return dead.size();
     }
@@ -306,16 +334,19 @@ final class InMemoryQueueStore implements QueueStore {
     checkLimit(limit);
     synchronized (t) {
       Instant now = store.now();
-      List<Row> expired = Stream.concat(
-              finishedBy(t, queue, MessageStatus.DONE, now.minus(doneFor), limit),
-              finishedBy(t, queue, MessageStatus.DEAD, now.minus(deadFor), limit))
-          .toList();
+      List<Row> expired =
+          Stream.concat(
+                  finishedBy(t, queue, MessageStatus.DONE, now.minus(doneFor), limit),
+                  finishedBy(t, queue, MessageStatus.DEAD, now.minus(deadFor), limit))
+              .toList();
       expired.forEach(t.messages::delete);
       return expired.size();
     }
   }
 
-  /** Up to {@code limit} rows of {@code status} finished at or before {@code cutoff}, oldest first. */
+  /**
+   * Up to {@code limit} rows of {@code status} finished at or before {@code cutoff}, oldest first.
+   */
   private static Stream<Row> finishedBy(
       ClusterTables t, String queue, MessageStatus status, Instant cutoff, int limit) {
     return t.messages.rows(queue).stream()
@@ -338,25 +369,35 @@ final class InMemoryQueueStore implements QueueStore {
   private static QueueStats stats(String queue, java.util.Collection<Row> rows, Instant now) {
     long[] counts = new long[MessageStatus.values().length];
     rows.forEach(row -> counts[row.status.ordinal()]++);
-    Duration oldestPendingAge = rows.stream()
-        .filter(row -> row.available(now))
-        .map(row -> row.availableAt)
-        .min(Comparator.naturalOrder())
-        .map(oldest -> Duration.between(oldest, now))
-        .orElse(null);
-    return new QueueStats(queue, counts[MessageStatus.PENDING.ordinal()],
-        counts[MessageStatus.INFLIGHT.ordinal()], counts[MessageStatus.DEAD.ordinal()],
-        counts[MessageStatus.DONE.ordinal()], oldestPendingAge);
+    Duration oldestPendingAge =
+        rows.stream()
+            .filter(row -> row.available(now))
+            .map(row -> row.availableAt)
+            .min(Comparator.naturalOrder())
+            .map(oldest -> Duration.between(oldest, now))
+            .orElse(null);
+    return new QueueStats(
+        queue,
+        counts[MessageStatus.PENDING.ordinal()],
+        counts[MessageStatus.INFLIGHT.ordinal()],
+        counts[MessageStatus.DEAD.ordinal()],
+        counts[MessageStatus.DONE.ordinal()],
+        oldestPendingAge);
   }
 
-  /** The rows of the query's queue, in id order, matching every set filter ({@code afterId} aside). */
+  /**
+   * The rows of the query's queue, in id order, matching every set filter ({@code afterId} aside).
+   */
   private static Stream<Row> matching(
       ClusterTables t, MessageQuery query, Instant now, @Nullable MessageStatus status) {
-    Predicate<Row> match = row -> (status == null || row.status == status)
-        && (query.key() == null || query.key().equals(row.key))
-        && (query.errorContains() == null
-            || (row.lastError != null && row.lastError.contains(query.errorContains())))
-        && (query.olderThan() == null || !row.createdAt.isAfter(now.minus(query.olderThan())));
+    Predicate<Row> match =
+        row ->
+            (status == null || row.status == status)
+                && (query.key() == null || query.key().equals(row.key))
+                && (query.errorContains() == null
+                    || (row.lastError != null && row.lastError.contains(query.errorContains())))
+                && (query.olderThan() == null
+                    || !row.createdAt.isAfter(now.minus(query.olderThan())));
     return t.messages.rows(query.queue()).stream().filter(match);
   }
 
@@ -386,7 +427,8 @@ final class InMemoryQueueStore implements QueueStore {
   /** What the table's NOT NULL columns need, checked before anything is written. */
   private static void checkWritable(NewMessage m) {
     if (m.queue() == null || m.payload() == null || m.contentType() == null) {
-      throw new IllegalArgumentException("message needs a queue, a payload and a content type: " + m);
+      throw new IllegalArgumentException(
+          "message needs a queue, a payload and a content type: " + m);
     }
   }
 }

@@ -16,8 +16,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * A {@link Store} held in memory. It passes the same compliance kit as the SQL stores. Its "database
- * clock" is an injectable {@link InstantSource}, so runtime tests can drive time.
+ * A {@link Store} held in memory. It passes the same compliance kit as the SQL stores. Its
+ * "database clock" is an injectable {@link InstantSource}, so runtime tests can drive time.
  */
 public final class InMemoryStore implements Store {
   private final InMemoryDatabase database;
@@ -41,7 +41,10 @@ public final class InMemoryStore implements Store {
       namespace.migrate();
     } else if (builder.requireSchema && namespace.schemaVersion() < Namespace.SCHEMA_VERSION) {
       throw new SchemaMissingException(
-          "no Tenure tables with prefix '" + prefix + "' in in-memory database memory:" + database.name()
+          "no Tenure tables with prefix '"
+              + prefix
+              + "' in in-memory database memory:"
+              + database.name()
               + "; run 'tenure migrate' or open the store with migration on",
           null);
     }
@@ -200,7 +203,8 @@ public final class InMemoryStore implements Store {
      */
     public InMemoryStore build() {
       if (migrate && requireSchema) {
-        throw new IllegalStateException("requireSchema(true) opens without creating tables; turn migrate off");
+        throw new IllegalStateException(
+            "requireSchema(true) opens without creating tables; turn migrate off");
       }
       return new InMemoryStore(this);
     }

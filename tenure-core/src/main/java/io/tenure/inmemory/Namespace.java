@@ -12,7 +12,11 @@ final class Namespace {
 
   private volatile int schemaVersion;
   private final ConcurrentMap<MarkerKey, Marker> markers = new ConcurrentHashMap<>();
-  /** Membership, lease, events, agents and queue: every access holds this monitor, like one database lock. */
+
+  /**
+   * Membership, lease, events, agents and queue: every access holds this monitor, like one database
+   * lock.
+   */
   final ClusterTables cluster = new ClusterTables();
 
   synchronized int migrate() {
@@ -45,7 +49,10 @@ final class Namespace {
   private void requireSchema(String prefix, String table) {
     if (schemaVersion < 1) {
       throw new SchemaMissingException(
-          "in-memory table '" + prefix + table + "' does not exist; open the store with migration on",
+          "in-memory table '"
+              + prefix
+              + table
+              + "' does not exist; open the store with migration on",
           null);
     }
   }

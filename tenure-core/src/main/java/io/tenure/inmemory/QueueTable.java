@@ -15,9 +15,9 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The queue table of one prefix: rows by queue name and id, the unique (queue, dedupe key) index and
- * the id sequence. It lives in {@link ClusterTables} and is guarded by that monitor, so a guarded
- * claim or resolve reads the agents table in the same "transaction".
+ * The queue table of one prefix: rows by queue name and id, the unique (queue, dedupe key) index
+ * and the id sequence. It lives in {@link ClusterTables} and is guarded by that monitor, so a
+ * guarded claim or resolve reads the agents table in the same "transaction".
  */
 final class QueueTable {
   private final TreeMap<String, TreeMap<Long, Row>> queues = new TreeMap<>();
@@ -27,7 +27,9 @@ final class QueueTable {
 
   private record DedupeKey(String queue, String dedupeKey) {}
 
-  /** @return the row already holding the message's dedupe key, if any */
+  /**
+   * @return the row already holding the message's dedupe key, if any
+   */
   @Nullable Row duplicateOf(NewMessage message) {
     String dedupeKey = message.dedupeKey();
     return dedupeKey == null ? null : dedupe.get(new DedupeKey(message.queue(), dedupeKey));
@@ -59,7 +61,9 @@ final class QueueTable {
     return byId.get(id);
   }
 
-  /** @return the row if {@code claim} still holds it ({@code INFLIGHT} under that token) */
+  /**
+   * @return the row if {@code claim} still holds it ({@code INFLIGHT} under that token)
+   */
   @Nullable Row held(MessageClaim claim) {
     Row row = find(claim.id());
     boolean holds =
@@ -67,18 +71,24 @@ final class QueueTable {
     return holds ? row : null;
   }
 
-  /** @return the queue's rows in id order */
+  /**
+   * @return the queue's rows in id order
+   */
   Collection<Row> rows(String queue) {
     TreeMap<Long, Row> rows = queues.get(queue);
     return rows == null ? List.of() : rows.values();
   }
 
-  /** @return every row, in no order */
+  /**
+   * @return every row, in no order
+   */
   Stream<Row> all() {
     return byId.values().stream();
   }
 
-  /** @return every non-empty queue's rows, by queue name */
+  /**
+   * @return every non-empty queue's rows, by queue name
+   */
   Map<String, TreeMap<Long, Row>> byQueue() {
     return queues;
   }
@@ -161,9 +171,25 @@ final class QueueTable {
     }
 
     QueueMessage snapshot() {
-      return new QueueMessage(id, queue, key, payload.clone(), contentType, headers, priority, attempts,
-          maxAttempts, availableAt, status, ownerNode, claimToken, leaseUntil, lastError, createdAt,
-          finishedAt, dedupeKey);
+      return new QueueMessage(
+          id,
+          queue,
+          key,
+          payload.clone(),
+          contentType,
+          headers,
+          priority,
+          attempts,
+          maxAttempts,
+          availableAt,
+          status,
+          ownerNode,
+          claimToken,
+          leaseUntil,
+          lastError,
+          createdAt,
+          finishedAt,
+          dedupeKey);
     }
   }
 }

@@ -59,22 +59,24 @@ public interface AgentStore {
   AssignmentWrite place(AgentUri uri, @Nullable String target, LeaderFence fence);
 
   /**
-   * Leader-only: {@link #place} for many agents in one transaction, the fence checked in it: all
-   * or nothing. A null target clears an existing row's target and never inserts; an inserted row
-   * is as {@link #place} inserts it.
+   * Leader-only: {@link #place} for many agents in one transaction, the fence checked in it: all or
+   * nothing. A null target clears an existing row's target and never inserts; an inserted row is as
+   * {@link #place} inserts it.
    *
    * <p>The agents in {@code onlyIfUnowned} were unowned in the snapshot the leader planned from, so
    * their re-targeting was planned as free (it stops nothing) and not counted as a move. For them
    * an existing row's target MUST change only if no node owns the row at the time of the write: a
-   * row claimed since the snapshot is left as it is, or the pass would hand off more running
-   * agents than {@code maxMovesPerPass} allows (SPEC §5.2). Skipping such a row is not a failure.
+   * row claimed since the snapshot is left as it is, or the pass would hand off more running agents
+   * than {@code maxMovesPerPass} allows (SPEC §5.2). Skipping such a row is not a failure.
    *
    * @param targets the new target of each agent
    * @param onlyIfUnowned agents of {@code targets} whose existing row changes only while unowned
    * @return {@code APPLIED}, or {@code FENCED} with nothing written
    */
-  AssignmentWrite placeAll(java.util.Map<AgentUri, @Nullable String> targets,
-      java.util.Set<AgentUri> onlyIfUnowned, LeaderFence fence);
+  AssignmentWrite placeAll(
+      java.util.Map<AgentUri, @Nullable String> targets,
+      java.util.Set<AgentUri> onlyIfUnowned,
+      LeaderFence fence);
 
   /**
    * Subscribes to placement notifications, where the store has them: PostgreSQL {@code
@@ -94,8 +96,8 @@ public interface AgentStore {
    * Leader-only: deletes the row of an agent no family wants any more, only while no node owns it.
    * The agent's epoch record stays: re-added, it continues above its last epoch.
    *
-   * @return {@code APPLIED}; {@code NOT_ELIGIBLE} if a node still owns it or there is no row; {@code
-   *     FENCED}
+   * @return {@code APPLIED}; {@code NOT_ELIGIBLE} if a node still owns it or there is no row;
+   *     {@code FENCED}
    */
   AssignmentWrite retire(AgentUri uri, LeaderFence fence);
 
@@ -121,12 +123,12 @@ public interface AgentStore {
 
   /**
    * Takes a row that no node owns and that targets {@code nodeId} and is not paused: {@code owner
-   * := nodeId}, and an epoch above the row's and the record's ({@code max + 1}), recorded as held by
-   * {@code nodeId}. A row this node already owns keeps the epoch the record says it holds. A row
-   * that names this node as owner although the record says another node holds its epoch (written
-   * by hand) MUST go back to that node, at that epoch, and the call returns empty: it is then
-   * handed off like any move, never run by two nodes at one epoch. A row that names this node
-   * while no node holds its epoch gets a new epoch as a free row would.
+   * := nodeId}, and an epoch above the row's and the record's ({@code max + 1}), recorded as held
+   * by {@code nodeId}. A row this node already owns keeps the epoch the record says it holds. A row
+   * that names this node as owner although the record says another node holds its epoch (written by
+   * hand) MUST go back to that node, at that epoch, and the call returns empty: it is then handed
+   * off like any move, never run by two nodes at one epoch. A row that names this node while no
+   * node holds its epoch gets a new epoch as a free row would.
    *
    * @return the ownership epoch if {@code nodeId} owns the row after the call; empty if a peer owns
    *     it, it targets another node, it is paused, or there is no row
@@ -157,8 +159,8 @@ public interface AgentStore {
   OptionalLong claimIfAbsent(AgentUri uri, String nodeId);
 
   /**
-   * Owner-scoped delete: {@code WHERE agent_uri = ? AND owner = nodeId}. A row owned by another node
-   * is left alone.
+   * Owner-scoped delete: {@code WHERE agent_uri = ? AND owner = nodeId}. A row owned by another
+   * node is left alone.
    *
    * @return true if this call deleted the row
    */
@@ -185,18 +187,20 @@ public interface AgentStore {
 
   /**
    * Rows that reads skipped (see {@link SkippedRows}). A row that cannot be read as an assignment
-   * MUST NOT fail a read: every read leaves it out, counts it here and logs a warning naming it
-   * (at least the first time this store skips it). Such a row is never claimed, placed or retired;
-   * it is an operator's to fix or delete.
+   * MUST NOT fail a read: every read leaves it out, counts it here and logs a warning naming it (at
+   * least the first time this store skips it). Such a row is never claimed, placed or retired; it
+   * is an operator's to fix or delete.
    *
-   * @return what this store's reads skipped since it was opened; {@link SkippedRows#NONE} if nothing
+   * @return what this store's reads skipped since it was opened; {@link SkippedRows#NONE} if
+   *     nothing
    */
   SkippedRows skippedRows();
 
   /**
    * Writes the whole row whatever is stored: <strong>last writer wins</strong>. For operator
-   * repairs and imports only; the runtime never calls it. MUST NOT change the epoch record: an owner
-   * or epoch written here is not an issued one (see {@link #claim} for what the named owner does).
+   * repairs and imports only; the runtime never calls it. MUST NOT change the epoch record: an
+   * owner or epoch written here is not an issued one (see {@link #claim} for what the named owner
+   * does).
    */
   void upsert(AgentAssignment assignment);
 }

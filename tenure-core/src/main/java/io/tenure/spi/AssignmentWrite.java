@@ -1,6 +1,8 @@
 package io.tenure.spi;
 
-/** The result of a leader-only assignment write. Every outcome but {@link #APPLIED} changed nothing. */
+/**
+ * The result of a leader-only assignment write. Every outcome but {@link #APPLIED} changed nothing.
+ */
 public enum AssignmentWrite {
   /** Written. */
   APPLIED,

@@ -15,7 +15,12 @@ import org.jspecify.annotations.Nullable;
  *     unordered, except that messages with one key are one sequence each, one in flight at a time.
  * @param guard if set, the claim takes nothing unless the guard holds (exclusive queues)
  */
-public record ClaimRequest(String queue, String nodeId, int max, Duration lease, boolean strict,
+public record ClaimRequest(
+    String queue,
+    String nodeId,
+    int max,
+    Duration lease,
+    boolean strict,
     @Nullable AgentGuard guard) {
   /**
    * @throws IllegalArgumentException if {@code max} is out of range, or {@code lease} is not
@@ -23,7 +28,8 @@ public record ClaimRequest(String queue, String nodeId, int max, Duration lease,
    */
   public ClaimRequest {
     if (max < 1 || max > QueueStore.MAX_BATCH) {
-      throw new IllegalArgumentException("claim size must be 1 to " + QueueStore.MAX_BATCH + ", got " + max);
+      throw new IllegalArgumentException(
+          "claim size must be 1 to " + QueueStore.MAX_BATCH + ", got " + max);
     }
     Limits.checkPositive("lease", lease, Limits.MAX_DURATION);
   }

@@ -31,8 +31,8 @@ public interface LeaseStore {
    * when it changes (so the first acquire gives 1). Sets {@code expires_at = now() + ttl}.
    *
    * <p>MUST clear the session-lock record ({@link Lease#sessionLocked()} false afterwards), also
-   * when {@code nodeId} already held the lease: a holder that acquires again has not yet shown
-   * that it holds the session lock.
+   * when {@code nodeId} already held the lease: a holder that acquires again has not yet shown that
+   * it holds the session lock.
    *
    * @return the lease if {@code nodeId} holds it after the call; empty if another node holds a live
    *     lease (a lost race is a result, never an exception)
@@ -58,8 +58,8 @@ public interface LeaseStore {
   /**
    * Records that {@code nodeId}, holding the live lease at {@code epoch}, holds the session lock.
    * From then until the epoch changes, a candidate that finds the lock free may take the lease
-   * over. MUST change nothing and return false unless {@code nodeId} holds the live lease at
-   * {@code epoch}. Recording twice is harmless.
+   * over. MUST change nothing and return false unless {@code nodeId} holds the live lease at {@code
+   * epoch}. Recording twice is harmless.
    *
    * @return true if the record is in place after the call
    */
@@ -83,8 +83,8 @@ public interface LeaseStore {
   Lease read();
 
   /**
-   * @return true if {@code fence} is the current, unexpired lease; the same check every fenced write
-   *     carries in its SQL
+   * @return true if {@code fence} is the current, unexpired lease; the same check every fenced
+   *     write carries in its SQL
    */
   boolean isCurrent(LeaderFence fence);
 
@@ -117,8 +117,8 @@ public interface LeaseStore {
     }
 
     /**
-     * Takes the lock if it is not held, and checks that the session holding it is still alive if
-     * it is. MUST answer {@link Hold#KEPT} only when the lock was held without a break since the
+     * Takes the lock if it is not held, and checks that the session holding it is still alive if it
+     * is. MUST answer {@link Hold#KEPT} only when the lock was held without a break since the
      * previous call that held it. Never throws for a database failure: that is {@link
      * Hold#UNAVAILABLE}.
      *

@@ -11,8 +11,8 @@ import java.util.Set;
  *
  * <p>Status changes (join, activate, leave, removal, death) write the node row and bump the
  * membership version in one transaction, conditional on the version the writer read: a stale writer
- * changes nothing and gets {@link MembershipWrite#STALE_VERSION}. Heartbeats never bump the version.
- * Every comparison of ages uses the database clock.
+ * changes nothing and gets {@link MembershipWrite#STALE_VERSION}. Heartbeats never bump the
+ * version. Every comparison of ages uses the database clock.
  */
 public interface MembershipStore {
   /**
@@ -30,8 +30,8 @@ public interface MembershipStore {
   }
 
   /**
-   * Inserts the node as {@code JOINING} with {@code started_at = heartbeat_at = now()} and bumps the
-   * version, if the version is still {@code expectedVersion}.
+   * Inserts the node as {@code JOINING} with {@code started_at = heartbeat_at = now()} and bumps
+   * the version, if the version is still {@code expectedVersion}.
    *
    * @return {@code APPLIED}, {@code STALE_VERSION} or {@code DUPLICATE_NODE}; MUST change nothing
    *     unless {@code APPLIED}
@@ -88,29 +88,31 @@ public interface MembershipStore {
 
   /**
    * One unconditional write of {@code heartbeat_at = now()} to the node's own row, with no read
-   * first. MUST NOT insert a missing row and MUST NOT touch a {@code DEAD} row. MUST NOT wait behind
-   * other work for a connection: heartbeats use their own connection and statement timeout.
+   * first. MUST NOT insert a missing row and MUST NOT touch a {@code DEAD} row. MUST NOT wait
+   * behind other work for a connection: heartbeats use their own connection and statement timeout.
    *
    * @return true if the row exists and is not {@code DEAD}; false means the node was ejected
    */
   boolean heartbeat(String nodeId);
 
   /**
-   * @return {@code JOINING} and {@code ACTIVE} rows whose heartbeat is older than {@code staleAfter}
-   *     by the database clock, oldest first
+   * @return {@code JOINING} and {@code ACTIVE} rows whose heartbeat is older than {@code
+   *     staleAfter} by the database clock, oldest first
    */
   List<NodeInfo> findStale(Duration staleAfter);
 
   /**
    * Leader-only: marks a stale node {@code DEAD} and bumps the version, in one transaction. MUST
-   * re-check inside the write that the node is {@code JOINING} or {@code ACTIVE}, that its heartbeat
-   * is older than {@code staleAfter} by the database clock, and that it is not the fence's own node.
+   * re-check inside the write that the node is {@code JOINING} or {@code ACTIVE}, that its
+   * heartbeat is older than {@code staleAfter} by the database clock, and that it is not the
+   * fence's own node.
    *
    * @return {@code APPLIED}; {@code FENCED} if the fence is not current (checked in the same SQL,
    *     fail-closed); {@code STALE_VERSION}; or {@code NOT_ELIGIBLE} (fresh heartbeat, wrong state,
    *     no such row, or the leader itself)
    */
-  MembershipWrite declareDead(String nodeId, Duration staleAfter, long expectedVersion, LeaderFence fence);
+  MembershipWrite declareDead(
+      String nodeId, Duration staleAfter, long expectedVersion, LeaderFence fence);
 
   /**
    * @return up to {@code limit} rows not {@code ACTIVE} whose heartbeat is older than {@code
@@ -142,7 +144,9 @@ public interface MembershipStore {
       case LEAVING -> Set.of(NodeStatus.JOINING, NodeStatus.ACTIVE);
       case JOINING, DEAD ->
           throw new IllegalArgumentException(
-              "a node cannot change its own status to " + to + "; join() inserts JOINING and only"
+              "a node cannot change its own status to "
+                  + to
+                  + "; join() inserts JOINING and only"
                   + " the leader declares DEAD");
     };
   }

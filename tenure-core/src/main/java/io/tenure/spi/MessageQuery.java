@@ -12,15 +12,22 @@ import org.jspecify.annotations.Nullable;
  * @param status null for any
  * @param key null for any
  * @param errorContains null for any; else a substring of {@code last_error}
- * @param olderThan null for any; else {@code created_at} at least this long ago by the database clock
+ * @param olderThan null for any; else {@code created_at} at least this long ago by the database
+ *     clock
  * @param afterId list only: ids greater than this (paging); 0 to start
  * @param limit 1 to 10,000
  */
-public record MessageQuery(String queue, @Nullable MessageStatus status, @Nullable String key,
-    @Nullable String errorContains, @Nullable Duration olderThan, long afterId, int limit) {
+public record MessageQuery(
+    String queue,
+    @Nullable MessageStatus status,
+    @Nullable String key,
+    @Nullable String errorContains,
+    @Nullable Duration olderThan,
+    long afterId,
+    int limit) {
   /**
-   * @throws IllegalArgumentException if the queue is blank, a text is not well-formed UTF-16 ({@link
-   *     Limits#checkWellFormed}), {@code olderThan} is negative or longer than {@link
+   * @throws IllegalArgumentException if the queue is blank, a text is not well-formed UTF-16
+   *     ({@link Limits#checkWellFormed}), {@code olderThan} is negative or longer than {@link
    *     Limits#MAX_RETENTION}, or the limit is out of range
    */
   public MessageQuery {

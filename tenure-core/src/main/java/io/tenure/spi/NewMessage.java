@@ -6,8 +6,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A message to enqueue. The runtime validates names, sizes and policy before it reaches a store;
- * a store checks only what its schema needs.
+ * A message to enqueue. The runtime validates names, sizes and policy before it reaches a store; a
+ * store checks only what its schema needs.
  *
  * @param delay how long after the database's now the message becomes available; zero for now
  * @param dedupeKey if set, a second message with the same key in the same queue is not inserted
@@ -25,11 +25,12 @@ public record NewMessage(
     @Nullable String dedupeKey) {
   /**
    * Copies the headers; checks what every store relies on: text a database can store as given
-   * (well-formed UTF-16: a lone surrogate would be rewritten, merging distinct keys) and a delay
-   * it can add to its clock.
+   * (well-formed UTF-16: a lone surrogate would be rewritten, merging distinct keys) and a delay it
+   * can add to its clock.
    *
    * @throws IllegalArgumentException naming the field if a text is not well-formed, {@code
-   *     maxAttempts} is below 1, or the delay is negative or longer than {@link Limits#MAX_DURATION}
+   *     maxAttempts} is below 1, or the delay is negative or longer than {@link
+   *     Limits#MAX_DURATION}
    */
   public NewMessage {
     Limits.checkWellFormed("queue name", queue);
@@ -38,10 +39,11 @@ public record NewMessage(
     }
     Limits.checkWellFormed("content type", contentType);
     headers = Map.copyOf(headers);
-    headers.forEach((name, value) -> {
-      Limits.checkWellFormed("header name", name);
-      Limits.checkWellFormed("header '" + name + "' value", value);
-    });
+    headers.forEach(
+        (name, value) -> {
+          Limits.checkWellFormed("header name", name);
+          Limits.checkWellFormed("header '" + name + "' value", value);
+        });
     if (dedupeKey != null) {
       Limits.checkWellFormed("dedupe key", dedupeKey);
     }

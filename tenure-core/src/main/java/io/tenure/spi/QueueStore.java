@@ -16,8 +16,8 @@ public interface QueueStore {
   int MAX_BATCH = 1000;
 
   /**
-   * Inserts the messages in one transaction of their own, in list order (ids grow in that order).
-   * A message the database refuses for its size (MariaDB's {@code max_allowed_packet}) MUST be
+   * Inserts the messages in one transaction of their own, in list order (ids grow in that order). A
+   * message the database refuses for its size (MariaDB's {@code max_allowed_packet}) MUST be
    * reported as an {@link IllegalArgumentException} naming the database's limit, never as an
    * unavailable store, and MUST leave none of the batch written.
    *
@@ -33,8 +33,8 @@ public interface QueueStore {
    * commits, rolls back nor closes it.
    *
    * @throws UnsupportedOperationException if the store has no JDBC transactions (in-memory)
-   * @throws IllegalArgumentException as {@link #enqueue(List)}; a database that ends the session
-   *     on such a statement (MariaDB) has then rolled back the caller's whole transaction
+   * @throws IllegalArgumentException as {@link #enqueue(List)}; a database that ends the session on
+   *     such a statement (MariaDB) has then rolled back the caller's whole transaction
    */
   List<EnqueueResult> enqueue(java.sql.Connection transaction, List<NewMessage> messages);
 
@@ -42,9 +42,9 @@ public interface QueueStore {
    * Claims up to {@code max} available {@code PENDING} messages, highest priority first, then
    * oldest; a message whose key has an older unfinished message ({@code PENDING} or {@code
    * INFLIGHT}), or any {@code INFLIGHT} message whatever its id, is not available (a replayed dead
-   * letter keeps its id, so it can be older than its key's message in flight; it waits for it). Each
-   * claimed message gets {@code INFLIGHT}, the owner, a fresh claim token, {@code lease_until = now()
-   * + lease} and {@code attempts + 1}. Concurrent claims never take one message twice.
+   * letter keeps its id, so it can be older than its key's message in flight; it waits for it).
+   * Each claimed message gets {@code INFLIGHT}, the owner, a fresh claim token, {@code lease_until
+   * = now() + lease} and {@code attempts + 1}. Concurrent claims never take one message twice.
    *
    * @return the claimed messages as stored after the claim, in claim order; empty if none (or the
    *     guard did not hold)
@@ -64,7 +64,8 @@ public interface QueueStore {
    * @throws IllegalArgumentException if empty, larger than {@link #MAX_BATCH}, or a message appears
    *     twice
    */
-  ResolveResult resolve(List<Resolution> resolutions, @org.jspecify.annotations.Nullable AgentGuard guard);
+  ResolveResult resolve(
+      List<Resolution> resolutions, @org.jspecify.annotations.Nullable AgentGuard guard);
 
   /**
    * Extends a claim: {@code lease_until = now() + lease}, if the claim still holds. MUST refuse a
@@ -85,16 +86,20 @@ public interface QueueStore {
    */
   int reclaimExpired(int limit);
 
-  /** @return the message, whatever its status */
+  /**
+   * @return the message, whatever its status
+   */
   Optional<QueueMessage> find(long id);
 
-  /** @return matching messages, ordered by id */
+  /**
+   * @return matching messages, ordered by id
+   */
   List<QueueMessage> list(MessageQuery query);
 
   /**
-   * Returns up to {@code limit} matching dead letters, oldest first (the query's status and
-   * {@code afterId} are ignored: only {@code DEAD} rows), to {@code PENDING}, available now, with
-   * attempts reset to 0 and the last error kept.
+   * Returns up to {@code limit} matching dead letters, oldest first (the query's status and {@code
+   * afterId} are ignored: only {@code DEAD} rows), to {@code PENDING}, available now, with attempts
+   * reset to 0 and the last error kept.
    *
    * @return how many were replayed
    */
@@ -108,29 +113,31 @@ public interface QueueStore {
   boolean replay(long id);
 
   /**
-   * Deletes up to {@code limit} matching dead letters, oldest first (only {@code DEAD} rows;
-   * {@code afterId} is ignored).
+   * Deletes up to {@code limit} matching dead letters, oldest first (only {@code DEAD} rows; {@code
+   * afterId} is ignored).
    *
    * @return how many were deleted
    */
   int purge(MessageQuery deadLetters);
 
   /**
-   * Retention: deletes up to {@code limit} {@code DONE} messages done at least {@code doneFor}
-   * ago, and up to {@code limit} {@code DEAD} ones that died at least {@code deadFor} ago.
+   * Retention: deletes up to {@code limit} {@code DONE} messages done at least {@code doneFor} ago,
+   * and up to {@code limit} {@code DEAD} ones that died at least {@code deadFor} ago.
    *
    * @return how many were deleted
    */
   int deleteExpired(String queue, Duration doneFor, Duration deadFor, int limit);
 
-  /** @return numbers for every queue with at least one message, ordered by name */
+  /**
+   * @return numbers for every queue with at least one message, ordered by name
+   */
   List<QueueStats> stats();
 
   /**
-   * Subscribes to enqueue notifications, where the store has them: PostgreSQL {@code
-   * LISTEN/NOTIFY} (the enqueuer notifies in its transaction, so a rolled-back outbox notifies
-   * nobody), and the in-memory store. Consumers that get none poll. Notifications are hints: one
-   * may be lost (a reconnect) or arrive for a message another node already took.
+   * Subscribes to enqueue notifications, where the store has them: PostgreSQL {@code LISTEN/NOTIFY}
+   * (the enqueuer notifies in its transaction, so a rolled-back outbox notifies nobody), and the
+   * in-memory store. Consumers that get none poll. Notifications are hints: one may be lost (a
+   * reconnect) or arrive for a message another node already took.
    *
    * @param onEnqueue called with a queue's name after messages were committed to it; must return
    *     quickly (it runs on the listener's thread)

@@ -23,10 +23,14 @@ public record Resolution(MessageClaim claim, Outcome outcome) {
 
   /**
    * Failed: back to {@code PENDING}, available {@code retryIn} after now, if attempts remain
-   * ({@code attempts < max_attempts}); otherwise {@code DEAD}. Either way {@code last_error := error}.
+   * ({@code attempts < max_attempts}); otherwise {@code DEAD}. Either way {@code last_error :=
+   * error}.
    */
   public record Failed(Duration retryIn, String error) implements Outcome {
-    /** @throws IllegalArgumentException if {@code retryIn} is negative or longer than {@link Limits#MAX_DURATION} */
+    /**
+     * @throws IllegalArgumentException if {@code retryIn} is negative or longer than {@link
+     *     Limits#MAX_DURATION}
+     */
     public Failed {
       Limits.checkNotNegative("retry delay", retryIn, Limits.MAX_DURATION);
     }
@@ -45,12 +49,17 @@ public record Resolution(MessageClaim claim, Outcome outcome) {
     }
   }
 
-  /** Back to {@code PENDING} as it was: the attempt is given back, {@code available_at} unchanged. */
+  /**
+   * Back to {@code PENDING} as it was: the attempt is given back, {@code available_at} unchanged.
+   */
   public record Release() implements Outcome {}
 
   /** Snoozed: {@code PENDING}, available {@code in} after now; the attempt is given back. */
   public record Reschedule(Duration in) implements Outcome {
-    /** @throws IllegalArgumentException if {@code in} is negative or longer than {@link Limits#MAX_DURATION} */
+    /**
+     * @throws IllegalArgumentException if {@code in} is negative or longer than {@link
+     *     Limits#MAX_DURATION}
+     */
     public Reschedule {
       Limits.checkNotNegative("reschedule delay", in, Limits.MAX_DURATION);
     }

@@ -5,12 +5,12 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Assignment rows that a store's reads left out because they cannot be read as an assignment, as
- * a row written by hand may be: an {@code agent_uri} that is not {@code scheme://name}, for one.
- * Such a row never fails a read; it is reported here, in the log and in the cluster history.
+ * Assignment rows that a store's reads left out because they cannot be read as an assignment, as a
+ * row written by hand may be: an {@code agent_uri} that is not {@code scheme://name}, for one. Such
+ * a row never fails a read; it is reported here, in the log and in the cluster history.
  *
- * @param count how many times reads skipped a row since the store was opened: a row left out by
- *     ten reads counts ten
+ * @param count how many times reads skipped a row since the store was opened: a row left out by ten
+ *     reads counts ten
  * @param reasons the stored key ({@code agent_uri}) of each distinct row skipped so far, the first
  *     {@link #MAX_ROWS} in key order, with why it cannot be read
  */

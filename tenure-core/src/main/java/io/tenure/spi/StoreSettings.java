@@ -12,7 +12,8 @@ package io.tenure.spi;
  *     place at the version this build needs, creating nothing: no table, no SQLite file or folder.
  *     For tools that read or change rows but must never create a schema; needs {@code migrate} off
  */
-public record StoreSettings(String url, TablePrefix prefix, boolean migrate, boolean requireSchema) {
+public record StoreSettings(
+    String url, TablePrefix prefix, boolean migrate, boolean requireSchema) {
   /**
    * @throws IllegalArgumentException if the URL is null or blank, the prefix is null, or both
    *     {@code migrate} and {@code requireSchema} are set
@@ -47,8 +48,8 @@ public record StoreSettings(String url, TablePrefix prefix, boolean migrate, boo
   }
 
   /**
-   * @return settings that open an existing, current schema and never create one: for operator
-   *     tools that read the store or change its rows
+   * @return settings that open an existing, current schema and never create one: for operator tools
+   *     that read the store or change its rows
    * @throws IllegalArgumentException if the URL is null or blank, or the prefix is null
    */
   public static StoreSettings existing(String url, TablePrefix prefix) {

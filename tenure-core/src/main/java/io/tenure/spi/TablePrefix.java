@@ -3,8 +3,8 @@ package io.tenure.spi;
 import java.util.regex.Pattern;
 
 /**
- * The prefix of every table a store creates, so two clusters can share one database. Two stores with
- * different prefixes never see each other's rows.
+ * The prefix of every table a store creates, so two clusters can share one database. Two stores
+ * with different prefixes never see each other's rows.
  *
  * @param value {@code [a-z][a-z0-9_]{0,29}}, e.g. {@code tenure_} (the default)
  */
@@ -26,7 +26,9 @@ public record TablePrefix(String value) {
     if (!FORM.matcher(value).matches()) {
       throw new IllegalArgumentException(
           "table prefix must match [a-z][a-z0-9_]{0,29} (lower-case letter first, at most 30"
-              + " characters), got '" + value + "'");
+              + " characters), got '"
+              + value
+              + "'");
     }
   }
 

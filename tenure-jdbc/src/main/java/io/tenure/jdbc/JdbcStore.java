@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A {@link Store} on SQLite, PostgreSQL or MariaDB/MySQL. The database is detected from the JDBC
- * metadata of a live connection; an unknown one is refused before Tenure writes anything. The schema
- * is created or upgraded on open unless {@link Builder#migrate(boolean)} turns that off.
+ * metadata of a live connection; an unknown one is refused before Tenure writes anything. The
+ * schema is created or upgraded on open unless {@link Builder#migrate(boolean)} turns that off.
  */
 public final class JdbcStore implements Store {
   private static final Logger LOG = LoggerFactory.getLogger(JdbcStore.class);
@@ -59,18 +59,33 @@ public final class JdbcStore implements Store {
     this.jdbc = new Jdbc(pools.main(), dialect, builder.location(), () -> closed, 0, ownPools);
     // Once the dialect is known its classifier applies: a lock timeout while migrating is
     // contention and a refused CREATE is a plain error, not an unreachable store.
-    String what = (builder.migrate ? "migrate the schema" : "read the schema version")
-        + " of prefix '" + builder.prefix + "' while opening";
+    String what =
+        (builder.migrate ? "migrate the schema" : "read the schema version")
+            + " of prefix '"
+            + builder.prefix
+            + "' while opening";
     Opened opened = jdbc.withTransactions(what, connection -> open(connection, dialect, builder));
     this.description =
-        new StoreDescription(dialect.name(), opened.database(), builder.location(), builder.prefix,
-            opened.schemaVersion(), dialect.timePrecision(), builder.statementTimeout);
+        new StoreDescription(
+            dialect.name(),
+            opened.database(),
+            builder.location(),
+            builder.prefix,
+            opened.schemaVersion(),
+            dialect.timePrecision(),
+            builder.statementTimeout);
     Jdbc coordination =
-        new Jdbc(pools.coordination(), dialect, builder.location(), () -> closed,
-            (int) builder.statementTimeout.toSeconds(), ownPools);
+        new Jdbc(
+            pools.coordination(),
+            dialect,
+            builder.location(),
+            () -> closed,
+            (int) builder.statementTimeout.toSeconds(),
+            ownPools);
     this.markers = new JdbcMarkerStore(jdbc, builder.prefix);
     this.membership = new JdbcMembershipStore(jdbc, coordination, builder.prefix);
-    this.leases = new JdbcLeaseStore(coordination, builder.prefix, pools.session(), opened.catalog());
+    this.leases =
+        new JdbcLeaseStore(coordination, builder.prefix, pools.session(), opened.catalog());
     this.events = new JdbcEventStore(jdbc, builder.prefix);
     this.agents = new JdbcAgentStore(jdbc, builder.prefix, pools.session(), pools.sessionSource());
     this.queues = new io.tenure.jdbc.internal.JdbcQueueStore(jdbc, builder.prefix, pools.session());
@@ -79,20 +94,27 @@ public final class JdbcStore implements Store {
   /** What opening learned from the database. */
   private record Opened(String database, String catalog, int schemaVersion) {}
 
-  private static Opened open(Connection connection, Dialect dialect, Builder builder) throws SQLException {
+  private static Opened open(Connection connection, Dialect dialect, Builder builder)
+      throws SQLException {
     DatabaseMetaData metadata = connection.getMetaData();
     dialect.prepareDatabase(connection);
     Migrator migrator = new Migrator(dialect, builder.prefix);
-    int version = builder.migrate ? migrator.migrate(connection) : migrator.currentVersion(connection);
+    int version =
+        builder.migrate ? migrator.migrate(connection) : migrator.currentVersion(connection);
     String catalog = String.valueOf(connection.getCatalog());
     if (builder.requireSchema && version == 0) {
       throw new SchemaMissingException(
-          "no Tenure tables with prefix '" + builder.prefix + "' in " + where(dialect, catalog, builder.location())
+          "no Tenure tables with prefix '"
+              + builder.prefix
+              + "' in "
+              + where(dialect, catalog, builder.location())
               + "; run 'tenure migrate' or open the store with migration on",
           null);
     }
     return new Opened(
-        metadata.getDatabaseProductName() + " " + metadata.getDatabaseProductVersion(), catalog, version);
+        metadata.getDatabaseProductName() + " " + metadata.getDatabaseProductVersion(),
+        catalog,
+        version);
   }
 
   /** The database a missing schema was looked for in, named the way its server names it. */
@@ -185,12 +207,16 @@ public final class JdbcStore implements Store {
   public static final class Builder {
     /** Connections per store when the store owns its pool. */
     public static final int DEFAULT_POOL_SIZE = 10;
+
     /** How long to wait for a connection before reporting the store unavailable. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
     /** How long SQLite waits for the write lock before reporting contention. */
     public static final Duration DEFAULT_SQLITE_BUSY_TIMEOUT = Dialects.SQLITE_BUSY_TIMEOUT;
+
     /** The bound on one heartbeat or lease statement, including the wait for its connection. */
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(1);
+
     /** Connections reserved for heartbeats and lease statements, apart from the main pool. */
     static final int COORDINATION_POOL_SIZE = 2;
 
@@ -211,8 +237,8 @@ public final class JdbcStore implements Store {
     /**
      * @param url {@code sqlite:PATH}, {@code jdbc:postgresql://...}, {@code jdbc:mariadb://...} or
      *     {@code jdbc:mysql://...}
-     * @throws IllegalArgumentException if null or blank, if a {@code sqlite:} URL has no path, or if
-     *     a SQLite URL names an in-memory database (use {@code memory:NAME} or a file path)
+     * @throws IllegalArgumentException if null or blank, if a {@code sqlite:} URL has no path, or
+     *     if a SQLite URL names an in-memory database (use {@code memory:NAME} or a file path)
      * @throws UnsupportedDatabaseException if the URL is of no known form
      */
     public Builder url(String url) {
@@ -356,16 +382,22 @@ public final class JdbcStore implements Store {
         throw new IllegalStateException("set exactly one of url(...) and dataSource(...)");
       }
       if (migrate && requireSchema) {
-        throw new IllegalStateException("requireSchema(true) opens without creating anything; turn migrate off");
+        throw new IllegalStateException(
+            "requireSchema(true) opens without creating anything; turn migrate off");
       }
       if (coordinationDataSource != null && dataSource == null) {
-        throw new IllegalStateException("coordinationDataSource(...) goes with dataSource(...), not url(...)");
+        throw new IllegalStateException(
+            "coordinationDataSource(...) goes with dataSource(...), not url(...)");
       }
       Pools pools = pools();
       try {
         JdbcStore store = new JdbcStore(pools, detect(pools.main()), this);
-        LOG.info("Opened Tenure store {} ({}, prefix '{}', schema v{})", location(),
-            store.description.database(), prefix, store.description.schemaVersion());
+        LOG.info(
+            "Opened Tenure store {} ({}, prefix '{}', schema v{})",
+            location(),
+            store.description.database(),
+            prefix,
+            store.description.schemaVersion());
         return store;
       } catch (RuntimeException e) {
         closeQuietly(pools.owned(), e);
@@ -376,15 +408,19 @@ public final class JdbcStore implements Store {
     private Pools pools() {
       if (dataSource != null) {
         // A caller's data source serves every purpose unless a coordination one was given.
-        DataSource coordination = coordinationDataSource != null ? coordinationDataSource : dataSource;
+        DataSource coordination =
+            coordinationDataSource != null ? coordinationDataSource : dataSource;
         // Stores on one caller's data source share its LISTEN connection: one, not one per store.
-        return new Pools(dataSource, coordination, dataSource::getConnection, dataSource, List.of());
+        return new Pools(
+            dataSource, coordination, dataSource::getConnection, dataSource, List.of());
       }
       PoolOpener opener = new PoolOpener(url, user, password, migrate, connectTimeout);
       HikariDataSource main = opener.open("tenure-" + prefix.value(), poolSize, connectTimeout);
       try {
-        Duration coordinationWait = statementTimeout.compareTo(Duration.ofMillis(250)) < 0
-            ? Duration.ofMillis(250) : statementTimeout;
+        Duration coordinationWait =
+            statementTimeout.compareTo(Duration.ofMillis(250)) < 0
+                ? Duration.ofMillis(250)
+                : statementTimeout;
         HikariDataSource coordination =
             opener.open("tenure-coord-" + prefix.value(), COORDINATION_POOL_SIZE, coordinationWait);
         String jdbcUrl = main.getJdbcUrl();
@@ -396,7 +432,8 @@ public final class JdbcStore implements Store {
         if (password != null) {
           properties.setProperty("password", password);
         }
-        Dialect.ConnectionSource session = () -> java.sql.DriverManager.getConnection(jdbcUrl, properties);
+        Dialect.ConnectionSource session =
+            () -> java.sql.DriverManager.getConnection(jdbcUrl, properties);
         return new Pools(main, coordination, session, session, List.of(main, coordination));
       } catch (RuntimeException e) {
         closeQuietly(List.of(main), e);
@@ -404,17 +441,22 @@ public final class JdbcStore implements Store {
       }
     }
 
-    /** Before the dialect is known no classifier applies: failing to get this far is unavailability. */
+    /**
+     * Before the dialect is known no classifier applies: failing to get this far is unavailability.
+     */
     private Dialect detect(DataSource source) {
       try (Connection connection = source.getConnection()) {
         return Dialects.detect(connection.getMetaData());
       } catch (SQLException e) {
-        throw new StoreUnavailableException("cannot open Tenure store " + location() + ": " + e.getMessage(), e);
+        throw new StoreUnavailableException(
+            "cannot open Tenure store " + location() + ": " + e.getMessage(), e);
       }
     }
 
     private String location() {
-      return url != null ? Stores.maskSecrets(url) : "data source " + dataSource.getClass().getName();
+      return url != null
+          ? Stores.maskSecrets(url)
+          : "data source " + dataSource.getClass().getName();
     }
 
     private static void closeQuietly(List<HikariDataSource> pools, Throwable failure) {

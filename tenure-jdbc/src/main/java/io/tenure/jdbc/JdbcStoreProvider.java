@@ -21,7 +21,11 @@ public final class JdbcStoreProvider implements StoreProvider {
 
   @Override
   public Store open(StoreSettings settings) {
-    return JdbcStore.builder().url(settings.url()).prefix(settings.prefix()).migrate(settings.migrate())
-        .requireSchema(settings.requireSchema()).build();
+    return JdbcStore.builder()
+        .url(settings.url())
+        .prefix(settings.prefix())
+        .migrate(settings.migrate())
+        .requireSchema(settings.requireSchema())
+        .build();
   }
 }

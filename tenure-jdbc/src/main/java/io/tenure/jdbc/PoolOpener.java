@@ -30,7 +30,12 @@ final class PoolOpener {
   private final String location;
   private @Nullable Long packetLimit;
 
-  PoolOpener(String url, @Nullable String user, @Nullable String password, boolean migrate, Duration connectTimeout) {
+  PoolOpener(
+      String url,
+      @Nullable String user,
+      @Nullable String password,
+      boolean migrate,
+      Duration connectTimeout) {
     this.url = url;
     this.user = user;
     this.password = password;
@@ -67,7 +72,9 @@ final class PoolOpener {
       config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     }
     if (jdbcUrl.startsWith("jdbc:mariadb:")) {
-      packetLimit(jdbcUrl).ifPresent(limit -> config.addDataSourceProperty(MARIADB_PACKET_LIMIT, String.valueOf(limit)));
+      packetLimit(jdbcUrl)
+          .ifPresent(
+              limit -> config.addDataSourceProperty(MARIADB_PACKET_LIMIT, String.valueOf(limit)));
     }
     if (jdbcUrl.startsWith("jdbc:sqlite:")) {
       String path = jdbcUrl.substring("jdbc:sqlite:".length());
@@ -84,14 +91,16 @@ final class PoolOpener {
       }
       config.addDataSourceProperty("journal_mode", "WAL");
       config.addDataSourceProperty("synchronous", "NORMAL");
-      config.addDataSourceProperty("busy_timeout", String.valueOf(JdbcStore.Builder.DEFAULT_SQLITE_BUSY_TIMEOUT.toMillis()));
+      config.addDataSourceProperty(
+          "busy_timeout", String.valueOf(JdbcStore.Builder.DEFAULT_SQLITE_BUSY_TIMEOUT.toMillis()));
       config.addDataSourceProperty("foreign_keys", "true");
     }
     try {
       return new HikariDataSource(config);
     } catch (HikariPool.PoolInitializationException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
-      if (cause instanceof SQLException sql && "08001".equals(sql.getSQLState())
+      if (cause instanceof SQLException sql
+          && "08001".equals(sql.getSQLState())
           && String.valueOf(sql.getMessage()).contains("No suitable driver")) {
         throw new UnsupportedDatabaseException(
             "no JDBC driver for " + location + "; supported: " + Dialects.SUPPORTED,
@@ -102,7 +111,8 @@ final class PoolOpener {
       if (String.valueOf(e.getMessage()).contains("Failed to get driver instance")) {
         // Hikari's message holds the unmasked JDBC URL; its cause ("No suitable driver") does not.
         throw new UnsupportedDatabaseException(
-            "no JDBC driver for " + location + "; supported: " + Dialects.SUPPORTED, withoutSecrets(e));
+            "no JDBC driver for " + location + "; supported: " + Dialects.SUPPORTED,
+            withoutSecrets(e));
       }
       throw e;
     }
@@ -119,7 +129,9 @@ final class PoolOpener {
    *     for the pool to find out again would double the connect timeout
    */
   private java.util.Optional<Long> packetLimit(String jdbcUrl) {
-    if (jdbcUrl.toLowerCase(java.util.Locale.ROOT).contains(MARIADB_PACKET_LIMIT.toLowerCase(java.util.Locale.ROOT))) {
+    if (jdbcUrl
+        .toLowerCase(java.util.Locale.ROOT)
+        .contains(MARIADB_PACKET_LIMIT.toLowerCase(java.util.Locale.ROOT))) {
       return java.util.Optional.empty();
     }
     if (packetLimit == null) {
@@ -131,7 +143,8 @@ final class PoolOpener {
         properties.setProperty("password", password);
       }
       properties.setProperty("connectTimeout", String.valueOf(connectTimeout.toMillis()));
-      try (java.sql.Connection connection = java.sql.DriverManager.getConnection(jdbcUrl, properties);
+      try (java.sql.Connection connection =
+              java.sql.DriverManager.getConnection(jdbcUrl, properties);
           java.sql.Statement statement = connection.createStatement();
           java.sql.ResultSet rows = statement.executeQuery("SELECT @@max_allowed_packet")) {
         packetLimit = rows.next() ? rows.getLong(1) : null;
@@ -147,13 +160,17 @@ final class PoolOpener {
     if (cause instanceof SQLException sql && isUnknownDatabase(sql)) {
       // Not a passing outage: nothing changes until someone creates the database.
       return new SchemaMissingException(
-          "the database of Tenure store " + location + " does not exist (" + masked(sql.getMessage())
+          "the database of Tenure store "
+              + location
+              + " does not exist ("
+              + masked(sql.getMessage())
               + "); create it on the server (CREATE DATABASE), then run 'tenure migrate'",
           withoutSecrets(cause));
     }
     if (cause instanceof SQLException sql && missingSqliteFile(jdbcUrl, sql)) {
       return new SchemaMissingException(
-          "no Tenure database at " + Path.of(jdbcUrl.substring("jdbc:sqlite:".length())).toAbsolutePath()
+          "no Tenure database at "
+              + Path.of(jdbcUrl.substring("jdbc:sqlite:".length())).toAbsolutePath()
               + " (it is not created without migration); run 'tenure migrate' or open the store with"
               + " migration on",
           withoutSecrets(cause));
@@ -163,13 +180,14 @@ final class PoolOpener {
 
   private StoreUnavailableException unavailable(Throwable cause) {
     return new StoreUnavailableException(
-        "cannot connect to Tenure store " + location + ": " + masked(cause.getMessage()), withoutSecrets(cause));
+        "cannot connect to Tenure store " + location + ": " + masked(cause.getMessage()),
+        withoutSecrets(cause));
   }
 
   /**
-   * @return the first exception in {@code failure}'s cause chain whose own chain reveals no
-   *     secret, or null: a cause is printed with --verbose, so one that carries the password in its
-   *     message must not be attached
+   * @return the first exception in {@code failure}'s cause chain whose own chain reveals no secret,
+   *     or null: a cause is printed with --verbose, so one that carries the password in its message
+   *     must not be attached
    */
   private @Nullable Throwable withoutSecrets(Throwable failure) {
     for (Throwable candidate = failure; candidate != null; candidate = candidate.getCause()) {
@@ -196,20 +214,26 @@ final class PoolOpener {
     return password == null || password.isEmpty() ? masked : masked.replace(password, "***");
   }
 
-  /** SQLite's {@code SQLITE_OPEN_READWRITE} alone: the driver's default adds {@code SQLITE_OPEN_CREATE}. */
+  /**
+   * SQLite's {@code SQLITE_OPEN_READWRITE} alone: the driver's default adds {@code
+   * SQLITE_OPEN_CREATE}.
+   */
   private static final int SQLITE_OPEN_READWRITE = 0x02;
 
   /** PostgreSQL's invalid_catalog_name (3D000), MariaDB/MySQL's ER_BAD_DB_ERROR (1049). */
   private static boolean isUnknownDatabase(SQLException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql && ("3D000".equals(sql.getSQLState()) || sql.getErrorCode() == 1049)) {
+      if (t instanceof SQLException sql
+          && ("3D000".equals(sql.getSQLState()) || sql.getErrorCode() == 1049)) {
         return true;
       }
     }
     return false;
   }
 
-  /** SQLITE_CANTOPEN (14) of a file opened without the create flag: it was removed after the check. */
+  /**
+   * SQLITE_CANTOPEN (14) of a file opened without the create flag: it was removed after the check.
+   */
   private boolean missingSqliteFile(String jdbcUrl, SQLException e) {
     return !migrate && jdbcUrl.startsWith("jdbc:sqlite:") && e.getErrorCode() == 14;
   }
@@ -220,7 +244,8 @@ final class PoolOpener {
     }
     if (!Files.exists(Path.of(path))) {
       throw new SchemaMissingException(
-          "no Tenure database at " + Path.of(path).toAbsolutePath()
+          "no Tenure database at "
+              + Path.of(path).toAbsolutePath()
               + "; run 'tenure migrate' or open the store with migration on",
           null);
     }

@@ -7,7 +7,8 @@ import java.util.Locale;
 
 /** Maps Tenure store URLs to JDBC URLs. */
 final class StoreUrls {
-  static final String FORMS = "sqlite:PATH, jdbc:postgresql://..., jdbc:mariadb://..., jdbc:mysql://...";
+  static final String FORMS =
+      "sqlite:PATH, jdbc:postgresql://..., jdbc:mariadb://..., jdbc:mysql://...";
   private static final String SQLITE_JDBC = "jdbc:sqlite:";
 
   private StoreUrls() {}
@@ -33,17 +34,25 @@ final class StoreUrls {
    * MariaDB: none at all), where a Tenure schema is created or looked for by accident.
    */
   private static void requireDatabaseName(String url, String jdbcUrl) {
-    String scheme = jdbcUrl.startsWith("jdbc:postgresql:") ? "jdbc:postgresql:"
-        : jdbcUrl.startsWith("jdbc:mariadb:") ? "jdbc:mariadb:" : null;
+    String scheme =
+        jdbcUrl.startsWith("jdbc:postgresql:")
+            ? "jdbc:postgresql:"
+            : jdbcUrl.startsWith("jdbc:mariadb:") ? "jdbc:mariadb:" : null;
     if (scheme == null || !databaseName(jdbcUrl.substring(scheme.length())).isEmpty()) {
       return;
     }
-    String example = scheme.equals("jdbc:postgresql:")
-        ? "jdbc:postgresql://127.0.0.1:5432/app" : url.startsWith("jdbc:mysql:")
-            ? "jdbc:mysql://127.0.0.1:3306/app" : "jdbc:mariadb://127.0.0.1:3306/app";
+    String example =
+        scheme.equals("jdbc:postgresql:")
+            ? "jdbc:postgresql://127.0.0.1:5432/app"
+            : url.startsWith("jdbc:mysql:")
+                ? "jdbc:mysql://127.0.0.1:3306/app"
+                : "jdbc:mariadb://127.0.0.1:3306/app";
     throw new IllegalArgumentException(
-        "store URL '" + Stores.maskSecrets(url) + "' names no database; name the one that holds"
-            + " (or will hold) the Tenure tables, e.g. " + example);
+        "store URL '"
+            + Stores.maskSecrets(url)
+            + "' names no database; name the one that holds"
+            + " (or will hold) the Tenure tables, e.g. "
+            + example);
   }
 
   /**
@@ -67,7 +76,8 @@ final class StoreUrls {
     if (url.startsWith("sqlite:")) {
       String path = url.substring("sqlite:".length());
       if (path.isBlank()) {
-        throw new IllegalArgumentException("sqlite store URL needs a file path, e.g. sqlite:tenure.db, got '" + url + "'");
+        throw new IllegalArgumentException(
+            "sqlite store URL needs a file path, e.g. sqlite:tenure.db, got '" + url + "'");
       }
       return SQLITE_JDBC + path;
     }
@@ -79,14 +89,19 @@ final class StoreUrls {
       return url;
     }
     throw new UnsupportedDatabaseException(
-        "unknown store URL '" + Stores.maskSecrets(url) + "'; use one of " + FORMS
-            + " (" + Dialects.SUPPORTED + ")",
+        "unknown store URL '"
+            + Stores.maskSecrets(url)
+            + "'; use one of "
+            + FORMS
+            + " ("
+            + Dialects.SUPPORTED
+            + ")",
         null);
   }
 
   /**
-   * An in-memory SQLite database lives in one connection: each pooled connection would get its
-   * own empty database, so the schema migrated on one is missing on the next.
+   * An in-memory SQLite database lives in one connection: each pooled connection would get its own
+   * empty database, so the schema migrated on one is missing on the next.
    */
   private static void refuseInMemorySqlite(String url, String jdbcUrl) {
     if (!jdbcUrl.startsWith(SQLITE_JDBC)) {
@@ -98,7 +113,9 @@ final class StoreUrls {
         || path.startsWith("file::memory:")
         || path.contains("mode=memory")) {
       throw new IllegalArgumentException(
-          "SQLite URL '" + Stores.maskSecrets(url) + "' names an in-memory database, which each pooled"
+          "SQLite URL '"
+              + Stores.maskSecrets(url)
+              + "' names an in-memory database, which each pooled"
               + " connection would see as a separate empty database; use memory:NAME for an"
               + " in-memory store or a file path such as sqlite:tenure.db");
     }

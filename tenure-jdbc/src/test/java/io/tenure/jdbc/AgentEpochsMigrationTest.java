@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Schema V9 seeds each agent's epoch record from its row, so a store upgraded while agents run
  * keeps their epochs: a row deleted after the upgrade comes back to its owner at its epoch, and the
- * next claim continues above it. A migration re-run over a record left behind keeps the higher epoch.
+ * next claim continues above it. A migration re-run over a record left behind keeps the higher
+ * epoch.
  */
 class AgentEpochsMigrationTest {
   private static final AgentUri OWNED = AgentUri.parse("p://owned");
@@ -42,7 +43,8 @@ class AgentEpochsMigrationTest {
 
   @ParameterizedTest
   @EnumSource(JdbcFixture.Kind.class)
-  void upgrading_to_v9_records_every_agents_epoch_from_its_row(JdbcFixture.Kind kind) throws SQLException {
+  void upgrading_to_v9_records_every_agents_epoch_from_its_row(JdbcFixture.Kind kind)
+      throws SQLException {
     fixture = JdbcFixture.of(kind);
     TablePrefix prefix = fixture.freshPrefix();
     backToV8(prefix, true);
@@ -52,10 +54,14 @@ class AgentEpochsMigrationTest {
     assertThat(record(prefix, OWNED)).isEqualTo("7 node-a");
     assertThat(record(prefix, FREE)).isEqualTo("2 null");
     AgentStore agents = store.agents();
-    LeaderFence fence = new LeaderFence("leader", store.leases().acquire("leader", Duration.ofMinutes(1)).orElseThrow().epoch());
+    LeaderFence fence =
+        new LeaderFence(
+            "leader",
+            store.leases().acquire("leader", Duration.ofMinutes(1)).orElseThrow().epoch());
     fixture.deleteAgentRows(prefix, List.of(OWNED));
     agents.placeAll(Map.of(OWNED, "node-b"), Set.of(), fence);
-    assertThat(agents.read(OWNED)).contains(new AgentAssignment(OWNED, "node-a", "node-b", 7, false, null));
+    assertThat(agents.read(OWNED))
+        .contains(new AgentAssignment(OWNED, "node-a", "node-b", 7, false, null));
     assertThat(agents.claim(FREE, "node-b")).hasValue(3);
   }
 
@@ -67,8 +73,11 @@ class AgentEpochsMigrationTest {
     TablePrefix prefix = fixture.freshPrefix();
     backToV8(prefix, false);
     execute("DELETE FROM " + prefix.table("agent_epochs"));
-    execute("INSERT INTO " + prefix.table("agent_epochs") + " (agent_uri, epoch, owner_node) VALUES ('p://owned', 5,"
-        + " 'node-x'), ('p://free', 9, NULL)");
+    execute(
+        "INSERT INTO "
+            + prefix.table("agent_epochs")
+            + " (agent_uri, epoch, owner_node) VALUES ('p://owned', 5,"
+            + " 'node-x'), ('p://free', 9, NULL)");
 
     fixture.open(prefix);
 
@@ -84,15 +93,19 @@ class AgentEpochsMigrationTest {
     }
     execute("DELETE FROM " + prefix.table("schema_version") + " WHERE version = 9");
     try (Connection connection = fixture.openConnection().orElseThrow();
-        PreparedStatement insert = connection.prepareStatement("INSERT INTO " + prefix.table("agents")
-            + " (agent_uri, owner_node, target_node, epoch, paused, pinned_to) VALUES (?, ?, ?, ?, ?, NULL)")) {
+        PreparedStatement insert =
+            connection.prepareStatement(
+                "INSERT INTO "
+                    + prefix.table("agents")
+                    + " (agent_uri, owner_node, target_node, epoch, paused, pinned_to) VALUES (?, ?, ?, ?, ?, NULL)")) {
       row(insert, OWNED, "node-a", "node-a", 7);
       row(insert, FREE, null, "node-b", 2);
     }
     fixture.closeStores();
   }
 
-  private static void row(PreparedStatement insert, AgentUri uri, @Nullable String owner, String target, long epoch)
+  private static void row(
+      PreparedStatement insert, AgentUri uri, @Nullable String owner, String target, long epoch)
       throws SQLException {
     insert.setString(1, uri.toString());
     insert.setString(2, owner);
@@ -104,8 +117,11 @@ class AgentEpochsMigrationTest {
 
   private String record(TablePrefix prefix, AgentUri uri) throws SQLException {
     try (Connection connection = fixture.openConnection().orElseThrow();
-        PreparedStatement query = connection.prepareStatement(
-            "SELECT epoch, owner_node FROM " + prefix.table("agent_epochs") + " WHERE agent_uri = ?")) {
+        PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT epoch, owner_node FROM "
+                    + prefix.table("agent_epochs")
+                    + " WHERE agent_uri = ?")) {
       query.setString(1, uri.toString());
       try (ResultSet rows = query.executeQuery()) {
         assertThat(rows.next()).as("a record of " + uri).isTrue();
@@ -115,7 +131,8 @@ class AgentEpochsMigrationTest {
   }
 
   private void execute(String sql) throws SQLException {
-    try (Connection connection = fixture.openConnection().orElseThrow(); Statement statement = connection.createStatement()) {
+    try (Connection connection = fixture.openConnection().orElseThrow();
+        Statement statement = connection.createStatement()) {
       statement.execute(sql);
     }
   }

@@ -46,21 +46,30 @@ class CallerDataSourceTest {
 
   @ParameterizedTest
   @EnumSource(JdbcFixture.Kind.class)
-  void a_pool_with_auto_commit_off_works_and_gets_its_connections_back_unchanged(JdbcFixture.Kind kind) {
+  void a_pool_with_auto_commit_off_works_and_gets_its_connections_back_unchanged(
+      JdbcFixture.Kind kind) {
     fixture = JdbcFixture.of(kind);
     TablePrefix prefix = fixture.freshPrefix();
     callerPool = callerPool();
     List<String> returned = new CopyOnWriteArrayList<>();
 
-    try (Store store = JdbcStore.builder().dataSource(watched(callerPool, returned)).prefix(prefix).build()) {
+    try (Store store =
+        JdbcStore.builder().dataSource(watched(callerPool, returned)).prefix(prefix).build()) {
       Markers markers = Markers.builder(store.markers()).build();
-      assertThat(markers.transition("t", "r", "ARCHIVED", "committed?").outcome()).isEqualTo(Outcome.APPLIED);
+      assertThat(markers.transition("t", "r", "ARCHIVED", "committed?").outcome())
+          .isEqualTo(Outcome.APPLIED);
 
       Store second = fixture.openWithoutMigration(prefix);
-      assertThat(second.describe().schemaVersion()).isEqualTo(store.describe().schemaVersion()).isPositive();
-      assertThat(second.markers().find(MarkerKey.of("t", "r"))).map(Marker::reason).contains("committed?");
+      assertThat(second.describe().schemaVersion())
+          .isEqualTo(store.describe().schemaVersion())
+          .isPositive();
+      assertThat(second.markers().find(MarkerKey.of("t", "r")))
+          .map(Marker::reason)
+          .contains("committed?");
     }
-    assertThat(returned).isNotEmpty().containsOnly("autoCommit=false isolation=" + CALLER_ISOLATION);
+    assertThat(returned)
+        .isNotEmpty()
+        .containsOnly("autoCommit=false isolation=" + CALLER_ISOLATION);
   }
 
   @ParameterizedTest
@@ -71,9 +80,12 @@ class CallerDataSourceTest {
     List<String> main = new CopyOnWriteArrayList<>();
     List<String> coordination = new CopyOnWriteArrayList<>();
     try (HikariDataSource coordinationPool = callerPool();
-        Store store = JdbcStore.builder().dataSource(watched(callerPool, main))
-            .coordinationDataSource(watched(coordinationPool, coordination))
-            .prefix(fixture.freshPrefix()).build()) {
+        Store store =
+            JdbcStore.builder()
+                .dataSource(watched(callerPool, main))
+                .coordinationDataSource(watched(coordinationPool, coordination))
+                .prefix(fixture.freshPrefix())
+                .build()) {
       main.clear();
       store.membership().heartbeat("nobody");
       store.leases().acquire("n1", java.time.Duration.ofSeconds(5));
@@ -86,10 +98,12 @@ class CallerDataSourceTest {
   void a_coordination_data_source_without_a_main_one_is_refused() {
     JdbcStore.Builder builder = JdbcStore.builder().url("sqlite:/nonexistent/never-created.db");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> builder.coordinationDataSource(null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("coordination data source");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("coordination data source");
     builder.coordinationDataSource(new HikariDataSource());
     org.assertj.core.api.Assertions.assertThatThrownBy(builder::build)
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("coordinationDataSource(...) goes with dataSource(...)");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("coordinationDataSource(...) goes with dataSource(...)");
   }
 
   private HikariDataSource callerPool() {
@@ -109,7 +123,9 @@ class CallerDataSourceTest {
             new Class<?>[] {DataSource.class},
             (proxy, method, args) -> {
               Object result = forward(method, pool, args);
-              return method.getName().equals("getConnection") ? recording((Connection) result, returned) : result;
+              return method.getName().equals("getConnection")
+                  ? recording((Connection) result, returned)
+                  : result;
             });
   }
 
@@ -120,14 +136,18 @@ class CallerDataSourceTest {
             new Class<?>[] {Connection.class},
             (proxy, method, args) -> {
               if (method.getName().equals("close")) {
-                returned.add("autoCommit=" + connection.getAutoCommit()
-                    + " isolation=" + connection.getTransactionIsolation());
+                returned.add(
+                    "autoCommit="
+                        + connection.getAutoCommit()
+                        + " isolation="
+                        + connection.getTransactionIsolation());
               }
               return forward(method, connection, args);
             });
   }
 
-  private static Object forward(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
+  private static Object forward(java.lang.reflect.Method method, Object target, Object[] args)
+      throws Throwable {
     try {
       return method.invoke(target, args);
     } catch (InvocationTargetException e) {

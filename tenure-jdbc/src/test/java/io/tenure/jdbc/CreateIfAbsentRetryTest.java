@@ -39,8 +39,10 @@ class CreateIfAbsentRetryTest {
     AtomicInteger deletions = new AtomicInteger();
     DataSource clearingBeforeTheFirstRead = clearBeforeFirstRead(prefix, deletions);
 
-    try (Store store = JdbcStore.builder().dataSource(clearingBeforeTheFirstRead).prefix(prefix).build()) {
-      CreateResult result = store.markers().createIfAbsent(MarkerChange.of("t", "r", "SOFT_DELETED", "second"));
+    try (Store store =
+        JdbcStore.builder().dataSource(clearingBeforeTheFirstRead).prefix(prefix).build()) {
+      CreateResult result =
+          store.markers().createIfAbsent(MarkerChange.of("t", "r", "SOFT_DELETED", "second"));
 
       assertThat(deletions).hasValue(1);
       assertThat(result.created()).isTrue();
@@ -50,9 +52,11 @@ class CreateIfAbsentRetryTest {
   }
 
   /** A data source whose first marker read inside a transaction is preceded by a foreign delete. */
-  private DataSource clearBeforeFirstRead(TablePrefix prefix, AtomicInteger deletions) throws SQLException {
+  private DataSource clearBeforeFirstRead(TablePrefix prefix, AtomicInteger deletions)
+      throws SQLException {
     String url = fixture.url();
-    String select = "SELECT tenant, resource, state, reason, marked_at FROM " + prefix.table("markers");
+    String select =
+        "SELECT tenant, resource, state, reason, marked_at FROM " + prefix.table("markers");
     return (DataSource)
         Proxy.newProxyInstance(
             getClass().getClassLoader(),
@@ -85,7 +89,10 @@ class CreateIfAbsentRetryTest {
   private static void deleteElsewhere(String url, TablePrefix prefix) throws SQLException {
     try (Connection other = DriverManager.getConnection(url);
         PreparedStatement delete =
-            other.prepareStatement("DELETE FROM " + prefix.table("markers") + " WHERE tenant = 't' AND resource = 'r'")) {
+            other.prepareStatement(
+                "DELETE FROM "
+                    + prefix.table("markers")
+                    + " WHERE tenant = 't' AND resource = 'r'")) {
       assertThat(delete.executeUpdate()).isEqualTo(1);
     }
   }

@@ -34,18 +34,25 @@ class InsertIfAbsentHidesNoOtherErrorTest {
 
   @ParameterizedTest
   @EnumSource(JdbcFixture.Kind.class)
-  void a_row_another_constraint_rejects_is_a_constraint_violation_not_already_there(JdbcFixture.Kind kind)
-      throws SQLException {
+  void a_row_another_constraint_rejects_is_a_constraint_violation_not_already_there(
+      JdbcFixture.Kind kind) throws SQLException {
     fixture = JdbcFixture.of(kind);
     TablePrefix prefix = fixture.freshPrefix();
     Store store = fixture.open(prefix);
     forbidTheReason(kind, prefix, "forbidden");
 
-    assertThatThrownBy(() -> store.markers().createIfAbsent(MarkerChange.of("t", "r", "ARCHIVED", "forbidden")))
+    assertThatThrownBy(
+            () ->
+                store.markers().createIfAbsent(MarkerChange.of("t", "r", "ARCHIVED", "forbidden")))
         .isInstanceOf(ConstraintViolationException.class)
         .hasMessageContaining("create marker t/r");
     assertThat(store.markers().find(MarkerKey.of("t", "r"))).isEmpty();
-    assertThat(store.markers().createIfAbsent(MarkerChange.of("t", "r", "ARCHIVED", "allowed")).created()).isTrue();
+    assertThat(
+            store
+                .markers()
+                .createIfAbsent(MarkerChange.of("t", "r", "ARCHIVED", "allowed"))
+                .created())
+        .isTrue();
   }
 
   /**
@@ -55,29 +62,52 @@ class InsertIfAbsentHidesNoOtherErrorTest {
    */
   @ParameterizedTest
   @EnumSource(JdbcFixture.Kind.class)
-  void a_row_that_duplicates_another_unique_key_is_a_constraint_violation_not_already_there(JdbcFixture.Kind kind)
-      throws SQLException {
+  void a_row_that_duplicates_another_unique_key_is_a_constraint_violation_not_already_there(
+      JdbcFixture.Kind kind) throws SQLException {
     fixture = JdbcFixture.of(kind);
     TablePrefix prefix = fixture.freshPrefix();
     Store store = fixture.open(prefix);
-    execute("CREATE UNIQUE INDEX " + prefix.value() + "one_per_state ON " + prefix.table("markers") + " (tenant, state)");
-    assertThat(store.markers().createIfAbsent(MarkerChange.of("t", "a", "ARCHIVED", null)).created()).isTrue();
+    execute(
+        "CREATE UNIQUE INDEX "
+            + prefix.value()
+            + "one_per_state ON "
+            + prefix.table("markers")
+            + " (tenant, state)");
+    assertThat(
+            store.markers().createIfAbsent(MarkerChange.of("t", "a", "ARCHIVED", null)).created())
+        .isTrue();
 
-    assertThatThrownBy(() -> store.markers().createIfAbsent(MarkerChange.of("t", "b", "ARCHIVED", null)))
+    assertThatThrownBy(
+            () -> store.markers().createIfAbsent(MarkerChange.of("t", "b", "ARCHIVED", null)))
         .isInstanceOf(ConstraintViolationException.class)
         .hasMessageContaining("create marker t/b");
     assertThat(store.markers().find(MarkerKey.of("t", "b"))).isEmpty();
   }
 
-  /** A constraint the schema does not have, added as a caller might (SQLite cannot add CHECKs later). */
-  private void forbidTheReason(JdbcFixture.Kind kind, TablePrefix prefix, String reason) throws SQLException {
+  /**
+   * A constraint the schema does not have, added as a caller might (SQLite cannot add CHECKs
+   * later).
+   */
+  private void forbidTheReason(JdbcFixture.Kind kind, TablePrefix prefix, String reason)
+      throws SQLException {
     String table = prefix.table("markers");
     String sql =
         kind == JdbcFixture.Kind.SQLITE
-            ? "CREATE TRIGGER " + prefix.value() + "no_forbidden BEFORE INSERT ON " + table
-                + " WHEN NEW.reason = '" + reason + "' BEGIN SELECT RAISE(ABORT, 'reason is forbidden'); END"
-            : "ALTER TABLE " + table + " ADD CONSTRAINT " + prefix.value() + "no_forbidden"
-                + " CHECK (reason IS NULL OR reason <> '" + reason + "')";
+            ? "CREATE TRIGGER "
+                + prefix.value()
+                + "no_forbidden BEFORE INSERT ON "
+                + table
+                + " WHEN NEW.reason = '"
+                + reason
+                + "' BEGIN SELECT RAISE(ABORT, 'reason is forbidden'); END"
+            : "ALTER TABLE "
+                + table
+                + " ADD CONSTRAINT "
+                + prefix.value()
+                + "no_forbidden"
+                + " CHECK (reason IS NULL OR reason <> '"
+                + reason
+                + "')";
     execute(sql);
   }
 

@@ -16,9 +16,9 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -103,8 +103,16 @@ public final class JdbcFixture implements StoreFixture {
       // reachable
     } catch (SQLException e) {
       String message =
-          "!!! " + kind.provider + " is not reachable at " + url + " (" + e.getMessage() + ")."
-              + " Start it (see docs/PROVIDERS.md) or set TENURE_TEST_" + kind.name() + "_URL.";
+          "!!! "
+              + kind.provider
+              + " is not reachable at "
+              + url
+              + " ("
+              + e.getMessage()
+              + ")."
+              + " Start it (see docs/PROVIDERS.md) or set TENURE_TEST_"
+              + kind.name()
+              + "_URL.";
       if ("true".equalsIgnoreCase(System.getenv("CI"))) {
         throw new AssertionError(message + " CI=true: an unreachable provider fails the build.", e);
       }
@@ -120,7 +128,8 @@ public final class JdbcFixture implements StoreFixture {
 
   @Override
   public TablePrefix freshPrefix() {
-    TablePrefix prefix = TablePrefix.of("t" + UUID.randomUUID().toString().replace("-", "").substring(0, 10) + "_");
+    TablePrefix prefix =
+        TablePrefix.of("t" + UUID.randomUUID().toString().replace("-", "").substring(0, 10) + "_");
     prefixes.add(prefix);
     return prefix;
   }
@@ -188,7 +197,8 @@ public final class JdbcFixture implements StoreFixture {
 
   /** Proves the session really runs in the zone, so the kit's time test is not vacuous. */
   private void assertSessionZone(HikariDataSource pool, String zone) {
-    String query = kind == Kind.POSTGRES ? "SELECT current_setting('TimeZone')" : "SELECT @@session.time_zone";
+    String query =
+        kind == Kind.POSTGRES ? "SELECT current_setting('TimeZone')" : "SELECT @@session.time_zone";
     try (Connection connection = pool.getConnection();
         Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery(query)) {
@@ -247,7 +257,8 @@ public final class JdbcFixture implements StoreFixture {
   public void deleteAgentRows(TablePrefix prefix, java.util.Collection<io.tenure.AgentUri> uris) {
     try (Connection connection = DriverManager.getConnection(StoreUrls.toJdbcUrl(url));
         java.sql.PreparedStatement delete =
-            connection.prepareStatement("DELETE FROM " + prefix.table("agents") + " WHERE agent_uri = ?")) {
+            connection.prepareStatement(
+                "DELETE FROM " + prefix.table("agents") + " WHERE agent_uri = ?")) {
       for (io.tenure.AgentUri uri : uris) {
         delete.setString(1, uri.toString());
         delete.executeUpdate();
@@ -261,8 +272,10 @@ public final class JdbcFixture implements StoreFixture {
     String query =
         switch (kind) {
           case SQLITE -> "SELECT name FROM sqlite_master WHERE type = 'table'";
-          case POSTGRES -> "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()";
-          case MARIADB -> "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()";
+          case POSTGRES ->
+              "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()";
+          case MARIADB ->
+              "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()";
         };
     List<String> tables = new ArrayList<>();
     try (Statement statement = connection.createStatement();
@@ -287,10 +300,12 @@ public final class JdbcFixture implements StoreFixture {
       try (Connection connection = h2.getConnection();
           Statement statement = connection.createStatement();
           ResultSet rows =
-              statement.executeQuery("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'PUBLIC'")) {
+              statement.executeQuery(
+                  "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'PUBLIC'")) {
         rows.next();
         if (rows.getInt(1) != 0) {
-          throw new AssertionError("an unsupported database was written to: " + rows.getInt(1) + " tables");
+          throw new AssertionError(
+              "an unsupported database was written to: " + rows.getInt(1) + " tables");
         }
       } catch (SQLException e) {
         throw new AssertionError(e);
@@ -326,5 +341,4 @@ public final class JdbcFixture implements StoreFixture {
       throw new UncheckedIOException(e);
     }
   }
-
 }

@@ -20,11 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
 class JdbcStoreTest {
 
   @Test
-  void a_sqlite_url_opens_through_the_service_loader_and_creates_missing_directories(@TempDir Path dir) {
+  void a_sqlite_url_opens_through_the_service_loader_and_creates_missing_directories(
+      @TempDir Path dir) {
     Path file = dir.resolve("nested/deeper/tenure.db");
     try (Store store = Stores.open("sqlite:" + file)) {
       assertThat(store.describe().provider()).isEqualTo("sqlite");
-      assertThat(store.describe().schemaVersion()).isEqualTo(io.tenure.jdbc.internal.Migrator.LATEST);
+      assertThat(store.describe().schemaVersion())
+          .isEqualTo(io.tenure.jdbc.internal.Migrator.LATEST);
       assertThat(store.describe().database()).startsWith("SQLite 3.");
     }
     assertThat(file).exists();
@@ -53,7 +55,8 @@ class JdbcStoreTest {
 
   @Test
   void a_mysql_url_is_served_by_the_mariadb_driver_and_detected_from_metadata() {
-    // A random prefix dropped by the fixture: runs that overlap on the shared database never collide.
+    // A random prefix dropped by the fixture: runs that overlap on the shared database never
+    // collide.
     try (JdbcFixture mariadb = JdbcFixture.of(JdbcFixture.Kind.MARIADB)) {
       TablePrefix prefix = mariadb.freshPrefix();
       String mysqlUrl = mariadb.url().replace("jdbc:mariadb:", "jdbc:mysql:");
@@ -67,11 +70,12 @@ class JdbcStoreTest {
   @Test
   void an_unreachable_server_is_reported_unavailable_quickly_with_the_password_masked() {
     long start = System.nanoTime();
-    assertThatThrownBy(() ->
-            JdbcStore.builder()
-                .url("jdbc:postgresql://127.0.0.1:1/test?user=postgres&password=s3cret")
-                .connectTimeout(Duration.ofSeconds(1))
-                .build())
+    assertThatThrownBy(
+            () ->
+                JdbcStore.builder()
+                    .url("jdbc:postgresql://127.0.0.1:1/test?user=postgres&password=s3cret")
+                    .connectTimeout(Duration.ofSeconds(1))
+                    .build())
         .isInstanceOf(StoreUnavailableException.class)
         .hasMessageContaining("127.0.0.1:1")
         .satisfies(e -> assertNoMessageInTheChainContains(e, "s3cret"));
@@ -81,7 +85,9 @@ class JdbcStoreTest {
   @Test
   void a_url_without_a_driver_never_shows_its_password_in_the_message_or_any_cause() {
     for (String url :
-        List.of("jdbc:db2://localhost:50000/x?user=u&password=s3cret", "jdbc:db2://u:s3cret@localhost:50000/x")) {
+        List.of(
+            "jdbc:db2://localhost:50000/x?user=u&password=s3cret",
+            "jdbc:db2://u:s3cret@localhost:50000/x")) {
       assertThatThrownBy(() -> JdbcStore.open(url))
           .as(url)
           .isInstanceOf(UnsupportedDatabaseException.class)
@@ -121,7 +127,11 @@ class JdbcStoreTest {
   @Test
   void in_memory_sqlite_urls_are_refused_naming_the_url_and_what_to_use_instead() {
     for (String url :
-        List.of("sqlite::memory:", "jdbc:sqlite:", "jdbc:sqlite::memory:", "sqlite:file::memory:?cache=shared",
+        List.of(
+            "sqlite::memory:",
+            "jdbc:sqlite:",
+            "jdbc:sqlite::memory:",
+            "sqlite:file::memory:?cache=shared",
             "jdbc:sqlite:file:tenure?mode=memory&cache=shared")) {
       assertThatThrownBy(() -> JdbcStore.builder().url(url))
           .as(url)
@@ -130,7 +140,8 @@ class JdbcStoreTest {
           .hasMessageContaining("memory:NAME")
           .hasMessageContaining("sqlite:tenure.db");
     }
-    assertThatThrownBy(() -> Stores.open("sqlite::memory:")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Stores.open("sqlite::memory:"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -150,23 +161,30 @@ class JdbcStoreTest {
   @Test
   void builder_arguments_are_checked_at_once() {
     assertThatThrownBy(() -> JdbcStore.builder().url("sqlite:"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("file path");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("file path");
     assertThatThrownBy(() -> JdbcStore.builder().url(" "))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> JdbcStore.builder().poolSize(0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got 0");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("got 0");
     assertThatThrownBy(() -> JdbcStore.builder().connectTimeout(Duration.ofMillis(10)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT0.01S");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PT0.01S");
     assertThatThrownBy(() -> JdbcStore.builder().build())
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("exactly one");
-    assertThatThrownBy(() -> Stores.open(new StoreSettings("sqlite:x.db", TablePrefix.of("Bad"), true)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'Bad'");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("exactly one");
+    assertThatThrownBy(
+            () -> Stores.open(new StoreSettings("sqlite:x.db", TablePrefix.of("Bad"), true)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'Bad'");
   }
 
   @Test
   void secrets_are_masked_in_urls() {
     assertThat(Stores.maskSecrets("jdbc:postgresql://h/db?user=u&password=p4ss&ssl=true"))
         .isEqualTo("jdbc:postgresql://h/db?user=u&password=***&ssl=true");
-    assertThat(Stores.maskSecrets("jdbc:mariadb://u:p4ss@h/db")).isEqualTo("jdbc:mariadb://u:***@h/db");
+    assertThat(Stores.maskSecrets("jdbc:mariadb://u:p4ss@h/db"))
+        .isEqualTo("jdbc:mariadb://u:***@h/db");
   }
 }

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
  * find nothing, until claims took seconds and InnoDB ran out of lock memory (error 1206). A claim
  * now reads a bounded window of the queue's front and one probe per key.
  *
- * <p>Work is counted, not timed: the server's {@code Handler_read_*} counters (index and table row reads, summed) before and after each
- * claim. The counter is server-wide, so other sessions can only add to it; the least of three
- * claims is compared.
+ * <p>Work is counted, not timed: the server's {@code Handler_read_*} counters (index and table row
+ * reads, summed) before and after each claim. The counter is server-wide, so other sessions can
+ * only add to it; the least of three claims is compared.
  */
 class MariaDbClaimCostTest {
   private static final int KEYS = 8;
@@ -41,21 +41,32 @@ class MariaDbClaimCostTest {
   }
 
   @Test
-  void a_claim_from_a_deep_backlog_of_busy_keys_reads_a_bounded_number_of_rows() throws SQLException {
+  void a_claim_from_a_deep_backlog_of_busy_keys_reads_a_bounded_number_of_rows()
+      throws SQLException {
     fixture = JdbcFixture.of(JdbcFixture.Kind.MARIADB);
     Store store = fixture.open(fixture.freshPrefix());
     QueueStore queues = store.queues();
     for (int batch = 0; batch < BACKLOG / QueueStore.MAX_BATCH; batch++) {
       List<NewMessage> messages = new ArrayList<>();
       for (int i = 0; i < QueueStore.MAX_BATCH; i++) {
-        messages.add(new NewMessage("fifo", "key-" + i % KEYS, new byte[] {1}, "text/plain", Map.of(), 0, 3,
-            Duration.ZERO, null));
+        messages.add(
+            new NewMessage(
+                "fifo",
+                "key-" + i % KEYS,
+                new byte[] {1},
+                "text/plain",
+                Map.of(),
+                0,
+                3,
+                Duration.ZERO,
+                null));
       }
       queues.enqueue(messages);
     }
     ClaimRequest claim = ClaimRequest.of("fifo", "node", 10, Duration.ofMinutes(5));
     assertThat(queues.claim(ClaimRequest.of("fifo", "node", KEYS, Duration.ofMinutes(5))))
-        .as("every key's head").hasSize(KEYS);
+        .as("every key's head")
+        .hasSize(KEYS);
 
     long least = leastRowsRead(queues, claim, 0);
 
@@ -66,10 +77,10 @@ class MariaDbClaimCostTest {
   }
 
   /**
-   * A queue keyed per entity (every message its own key): each row of the window is checked for
-   * an older row of its key. With the probe written as {@code status IN ('PENDING', 'INFLIGHT')}
-   * MariaDB could not use (queue, status, msg_key, id) for it and read every older row of the
-   * queue per row, about window^2 / 2 (a review measured 500,499 rows for 5,000 messages).
+   * A queue keyed per entity (every message its own key): each row of the window is checked for an
+   * older row of its key. With the probe written as {@code status IN ('PENDING', 'INFLIGHT')}
+   * MariaDB could not use (queue, status, msg_key, id) for it and read every older row of the queue
+   * per row, about window^2 / 2 (a review measured 500,499 rows for 5,000 messages).
    */
   @Test
   void a_claim_from_a_queue_keyed_per_entity_checks_each_key_with_one_probe() throws SQLException {
@@ -79,8 +90,17 @@ class MariaDbClaimCostTest {
     for (int batch = 0; batch < 5; batch++) {
       List<NewMessage> messages = new ArrayList<>();
       for (int i = 0; i < QueueStore.MAX_BATCH; i++) {
-        messages.add(new NewMessage("orders", "order-" + batch + "-" + i, new byte[] {1}, "text/plain", Map.of(), 0,
-            3, Duration.ZERO, null));
+        messages.add(
+            new NewMessage(
+                "orders",
+                "order-" + batch + "-" + i,
+                new byte[] {1},
+                "text/plain",
+                Map.of(),
+                0,
+                3,
+                Duration.ZERO,
+                null));
       }
       queues.enqueue(messages);
     }

@@ -32,14 +32,17 @@ class MariaDbLocalizedMessagesTest {
   }
 
   @Test
-  void a_lost_race_in_a_german_session_is_already_there_not_a_constraint_violation() throws SQLException {
+  void a_lost_race_in_a_german_session_is_already_there_not_a_constraint_violation()
+      throws SQLException {
     TablePrefix prefix = fixture.freshPrefix();
     german = germanPool();
     try (Store store = JdbcStore.builder().dataSource(german).prefix(prefix).build()) {
       assertDuplicatesAreReportedInGerman(prefix);
 
-      CreateResult first = store.markers().createIfAbsent(MarkerChange.of("t", "r", "ARCHIVED", "one"));
-      CreateResult second = store.markers().createIfAbsent(MarkerChange.of("t", "r", "SOFT_DELETED", "two"));
+      CreateResult first =
+          store.markers().createIfAbsent(MarkerChange.of("t", "r", "ARCHIVED", "one"));
+      CreateResult second =
+          store.markers().createIfAbsent(MarkerChange.of("t", "r", "SOFT_DELETED", "two"));
 
       assertThat(first.created()).isTrue();
       assertThat(second).isEqualTo(new CreateResult(false, first.marker()));
@@ -56,9 +59,12 @@ class MariaDbLocalizedMessagesTest {
 
   /** Without German messages on this server the test would prove nothing, so it checks first. */
   private void assertDuplicatesAreReportedInGerman(TablePrefix prefix) throws SQLException {
-    String insert = "INSERT INTO " + prefix.table("markers")
-        + " (tenant, resource, state, marked_at) VALUES ('probe', 'p', 'ARCHIVED', UTC_TIMESTAMP(6))";
-    try (Connection connection = german.getConnection(); Statement statement = connection.createStatement()) {
+    String insert =
+        "INSERT INTO "
+            + prefix.table("markers")
+            + " (tenant, resource, state, marked_at) VALUES ('probe', 'p', 'ARCHIVED', UTC_TIMESTAMP(6))";
+    try (Connection connection = german.getConnection();
+        Statement statement = connection.createStatement()) {
       statement.execute(insert);
       assertThatThrownBy(() -> statement.execute(insert))
           .isInstanceOf(SQLException.class)

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The payloads are just above the server's current limit (16 MiB on the test server), below the
  * policy's largest payload limit. On a server whose limit is above that, the store is opened with
- * the driver's {@code maxAllowedPacket} set lower in its URL, which the driver enforces the same way.
+ * the driver's {@code maxAllowedPacket} set lower in its URL, which the driver enforces the same
+ * way.
  */
 class MariaDbPacketLimitTest {
   /** A limit comfortably below the largest payload a policy allows, for servers that allow more. */
@@ -47,7 +48,11 @@ class MariaDbPacketLimitTest {
       limit = CLIENT_LIMIT;
     }
     store = JdbcStore.builder().url(url).prefix(fixture.freshPrefix()).build();
-    queue = Queue.on(store.queues(), "big", QueuePolicy.defaults().withPayloadLimit(QueuePolicy.MAX_PAYLOAD_LIMIT));
+    queue =
+        Queue.on(
+            store.queues(),
+            "big",
+            QueuePolicy.defaults().withPayloadLimit(QueuePolicy.MAX_PAYLOAD_LIMIT));
   }
 
   @AfterEach
@@ -74,7 +79,8 @@ class MariaDbPacketLimitTest {
   }
 
   @Test
-  void a_payload_just_above_max_allowed_packet_is_bad_input_naming_the_limit_and_nothing_is_enqueued() {
+  void
+      a_payload_just_above_max_allowed_packet_is_bad_input_naming_the_limit_and_nothing_is_enqueued() {
     assertThatThrownBy(() -> queue.enqueue(OutgoingMessage.of(random(limit + 1))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("max_allowed_packet")
@@ -103,7 +109,8 @@ class MariaDbPacketLimitTest {
   @Test
   void a_statement_far_above_the_limit_is_bad_input_not_a_lost_connection() {
     // Twice the limit once escaped: a server reading it gives up part-way and closes the
-    // connection while the driver is still writing, so only a driver that knows the limit can say why.
+    // connection while the driver is still writing, so only a driver that knows the limit can say
+    // why.
     byte[] nuls = new byte[Math.toIntExact(limit + 1)];
 
     assertThatThrownBy(() -> queue.enqueue(OutgoingMessage.of(nuls)))
@@ -121,7 +128,8 @@ class MariaDbPacketLimitTest {
     config.setMaximumPoolSize(2);
     config.addDataSourceProperty("maxAllowedPacket", String.valueOf(limit));
     try (com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource(config);
-        Store callers = JdbcStore.builder().dataSource(pool).prefix(fixture.freshPrefix()).build()) {
+        Store callers =
+            JdbcStore.builder().dataSource(pool).prefix(fixture.freshPrefix()).build()) {
       Queue onCallersPool = Queue.on(callers.queues(), "big", queue.policy());
 
       assertThatThrownBy(() -> onCallersPool.enqueue(OutgoingMessage.of(random(limit + 1))))
@@ -134,14 +142,19 @@ class MariaDbPacketLimitTest {
 
   @Test
   void a_batch_with_one_message_too_large_for_the_server_enqueues_none_of_them() {
-    List<OutgoingMessage> batch = List.of(OutgoingMessage.text("first"), OutgoingMessage.of(random(limit + 1)),
-        OutgoingMessage.text("third"));
+    List<OutgoingMessage> batch =
+        List.of(
+            OutgoingMessage.text("first"),
+            OutgoingMessage.of(random(limit + 1)),
+            OutgoingMessage.text("third"));
 
     assertThatThrownBy(() -> queue.enqueueAll(batch))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("max_allowed_packet");
 
     assertThat(queue.stats().pending()).isZero();
-    assertThat(queue.enqueueAll(List.of(OutgoingMessage.text("first"), OutgoingMessage.text("third")))).hasSize(2);
+    assertThat(
+            queue.enqueueAll(List.of(OutgoingMessage.text("first"), OutgoingMessage.text("third"))))
+        .hasSize(2);
   }
 }

@@ -27,8 +27,11 @@ class OwnPoolIsolationTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = JdbcFixture.Kind.class, names = {"POSTGRES", "MARIADB"})
-  void every_connection_of_a_stores_own_pool_is_at_read_committed(JdbcFixture.Kind kind) throws SQLException {
+  @EnumSource(
+      value = JdbcFixture.Kind.class,
+      names = {"POSTGRES", "MARIADB"})
+  void every_connection_of_a_stores_own_pool_is_at_read_committed(JdbcFixture.Kind kind)
+      throws SQLException {
     fixture = JdbcFixture.of(kind);
     PoolOpener opener = new PoolOpener(fixture.url(), null, null, true, Duration.ofSeconds(5));
     try (HikariDataSource pool = opener.open("isolation-test", 2, Duration.ofSeconds(5));

@@ -37,7 +37,8 @@ class PostgresClaimStepsTest {
   }
 
   @Test
-  void with_statistics_a_claim_takes_a_walked_row_once_and_fills_its_limit_from_the_key_heads() throws SQLException {
+  void with_statistics_a_claim_takes_a_walked_row_once_and_fills_its_limit_from_the_key_heads()
+      throws SQLException {
     fixture = JdbcFixture.of(JdbcFixture.Kind.POSTGRES);
     TablePrefix prefix = fixture.freshPrefix();
     QueueStore queues = fixture.open(prefix).queues();
@@ -63,7 +64,9 @@ class PostgresClaimStepsTest {
   private static List<Long> enqueue(QueueStore queues, String key, int count) {
     List<NewMessage> batch = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      batch.add(new NewMessage("q", key, new byte[] {1}, "text/plain", Map.of(), 0, 3, Duration.ZERO, null));
+      batch.add(
+          new NewMessage(
+              "q", key, new byte[] {1}, "text/plain", Map.of(), 0, 3, Duration.ZERO, null));
     }
     return queues.enqueue(batch).stream().map(r -> r.id()).toList();
   }

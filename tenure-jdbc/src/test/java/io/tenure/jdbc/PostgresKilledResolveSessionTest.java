@@ -66,17 +66,29 @@ class PostgresKilledResolveSessionTest {
     AtomicInteger killed = new AtomicInteger();
     DataSource killing = killNextResolveSession(pool, armed, killed);
     store = JdbcStore.builder().dataSource(killing).prefix(fixture.freshPrefix()).build();
-    Queue jobs = Queue.on(store.queues(), "jobs", QueuePolicy.defaults().withLease(Duration.ofMinutes(5)));
+    Queue jobs =
+        Queue.on(store.queues(), "jobs", QueuePolicy.defaults().withLease(Duration.ofMinutes(5)));
     long id = jobs.enqueue(OutgoingMessage.text("once"));
     AtomicInteger runs = new AtomicInteger();
 
-    node = TenureNode.builder(store).name("n1").consumer(jobs, 1, d -> {
-      runs.incrementAndGet();
-      armed.set(true); // the resolver's next connection, the one for this done, is killed
-    }).build();
+    node =
+        TenureNode.builder(store)
+            .name("n1")
+            .consumer(
+                jobs,
+                1,
+                d -> {
+                  runs.incrementAndGet();
+                  armed.set(
+                      true); // the resolver's next connection, the one for this done, is killed
+                })
+            .build();
     node.start();
 
-    Await.until(BOUND, "done written", () -> jobs.message(id).isEmpty() && node.consumerStats().get(0).handled() == 1);
+    Await.until(
+        BOUND,
+        "done written",
+        () -> jobs.message(id).isEmpty() && node.consumerStats().get(0).handled() == 1);
     assertThat(killed).as("sessions killed").hasValue(1);
     assertThat(runs).hasValue(1);
     ConsumerStats stats = node.consumerStats().get(0);
@@ -85,45 +97,57 @@ class PostgresKilledResolveSessionTest {
   }
 
   /** The pool, killing the session of the first connection a resolver borrows once armed. */
-  private DataSource killNextResolveSession(DataSource real, AtomicBoolean armed, AtomicInteger killed) {
-    return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
-        (proxy, method, args) -> {
-          Object result;
-          try {
-            result = method.invoke(real, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-          if (method.getName().equals("getConnection") && Thread.currentThread().getName().startsWith("tenure-resolve-")
-              && armed.compareAndSet(true, false)) {
-            kill(((Connection) result).unwrap(PGConnection.class).getBackendPID());
-            killed.incrementAndGet();
-          }
-          return result;
-        });
+  private DataSource killNextResolveSession(
+      DataSource real, AtomicBoolean armed, AtomicInteger killed) {
+    return (DataSource)
+        Proxy.newProxyInstance(
+            DataSource.class.getClassLoader(),
+            new Class<?>[] {DataSource.class},
+            (proxy, method, args) -> {
+              Object result;
+              try {
+                result = method.invoke(real, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+              if (method.getName().equals("getConnection")
+                  && Thread.currentThread().getName().startsWith("tenure-resolve-")
+                  && armed.compareAndSet(true, false)) {
+                kill(((Connection) result).unwrap(PGConnection.class).getBackendPID());
+                killed.incrementAndGet();
+              }
+              return result;
+            });
   }
 
   /** Terminates the session {@code pid} if it is one of this test's, and waits until it is gone. */
   private void kill(int pid) throws SQLException {
     try (Connection admin = DriverManager.getConnection(fixture.url())) {
-      try (PreparedStatement terminate = admin.prepareStatement(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ? AND application_name = ?")) {
+      try (PreparedStatement terminate =
+          admin.prepareStatement(
+              "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ? AND application_name = ?")) {
         terminate.setInt(1, pid);
         terminate.setString(2, application);
         try (ResultSet rows = terminate.executeQuery()) {
-          assertThat(rows.next() && rows.getBoolean(1)).as("session %d of %s terminated", pid, application).isTrue();
+          assertThat(rows.next() && rows.getBoolean(1))
+              .as("session %d of %s terminated", pid, application)
+              .isTrue();
         }
       }
-      Await.until(BOUND, "session " + pid + " gone", () -> {
-        try (PreparedStatement alive = admin.prepareStatement("SELECT 1 FROM pg_stat_activity WHERE pid = ?")) {
-          alive.setInt(1, pid);
-          try (ResultSet rows = alive.executeQuery()) {
-            return !rows.next();
-          }
-        } catch (SQLException e) {
-          throw new AssertionError(e);
-        }
-      });
+      Await.until(
+          BOUND,
+          "session " + pid + " gone",
+          () -> {
+            try (PreparedStatement alive =
+                admin.prepareStatement("SELECT 1 FROM pg_stat_activity WHERE pid = ?")) {
+              alive.setInt(1, pid);
+              try (ResultSet rows = alive.executeQuery()) {
+                return !rows.next();
+              }
+            } catch (SQLException e) {
+              throw new AssertionError(e);
+            }
+          });
     }
   }
 }

@@ -44,9 +44,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  *       replayed message as pending while the next one still reads as pending;
  *   <li>the replay committed after the claim's snapshot but before the claim locked the next
  *       message, which no lock can see: the claim re-checks its keyed messages in a new statement
- *       and gives back the one that an older pending, or a peer's in-flight, message overtook.
- *       No real replay can be timed into that gap, so the claim is held just before its re-check
- *       while another connection re-pends the dead letter with a plain UPDATE.
+ *       and gives back the one that an older pending, or a peer's in-flight, message overtook. No
+ *       real replay can be timed into that gap, so the claim is held just before its re-check while
+ *       another connection re-pends the dead letter with a plain UPDATE.
  * </ul>
  *
  * <p>The pool is the caller's, at REPEATABLE READ (MariaDB's default): Tenure's write transactions
@@ -56,6 +56,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ReplayClaimRaceTest {
   /** Text only the claim's key re-check has (PostgreSQL's UPDATE, MariaDB's SELECT). */
   private static final String RECHECK = "f.id <> c.id";
+
   private static final Duration BOUND = Duration.ofSeconds(10);
   private static final NewMessage KEYED =
       new NewMessage("q", "k", new byte[] {1}, "text/plain", Map.of(), 0, 3, Duration.ZERO, null);
@@ -64,8 +65,10 @@ class ReplayClaimRaceTest {
   private HikariDataSource pool;
   private final Gate commit = new Gate();
   private final Gate recheck = new Gate();
+
   /** Threads of their own: the common pool may have one, which a held claim would occupy. */
   private final ExecutorService threads = Executors.newCachedThreadPool();
+
   private long lastLockPoll;
 
   @AfterEach
@@ -82,17 +85,24 @@ class ReplayClaimRaceTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = JdbcFixture.Kind.class, names = {"POSTGRES", "MARIADB"})
-  void a_replay_by_id_waits_for_a_claim_that_holds_its_keys_next_message(JdbcFixture.Kind kind) throws Exception {
+  @EnumSource(
+      value = JdbcFixture.Kind.class,
+      names = {"POSTGRES", "MARIADB"})
+  void a_replay_by_id_waits_for_a_claim_that_holds_its_keys_next_message(JdbcFixture.Kind kind)
+      throws Exception {
     replayWaitsForTheClaim(kind, (queues, dead) -> queues.replay(dead) ? 1 : 0);
   }
 
   @ParameterizedTest
-  @EnumSource(value = JdbcFixture.Kind.class, names = {"POSTGRES", "MARIADB"})
+  @EnumSource(
+      value = JdbcFixture.Kind.class,
+      names = {"POSTGRES", "MARIADB"})
   void a_replay_by_query_waits_for_a_claim_that_holds_its_keys_next_message(JdbcFixture.Kind kind)
       throws Exception {
-    replayWaitsForTheClaim(kind, (queues, dead) ->
-        queues.replay(new MessageQuery("q", MessageStatus.DEAD, "k", null, null, 0, 100)));
+    replayWaitsForTheClaim(
+        kind,
+        (queues, dead) ->
+            queues.replay(new MessageQuery("q", MessageStatus.DEAD, "k", null, null, 0, 100)));
   }
 
   private void replayWaitsForTheClaim(JdbcFixture.Kind kind, Replay replay) throws Exception {
@@ -104,23 +114,35 @@ class ReplayClaimRaceTest {
       long next = ids[1];
 
       commit.arm();
-      CompletableFuture<List<QueueMessage>> x = CompletableFuture.supplyAsync(() -> queues.claim(one()), threads);
+      CompletableFuture<List<QueueMessage>> x =
+          CompletableFuture.supplyAsync(() -> queues.claim(one()), threads);
       commit.awaitReached("claim X reached its commit");
-      CompletableFuture<Integer> replayed = CompletableFuture.supplyAsync(() -> replay.run(queues, dead), threads);
-      Await.until(BOUND, "the replay waits for a lock or is done",
+      CompletableFuture<Integer> replayed =
+          CompletableFuture.supplyAsync(() -> replay.run(queues, dead), threads);
+      Await.until(
+          BOUND,
+          "the replay waits for a lock or is done",
           () -> replayed.isDone() || replayWaitsForALock(kind, prefix));
 
       // X holds the key's next message, uncommitted: a claim now must not take the replayed one.
       List<QueueMessage> y = queues.claim(ten());
-      assertThat(y).as("claim Y while X holds message %d uncommitted and message %d is being replayed", next, dead)
-          .extracting(QueueMessage::id).doesNotContain(dead, next);
+      assertThat(y)
+          .as(
+              "claim Y while X holds message %d uncommitted and message %d is being replayed",
+              next, dead)
+          .extracting(QueueMessage::id)
+          .doesNotContain(dead, next);
       assertThat(replayed).as("the replay, while X holds its key's next message").isNotDone();
 
       commit.release();
-      assertThat(x.get(BOUND.toSeconds(), TimeUnit.SECONDS)).extracting(QueueMessage::id).containsExactly(next);
+      assertThat(x.get(BOUND.toSeconds(), TimeUnit.SECONDS))
+          .extracting(QueueMessage::id)
+          .containsExactly(next);
       assertThat(replayed.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isEqualTo(1);
       assertThat(inFlight(queues)).containsExactly(next);
-      assertThat(queues.claim(ten())).as("the replayed message waits for its key's message in flight").isEmpty();
+      assertThat(queues.claim(ten()))
+          .as("the replayed message waits for its key's message in flight")
+          .isEmpty();
 
       finish(queues, next);
       assertThat(queues.claim(ten())).extracting(QueueMessage::id).containsExactly(dead);
@@ -128,7 +150,9 @@ class ReplayClaimRaceTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = JdbcFixture.Kind.class, names = {"POSTGRES", "MARIADB"})
+  @EnumSource(
+      value = JdbcFixture.Kind.class,
+      names = {"POSTGRES", "MARIADB"})
   void a_claim_gives_back_a_keyed_message_whose_older_message_became_pending_after_its_snapshot(
       JdbcFixture.Kind kind) throws Exception {
     TablePrefix prefix = open(kind);
@@ -139,12 +163,16 @@ class ReplayClaimRaceTest {
       long next = ids[1];
 
       recheck.arm();
-      CompletableFuture<List<QueueMessage>> x = CompletableFuture.supplyAsync(() -> queues.claim(one()), threads);
-      recheck.awaitReached("claim X took the key's next message and reached its re-check (or its commit)");
+      CompletableFuture<List<QueueMessage>> x =
+          CompletableFuture.supplyAsync(() -> queues.claim(one()), threads);
+      recheck.awaitReached(
+          "claim X took the key's next message and reached its re-check (or its commit)");
       repend(prefix, dead);
       recheck.release();
 
-      assertThat(x.get(BOUND.toSeconds(), TimeUnit.SECONDS)).as("claim X, overtaken by the replayed message").isEmpty();
+      assertThat(x.get(BOUND.toSeconds(), TimeUnit.SECONDS))
+          .as("claim X, overtaken by the replayed message")
+          .isEmpty();
       QueueMessage given = queues.find(next).orElseThrow();
       assertThat(given.status()).isEqualTo(MessageStatus.PENDING);
       assertThat(given.attempts()).as("the attempt given back").isZero();
@@ -155,9 +183,11 @@ class ReplayClaimRaceTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = JdbcFixture.Kind.class, names = {"POSTGRES", "MARIADB"})
-  void a_claim_gives_back_a_keyed_message_whose_older_message_a_peer_claimed_meanwhile(JdbcFixture.Kind kind)
-      throws Exception {
+  @EnumSource(
+      value = JdbcFixture.Kind.class,
+      names = {"POSTGRES", "MARIADB"})
+  void a_claim_gives_back_a_keyed_message_whose_older_message_a_peer_claimed_meanwhile(
+      JdbcFixture.Kind kind) throws Exception {
     TablePrefix prefix = open(kind);
     try (JdbcStore store = JdbcStore.builder().dataSource(gated()).prefix(prefix).build()) {
       QueueStore queues = store.queues();
@@ -166,8 +196,10 @@ class ReplayClaimRaceTest {
       long next = ids[1];
 
       recheck.arm();
-      CompletableFuture<List<QueueMessage>> x = CompletableFuture.supplyAsync(() -> queues.claim(one()), threads);
-      recheck.awaitReached("claim X took the key's next message and reached its re-check (or its commit)");
+      CompletableFuture<List<QueueMessage>> x =
+          CompletableFuture.supplyAsync(() -> queues.claim(one()), threads);
+      recheck.awaitReached(
+          "claim X took the key's next message and reached its re-check (or its commit)");
       repend(prefix, dead);
       // Y reads X's message as still pending, so the re-pended one is the key's head: Y takes it
       // and commits before X re-checks. X then finds it in flight, not pending.
@@ -175,7 +207,9 @@ class ReplayClaimRaceTest {
       recheck.release();
 
       assertThat(y).extracting(QueueMessage::id).containsExactly(dead);
-      assertThat(x.get(BOUND.toSeconds(), TimeUnit.SECONDS)).as("claim X, after Y took the older message").isEmpty();
+      assertThat(x.get(BOUND.toSeconds(), TimeUnit.SECONDS))
+          .as("claim X, after Y took the older message")
+          .isEmpty();
       assertThat(inFlight(queues)).as("messages of key k in flight").containsExactly(dead);
       assertThat(queues.find(next).orElseThrow().status()).isEqualTo(MessageStatus.PENDING);
     }
@@ -185,9 +219,15 @@ class ReplayClaimRaceTest {
   private static long[] deadHeadAndPendingNext(QueueStore queues) {
     queues.enqueue(List.of(KEYED, KEYED));
     QueueMessage head = queues.claim(one()).get(0);
-    assertThat(queues.resolve(List.of(new Resolution(head.claim(), new Resolution.DeadLetter("poison"))), null)
-        .applied()).containsExactly(head.id());
-    QueueMessage next = queues.list(new MessageQuery("q", MessageStatus.PENDING, "k", null, null, 0, 10)).get(0);
+    assertThat(
+            queues
+                .resolve(
+                    List.of(new Resolution(head.claim(), new Resolution.DeadLetter("poison"))),
+                    null)
+                .applied())
+        .containsExactly(head.id());
+    QueueMessage next =
+        queues.list(new MessageQuery("q", MessageStatus.PENDING, "k", null, null, 0, 10)).get(0);
     return new long[] {head.id(), next.id()};
   }
 
@@ -200,21 +240,33 @@ class ReplayClaimRaceTest {
   }
 
   private static List<Long> inFlight(QueueStore queues) {
-    return queues.list(new MessageQuery("q", MessageStatus.INFLIGHT, "k", null, null, 0, 10)).stream()
-        .map(QueueMessage::id).toList();
+    return queues
+        .list(new MessageQuery("q", MessageStatus.INFLIGHT, "k", null, null, 0, 10))
+        .stream()
+        .map(QueueMessage::id)
+        .toList();
   }
 
   private static void finish(QueueStore queues, long id) {
     QueueMessage message = queues.find(id).orElseThrow();
-    assertThat(queues.resolve(List.of(new Resolution(message.claim(), new Resolution.Done(false))), null).applied())
+    assertThat(
+            queues
+                .resolve(List.of(new Resolution(message.claim(), new Resolution.Done(false))), null)
+                .applied())
         .containsExactly(id);
   }
 
-  /** What a replay committed between the claim's snapshot and its lock would have left: the dead letter pending. */
+  /**
+   * What a replay committed between the claim's snapshot and its lock would have left: the dead
+   * letter pending.
+   */
   private void repend(TablePrefix prefix, long id) throws SQLException {
     try (Connection connection = fixture.openConnection().orElseThrow();
-        PreparedStatement statement = connection.prepareStatement("UPDATE " + prefix.table("messages")
-            + " SET status = 'PENDING', attempts = 0, finished_at = NULL WHERE id = ? AND status = 'DEAD'")) {
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "UPDATE "
+                    + prefix.table("messages")
+                    + " SET status = 'PENDING', attempts = 0, finished_at = NULL WHERE id = ? AND status = 'DEAD'")) {
       statement.setLong(1, id);
       assertThat(statement.executeUpdate()).isEqualTo(1);
     }
@@ -232,9 +284,10 @@ class ReplayClaimRaceTest {
       }
       lastLockPoll = System.nanoTime();
     }
-    String sql = kind == JdbcFixture.Kind.POSTGRES
-        ? "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE ?"
-        : "SELECT count(*) FROM information_schema.innodb_trx WHERE trx_state = 'LOCK WAIT' AND trx_query LIKE ?";
+    String sql =
+        kind == JdbcFixture.Kind.POSTGRES
+            ? "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE ?"
+            : "SELECT count(*) FROM information_schema.innodb_trx WHERE trx_state = 'LOCK WAIT' AND trx_query LIKE ?";
     try (Connection connection = fixture.openConnection().orElseThrow();
         PreparedStatement statement = connection.prepareStatement(sql)) {
       statement.setString(1, "%" + prefix.table("messages") + "%");
@@ -262,26 +315,34 @@ class ReplayClaimRaceTest {
    * or, were there none, on the commit: either way after the claim's UPDATE, before its commit.
    */
   private DataSource gated() {
-    return (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {DataSource.class},
-        (proxy, method, args) -> {
-          Object result = invoke(pool, method, args);
-          if (!method.getName().equals("getConnection")) {
-            return result;
-          }
-          Connection connection = (Connection) result;
-          return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class}, (p, m, a) -> {
-            if (m.getName().equals("commit")) {
-              commit.pass();
-              recheck.pass();
-            } else if (m.getName().equals("prepareStatement") && String.valueOf(a[0]).contains(RECHECK)) {
-              recheck.pass();
-            }
-            return invoke(connection, m, a);
-          });
-        });
+    return (DataSource)
+        Proxy.newProxyInstance(
+            getClass().getClassLoader(),
+            new Class<?>[] {DataSource.class},
+            (proxy, method, args) -> {
+              Object result = invoke(pool, method, args);
+              if (!method.getName().equals("getConnection")) {
+                return result;
+              }
+              Connection connection = (Connection) result;
+              return Proxy.newProxyInstance(
+                  getClass().getClassLoader(),
+                  new Class<?>[] {Connection.class},
+                  (p, m, a) -> {
+                    if (m.getName().equals("commit")) {
+                      commit.pass();
+                      recheck.pass();
+                    } else if (m.getName().equals("prepareStatement")
+                        && String.valueOf(a[0]).contains(RECHECK)) {
+                      recheck.pass();
+                    }
+                    return invoke(connection, m, a);
+                  });
+            });
   }
 
-  private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+  private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args)
+      throws Throwable {
     try {
       return method.invoke(target, args);
     } catch (InvocationTargetException e) {

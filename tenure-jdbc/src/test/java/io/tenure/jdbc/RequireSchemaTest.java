@@ -9,7 +9,6 @@ import io.tenure.jdbc.internal.Migrator;
 import io.tenure.spi.Store;
 import io.tenure.spi.StoreSettings;
 import io.tenure.spi.TablePrefix;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -44,7 +43,9 @@ class RequireSchemaTest {
   void a_missing_prefix_is_refused_naming_it_and_no_table_is_created(JdbcFixture.Kind kind) {
     fixture = JdbcFixture.of(kind);
     TablePrefix other = fixture.freshPrefix();
-    fixture.open(other).close(); // the database (on SQLite: the file) exists; only the prefix is new
+    fixture
+        .open(other)
+        .close(); // the database (on SQLite: the file) exists; only the prefix is new
     TablePrefix missing = fixture.freshPrefix();
 
     assertThatThrownBy(() -> Stores.open(StoreSettings.existing(fixture.url(), missing)))
@@ -91,49 +92,62 @@ class RequireSchemaTest {
   void a_missing_sqlite_file_and_its_folders_are_not_created(@TempDir Path dir) {
     Path file = dir.resolve("nonexistent-dir/x/y.db");
 
-    assertThatThrownBy(() -> Stores.open(StoreSettings.existing("sqlite:" + file, TablePrefix.DEFAULT)))
+    assertThatThrownBy(
+            () -> Stores.open(StoreSettings.existing("sqlite:" + file, TablePrefix.DEFAULT)))
         .isInstanceOf(SchemaMissingException.class)
         .hasMessageContaining("no Tenure database at " + file.toAbsolutePath());
     assertThat(dir.resolve("nonexistent-dir")).doesNotExist();
   }
 
   @Test
-  void an_existing_sqlite_file_without_tenure_tables_is_refused_and_left_without_tables(@TempDir Path dir)
-      throws SQLException {
+  void an_existing_sqlite_file_without_tenure_tables_is_refused_and_left_without_tables(
+      @TempDir Path dir) throws SQLException {
     Path file = dir.resolve("other.db");
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
         Statement statement = connection.createStatement()) {
       statement.execute("CREATE TABLE someone_elses (x INTEGER)");
     }
 
-    assertThatThrownBy(() -> Stores.open(StoreSettings.existing("sqlite:" + file, TablePrefix.DEFAULT)))
+    assertThatThrownBy(
+            () -> Stores.open(StoreSettings.existing("sqlite:" + file, TablePrefix.DEFAULT)))
         .isInstanceOf(SchemaMissingException.class)
         .hasMessageContaining("no Tenure tables with prefix 'tenure_'");
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
         Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery("SELECT group_concat(name) FROM sqlite_master WHERE type = 'table'")) {
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT group_concat(name) FROM sqlite_master WHERE type = 'table'")) {
       rows.next();
       assertThat(rows.getString(1)).isEqualTo("someone_elses");
     }
   }
 
   @Test
-  void a_missing_postgres_database_is_reported_as_missing_not_unavailable_and_not_created() throws SQLException {
+  void a_missing_postgres_database_is_reported_as_missing_not_unavailable_and_not_created()
+      throws SQLException {
     fixture = JdbcFixture.of(JdbcFixture.Kind.POSTGRES);
     String name = "tenure_absent_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
     String url = fixture.url().replace("/test?", "/" + name + "?");
 
     // A short connect timeout: the pool retries its first connection that long whatever the error.
     for (boolean migrate : new boolean[] {false, true}) {
-      assertThatThrownBy(() -> JdbcStore.builder().url(url).migrate(migrate).requireSchema(!migrate)
-              .connectTimeout(Duration.ofMillis(250)).build())
+      assertThatThrownBy(
+              () ->
+                  JdbcStore.builder()
+                      .url(url)
+                      .migrate(migrate)
+                      .requireSchema(!migrate)
+                      .connectTimeout(Duration.ofMillis(250))
+                      .build())
           .isInstanceOf(SchemaMissingException.class)
           .hasMessageContaining(name)
           .hasMessageContaining("CREATE DATABASE");
     }
     try (Connection connection = DriverManager.getConnection(fixture.url());
         Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery("SELECT count(*) FROM pg_database WHERE datname = '" + name + "'")) {
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT count(*) FROM pg_database WHERE datname = '" + name + "'")) {
       rows.next();
       assertThat(rows.getInt(1)).isZero();
     }
@@ -145,8 +159,14 @@ class RequireSchemaTest {
     String name = "tenure_absent_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
     String url = fixture.url().replace("/test?", "/" + name + "?");
 
-    assertThatThrownBy(() -> JdbcStore.builder().url(url).migrate(false).requireSchema(true)
-            .connectTimeout(Duration.ofMillis(250)).build())
+    assertThatThrownBy(
+            () ->
+                JdbcStore.builder()
+                    .url(url)
+                    .migrate(false)
+                    .requireSchema(true)
+                    .connectTimeout(Duration.ofMillis(250))
+                    .build())
         .isInstanceOf(SchemaMissingException.class)
         .hasMessageContaining(name)
         .hasMessageContaining("CREATE DATABASE");
@@ -154,12 +174,20 @@ class RequireSchemaTest {
 
   @Test
   void a_server_url_without_a_database_is_refused_before_connecting() {
-    for (String url : List.of("jdbc:postgresql:", "jdbc:postgresql:/", "jdbc:postgresql://127.0.0.1:5432/",
-        "jdbc:postgresql://127.0.0.1:5432", "jdbc:postgresql://127.0.0.1/?user=postgres&password=s3cret",
-        "jdbc:mariadb://127.0.0.1:3306/", "jdbc:mysql://127.0.0.1:3306?user=root",
-        "jdbc:mariadb:sequential://h1,h2/")) {
+    for (String url :
+        List.of(
+            "jdbc:postgresql:",
+            "jdbc:postgresql:/",
+            "jdbc:postgresql://127.0.0.1:5432/",
+            "jdbc:postgresql://127.0.0.1:5432",
+            "jdbc:postgresql://127.0.0.1/?user=postgres&password=s3cret",
+            "jdbc:mariadb://127.0.0.1:3306/",
+            "jdbc:mysql://127.0.0.1:3306?user=root",
+            "jdbc:mariadb:sequential://h1,h2/")) {
       for (StoreSettings settings :
-          List.of(StoreSettings.existing(url, TablePrefix.DEFAULT), new StoreSettings(url, TablePrefix.DEFAULT, true))) {
+          List.of(
+              StoreSettings.existing(url, TablePrefix.DEFAULT),
+              new StoreSettings(url, TablePrefix.DEFAULT, true))) {
         assertThatThrownBy(() -> Stores.open(settings))
             .as(url)
             .isInstanceOf(IllegalArgumentException.class)
@@ -203,7 +231,8 @@ class RequireSchemaTest {
   private int maxVersion(TablePrefix prefix) throws SQLException {
     try (Connection connection = DriverManager.getConnection(StoreUrls.toJdbcUrl(fixture.url()));
         Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery("SELECT MAX(version) FROM " + prefix.table("schema_version"))) {
+        ResultSet rows =
+            statement.executeQuery("SELECT MAX(version) FROM " + prefix.table("schema_version"))) {
       rows.next();
       return rows.getInt(1);
     }

@@ -38,14 +38,23 @@ class SchemaVersionTest {
     TablePrefix prefix = fixture.freshPrefix();
     fixture.open(prefix).close();
     int newer = Migrator.LATEST + 1;
-    execute("INSERT INTO " + prefix.table("schema_version") + " (version, description, applied_at)"
-        + " VALUES (" + newer + ", 'V" + newer + "__future.sql', '2030-01-01T00:00:00Z')");
+    execute(
+        "INSERT INTO "
+            + prefix.table("schema_version")
+            + " (version, description, applied_at)"
+            + " VALUES ("
+            + newer
+            + ", 'V"
+            + newer
+            + "__future.sql', '2030-01-01T00:00:00Z')");
 
     for (boolean migrate : new boolean[] {true, false}) {
-      assertThatThrownBy(() -> JdbcStore.builder().url(fixture.url()).prefix(prefix).migrate(migrate).build())
+      assertThatThrownBy(
+              () -> JdbcStore.builder().url(fixture.url()).prefix(prefix).migrate(migrate).build())
           .as("migrate " + migrate)
           .isExactlyInstanceOf(StoreException.class)
-          .hasMessageContaining("this Tenure knows schema v" + Migrator.LATEST + ", the database has v" + newer)
+          .hasMessageContaining(
+              "this Tenure knows schema v" + Migrator.LATEST + ", the database has v" + newer)
           .hasMessageContaining("upgrade Tenure");
     }
   }
@@ -64,7 +73,9 @@ class SchemaVersionTest {
         .hasMessageContaining("at v" + older + " but this Tenure needs v" + Migrator.LATEST)
         .hasMessageContaining("tenure migrate");
     try (Store current = fixture.openWithoutMigration(fixture.freshPrefix())) {
-      assertThat(current.describe().schemaVersion()).as("never migrated: reported on first use").isZero();
+      assertThat(current.describe().schemaVersion())
+          .as("never migrated: reported on first use")
+          .isZero();
     }
   }
 

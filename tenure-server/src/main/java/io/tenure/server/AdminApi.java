@@ -31,19 +31,25 @@ import org.jspecify.annotations.Nullable;
 /** The standard admin API paths (docs/ADMIN-API.md), read from the store and, if any, the node. */
 final class AdminApi {
   private static final Pattern DEAD = Pattern.compile("/api/queues/([^/]+)/dead");
-  private static final Pattern DEAD_ONE = Pattern.compile("/api/queues/([^/]+)/dead/([^/]+)/replay");
-  private static final Pattern DEAD_ALL = Pattern.compile("/api/queues/([^/]+)/dead/(replay|purge)");
+  private static final Pattern DEAD_ONE =
+      Pattern.compile("/api/queues/([^/]+)/dead/([^/]+)/replay");
+  private static final Pattern DEAD_ALL =
+      Pattern.compile("/api/queues/([^/]+)/dead/(replay|purge)");
   private static final Pattern MESSAGE = Pattern.compile("/api/messages/([^/]+)");
+
   /** A message id: a JSON-safe positive long (ids stay below 2^53). */
   private static final Pattern ID = Pattern.compile("\\d{1,18}");
 
   private final Store store;
   private final @Nullable TenureNode node;
+
   /** Per queue, the last sample of this node's handled count: (handled, nanoTime). */
   private final Map<String, long[]> lastHandled = new ConcurrentHashMap<>();
+
   private final Map<String, Double> rates = new ConcurrentHashMap<>();
   private final Peers peers;
   private final Map<String, String> knownNames = new ConcurrentHashMap<>();
+
   /** Enough for a long-lived fleet's restarts; past it the memory starts over. */
   private static final int MAX_KNOWN_NAMES = 10_000;
 
@@ -74,17 +80,22 @@ final class AdminApi {
         case "/api/events" -> {
           return Optional.of(events(request.intParameter("limit", 100, 1, 10_000)));
         }
-        default -> { }
+        default -> {}
       }
       Matcher dead = DEAD.matcher(path);
       if (dead.matches()) {
-        return Optional.of(deadLetters(knownQueue(dead.group(1)), request.intParameter("limit", 50, 1, 10_000)));
+        return Optional.of(
+            deadLetters(knownQueue(dead.group(1)), request.intParameter("limit", 50, 1, 10_000)));
       }
       Matcher message = MESSAGE.matcher(path);
       if (message.matches()) {
         long id = id(message.group(1));
-        return Optional.of(MessageJson.shown(store.queues().find(id)
-            .orElseThrow(() -> AdminException.notFound("no message " + id))));
+        return Optional.of(
+            MessageJson.shown(
+                store
+                    .queues()
+                    .find(id)
+                    .orElseThrow(() -> AdminException.notFound("no message " + id))));
       }
       return Optional.empty();
     }
@@ -103,8 +114,11 @@ final class AdminApi {
       // One call changes at most the query's limit: go on until a call changes fewer. A replay is
       // bounded by the dead letters there were at the start, so a message that dies again meanwhile
       // cannot keep it going.
-      long before = store.queues().stats().stream().filter(st -> st.queue().equals(queue))
-          .mapToLong(st -> st.dead()).sum();
+      long before =
+          store.queues().stats().stream()
+              .filter(st -> st.queue().equals(queue))
+              .mapToLong(st -> st.dead())
+              .sum();
       long total = 0;
       int changed;
       do {
@@ -113,8 +127,10 @@ final class AdminApi {
       } while (changed == filter.limit() && total < before);
       return Optional.of(Map.of(replay ? "replayed" : "purged", total));
     }
-    if (path.startsWith("/api/agents/") && (node == null || path.equals("/api/agents/rebalance") && !node.isLeader())) {
-      // Agent actions need a node, and a rebalance the leader: a server that is neither asks the leader.
+    if (path.startsWith("/api/agents/")
+        && (node == null || path.equals("/api/agents/rebalance") && !node.isLeader())) {
+      // Agent actions need a node, and a rebalance the leader: a server that is neither asks the
+      // leader.
       return Optional.of(peers.forwardToLeader(request, node == null ? null : node.nodeId()));
     }
     return switch (path) {
@@ -128,9 +144,15 @@ final class AdminApi {
 
   /** Whether {@code path} is a standard path at all (for 405 rather than 404 on a wrong method). */
   static boolean known(String path) {
-    return path.equals("/api/cluster") || path.equals("/api/agents") || path.equals("/api/queues")
-        || path.equals("/api/events") || path.startsWith("/api/agents/") || DEAD.matcher(path).matches()
-        || DEAD_ONE.matcher(path).matches() || DEAD_ALL.matcher(path).matches() || MESSAGE.matcher(path).matches();
+    return path.equals("/api/cluster")
+        || path.equals("/api/agents")
+        || path.equals("/api/queues")
+        || path.equals("/api/events")
+        || path.startsWith("/api/agents/")
+        || DEAD.matcher(path).matches()
+        || DEAD_ONE.matcher(path).matches()
+        || DEAD_ALL.matcher(path).matches()
+        || MESSAGE.matcher(path).matches();
   }
 
   Map<String, Object> cluster() {
@@ -154,17 +176,28 @@ final class AdminApi {
       fields.put("capabilities", info.capabilities().stream().sorted().toList());
       fields.put("startedAt", info.startedAt());
       fields.put("heartbeatAt", info.heartbeatAt());
-      fields.put("heartbeatAgeMs", Math.max(0, Duration.between(info.heartbeatAt(), view.readAt()).toMillis()));
+      fields.put(
+          "heartbeatAgeMs",
+          Math.max(0, Duration.between(info.heartbeatAt(), view.readAt()).toMillis()));
       fields.put("leader", leaseHeld && info.nodeId().equals(lease.holder()));
       fields.put("agents", agentsPerNode.getOrDefault(info.nodeId(), 0));
       nodes.add(fields);
     }
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("now", view.readAt());
-    result.put("self", node == null ? null : Map.of("nodeId", node.nodeId(), "name", node.settings().name()));
+    result.put(
+        "self",
+        node == null ? null : Map.of("nodeId", node.nodeId(), "name", node.settings().name()));
     StoreDescription description = store.describe();
-    result.put("store", Map.of("provider", description.provider(), "location", description.location(),
-        "prefix", description.prefix().value()));
+    result.put(
+        "store",
+        Map.of(
+            "provider",
+            description.provider(),
+            "location",
+            description.location(),
+            "prefix",
+            description.prefix().value()));
     if (leaseHeld) {
       Map<String, Object> leader = new LinkedHashMap<>();
       leader.put("nodeId", lease.holder());
@@ -195,7 +228,8 @@ final class AdminApi {
       fields.put("epoch", assignment.epoch());
       fields.put("paused", assignment.paused());
       fields.put("pinnedTo", assignment.pinnedTo());
-      fields.put("handoff", assignment.owner() != null && !assignment.owner().equals(assignment.target()));
+      fields.put(
+          "handoff", assignment.owner() != null && !assignment.owner().equals(assignment.target()));
       agents.add(fields);
     }
     return Map.of("agents", agents);
@@ -210,7 +244,8 @@ final class AdminApi {
     Map<String, Double> rates;
     if (node != null) {
       sampleRates();
-      node.consumerStats().forEach(c -> consumers.computeIfAbsent(c.queue(), q -> new ArrayList<>()).add(c));
+      node.consumerStats()
+          .forEach(c -> consumers.computeIfAbsent(c.queue(), q -> new ArrayList<>()).add(c));
       rates = this.rates;
     } else {
       rates = peers.clusterRates(store.membership().read(), authorization);
@@ -223,7 +258,9 @@ final class AdminApi {
       fields.put("inflight", stats.inflight());
       fields.put("dead", stats.dead());
       fields.put("done", stats.done());
-      fields.put("oldestPendingAgeMs", stats.oldestPendingAge() == null ? null : stats.oldestPendingAge().toMillis());
+      fields.put(
+          "oldestPendingAgeMs",
+          stats.oldestPendingAge() == null ? null : stats.oldestPendingAge().toMillis());
       fields.put("handledPerSecond", rates.get(stats.queue()));
       List<Map<String, Object>> own = new ArrayList<>();
       for (ConsumerStats consumer : consumers.getOrDefault(stats.queue(), List.of())) {
@@ -248,15 +285,16 @@ final class AdminApi {
     long now = System.nanoTime();
     Map<String, Long> handled = new HashMap<>();
     requireNode().consumerStats().forEach(c -> handled.merge(c.queue(), c.handled(), Long::sum));
-    handled.forEach((queue, count) -> {
-      long[] last = lastHandled.get(queue);
-      if (last == null) {
-        lastHandled.put(queue, new long[] {count, now});
-      } else if (now - last[1] >= 500_000_000L) {
-        rates.put(queue, Math.round((count - last[0]) * 1e10 / (now - last[1])) / 10.0);
-        lastHandled.put(queue, new long[] {count, now});
-      }
-    });
+    handled.forEach(
+        (queue, count) -> {
+          long[] last = lastHandled.get(queue);
+          if (last == null) {
+            lastHandled.put(queue, new long[] {count, now});
+          } else if (now - last[1] >= 500_000_000L) {
+            rates.put(queue, Math.round((count - last[0]) * 1e10 / (now - last[1])) / 10.0);
+            lastHandled.put(queue, new long[] {count, now});
+          }
+        });
   }
 
   Map<String, Object> events(int limit) {
@@ -285,12 +323,20 @@ final class AdminApi {
   }
 
   private Map<String, Object> replayOne(String queue, long id) {
-    QueueMessage message = store.queues().find(id)
-        .filter(m -> m.queue().equals(queue))
-        .orElseThrow(() -> AdminException.notFound("no message " + id + " in queue '" + queue + "'"));
+    QueueMessage message =
+        store
+            .queues()
+            .find(id)
+            .filter(m -> m.queue().equals(queue))
+            .orElseThrow(
+                () -> AdminException.notFound("no message " + id + " in queue '" + queue + "'"));
     if (message.status() != MessageStatus.DEAD || !store.queues().replay(id)) {
-      throw AdminException.conflict("message " + id + " is " + message.status()
-          + ", not a dead letter; only dead letters can be replayed");
+      throw AdminException.conflict(
+          "message "
+              + id
+              + " is "
+              + message.status()
+              + ", not a dead letter; only dead letters can be replayed");
     }
     return Map.of("replayed", 1);
   }
@@ -299,11 +345,18 @@ final class AdminApi {
     Map<String, Object> json = request.json();
     for (String field : json.keySet()) {
       if (!field.equals("key") && !field.equals("errorContains")) {
-        throw AdminException.badRequest("unknown filter field '" + field + "'; use key and errorContains");
+        throw AdminException.badRequest(
+            "unknown filter field '" + field + "'; use key and errorContains");
       }
     }
-    return new MessageQuery(queue, MessageStatus.DEAD, request.string(json, "key"),
-        request.string(json, "errorContains"), null, 0, 10_000);
+    return new MessageQuery(
+        queue,
+        MessageStatus.DEAD,
+        request.string(json, "key"),
+        request.string(json, "errorContains"),
+        null,
+        0,
+        10_000);
   }
 
   private Map<String, Object> pause(AdminRequest request, boolean paused) {
@@ -373,7 +426,8 @@ final class AdminApi {
 
   private TenureNode requireNode() {
     if (node == null) {
-      throw AdminException.conflict("this server is not a node; send agent actions to a node's own address");
+      throw AdminException.conflict(
+          "this server is not a node; send agent actions to a node's own address");
     }
     return node;
   }

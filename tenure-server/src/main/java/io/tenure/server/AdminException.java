@@ -1,8 +1,8 @@
 package io.tenure.server;
 
 /**
- * An admin call that cannot be served: the status code and a one-line message saying what was
- * wrong and what to do. The server answers {@code {"error": message}} with the status.
+ * An admin call that cannot be served: the status code and a one-line message saying what was wrong
+ * and what to do. The server answers {@code {"error": message}} with the status.
  */
 public final class AdminException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -13,8 +13,13 @@ import org.jspecify.annotations.Nullable;
  * @param authorization the Authorization header, passed on when the call is forwarded to the leader
  * @param forwarded whether another server forwarded this call (it is never forwarded again)
  */
-public record AdminRequest(String method, String path, Map<String, String> query, String body,
-    @Nullable String authorization, boolean forwarded) {
+public record AdminRequest(
+    String method,
+    String path,
+    Map<String, String> query,
+    String body,
+    @Nullable String authorization,
+    boolean forwarded) {
   /** Copies the query. */
   public AdminRequest {
     query = Map.copyOf(query);
@@ -44,7 +49,8 @@ public record AdminRequest(String method, String path, Map<String, String> query
     if (value == null || value instanceof String) {
       return (String) value;
     }
-    throw AdminException.badRequest("field '" + name + "' must be a string, got " + Json.write(value));
+    throw AdminException.badRequest(
+        "field '" + name + "' must be a string, got " + Json.write(value));
   }
 
   /**
@@ -64,6 +70,7 @@ public record AdminRequest(String method, String path, Map<String, String> query
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw AdminException.badRequest(name + " must be a whole number from " + min + " to " + max + ", got '" + value + "'");
+    throw AdminException.badRequest(
+        name + " must be a whole number from " + min + " to " + max + ", got '" + value + "'");
   }
 }

@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A node's admin HTTP endpoint (SPEC §8.4, docs/ADMIN-API.md): the JSON admin API, the web console,
- * health checks and Prometheus metrics, on the JDK's built-in HTTP server with a virtual thread
- * per request.
+ * health checks and Prometheus metrics, on the JDK's built-in HTTP server with a virtual thread per
+ * request.
  *
  * <p>Bound to loopback by default. Bound anywhere else it needs a bearer token; with a token, every
  * {@code /api} call and {@code /metrics} must carry it (health checks and the console's files need
@@ -37,8 +37,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class AdminServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
+
   /** Request bodies are small JSON objects; anything larger is refused unread. */
   static final int MAX_BODY_BYTES = 64 * 1024;
+
   /** How often store-wide gauges are re-read when nothing scrapes them. */
   public static final Duration DEFAULT_METRICS_REFRESH = Duration.ofSeconds(5);
 
@@ -64,7 +66,10 @@ public final class AdminServer implements AutoCloseable {
     this.requestedPort = builder.port;
     this.guard = new RequestGuard(host, builder.allowedHosts, builder.token);
     this.routes = Map.copyOf(builder.routes);
-    this.registry = builder.registry != null ? builder.registry : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    this.registry =
+        builder.registry != null
+            ? builder.registry
+            : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     this.prometheus = TenureMetrics.prometheusOf(registry);
     this.metrics = new TenureMetrics(store, node, registry);
     this.metricsRefresh = builder.metricsRefresh;
@@ -90,12 +95,19 @@ public final class AdminServer implements AutoCloseable {
     }
     HttpServer http;
     try {
-      http = HttpServer.create(new InetSocketAddress(InetAddress.getByName(host), requestedPort), 64);
+      http =
+          HttpServer.create(new InetSocketAddress(InetAddress.getByName(host), requestedPort), 64);
     } catch (BindException e) {
-      throw new IllegalStateException("cannot listen on " + host + ":" + requestedPort
-          + ": the port is in use (choose another with --http, or 0 for any free port)", e);
+      throw new IllegalStateException(
+          "cannot listen on "
+              + host
+              + ":"
+              + requestedPort
+              + ": the port is in use (choose another with --http, or 0 for any free port)",
+          e);
     } catch (IOException e) {
-      throw new IllegalStateException("cannot listen on " + host + ":" + requestedPort + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot listen on " + host + ":" + requestedPort + ": " + e.getMessage(), e);
     }
     executor = Executors.newVirtualThreadPerTaskExecutor();
     http.setExecutor(executor);
@@ -116,7 +128,8 @@ public final class AdminServer implements AutoCloseable {
    */
   public synchronized void attach(TenureNode node) {
     if (this.node != null) {
-      throw new IllegalStateException("the admin server already belongs to node " + this.node.nodeId());
+      throw new IllegalStateException(
+          "the admin server already belongs to node " + this.node.nodeId());
     }
     this.node = node;
     this.api = new AdminApi(store, node);
@@ -138,7 +151,8 @@ public final class AdminServer implements AutoCloseable {
    *
    * @throws IllegalArgumentException or IllegalStateException with a one-line reason
    */
-  public static void checkBinding(String host, int port, @Nullable String token, Collection<String> allowedHosts) {
+  public static void checkBinding(
+      String host, int port, @Nullable String token, Collection<String> allowedHosts) {
     Builder check = new Builder(null).bind(host, port).token(token).allowedHosts(allowedHosts);
     check.checkToken();
     if (port != 0) {
@@ -146,8 +160,13 @@ public final class AdminServer implements AutoCloseable {
         probe.setReuseAddress(true);
         probe.bind(new InetSocketAddress(InetAddress.getByName(host), port));
       } catch (IOException e) {
-        throw new IllegalStateException("cannot listen on " + host + ":" + port
-            + ": the port is in use (choose another with --http, or 0 for any free port)", e);
+        throw new IllegalStateException(
+            "cannot listen on "
+                + host
+                + ":"
+                + port
+                + ": the port is in use (choose another with --http, or 0 for any free port)",
+            e);
       }
     }
   }
@@ -251,9 +270,14 @@ public final class AdminServer implements AutoCloseable {
       RequestGuard.refuseCrossSite(exchange);
       body = Exchanges.body(exchange, MAX_BODY_BYTES);
     }
-    AdminRequest request = new AdminRequest(method, path, Exchanges.query(exchange), body,
-        exchange.getRequestHeaders().getFirst("Authorization"),
-        exchange.getRequestHeaders().getFirst(Peers.FORWARDED) != null);
+    AdminRequest request =
+        new AdminRequest(
+            method,
+            path,
+            Exchanges.query(exchange),
+            body,
+            exchange.getRequestHeaders().getFirst("Authorization"),
+            exchange.getRequestHeaders().getFirst(Peers.FORWARDED) != null);
     Optional<Object> standard = api.handle(request);
     if (standard.isPresent()) {
       Exchanges.json(exchange, 200, standard.get());
@@ -271,15 +295,23 @@ public final class AdminServer implements AutoCloseable {
     throw AdminException.notFound("no such path: " + path + " (see docs/ADMIN-API.md)");
   }
 
-  /** Prometheus text, when there is a Prometheus registry; otherwise the meters are pushed elsewhere. */
+  /**
+   * Prometheus text, when there is a Prometheus registry; otherwise the meters are pushed
+   * elsewhere.
+   */
   private void scrape(HttpExchange exchange) throws IOException {
     if (prometheus == null) {
-      throw AdminException.notFound("no Prometheus registry: Tenure's meters are on the "
-          + registry.getClass().getSimpleName() + " given to AdminServer.Builder.meterRegistry; /metrics serves"
-          + " only a Prometheus one (see docs/ADMIN-API.md#metrics)");
+      throw AdminException.notFound(
+          "no Prometheus registry: Tenure's meters are on the "
+              + registry.getClass().getSimpleName()
+              + " given to AdminServer.Builder.meterRegistry; /metrics serves"
+              + " only a Prometheus one (see docs/ADMIN-API.md#metrics)");
     }
     metrics.refresh();
-    Exchanges.send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8",
+    Exchanges.send(
+        exchange,
+        200,
+        "text/plain; version=0.0.4; charset=utf-8",
         prometheus.scrape().getBytes(StandardCharsets.UTF_8));
   }
 
@@ -357,7 +389,8 @@ public final class AdminServer implements AutoCloseable {
     /** Extra paths, e.g. {@code /api/demo}: a route gets the path and every path under it. */
     public Builder route(String prefix, AdminRoute route) {
       if (prefix == null || !prefix.startsWith("/api/") || prefix.endsWith("/")) {
-        throw new IllegalArgumentException("a route prefix must start with /api/ and not end with /, got " + prefix);
+        throw new IllegalArgumentException(
+            "a route prefix must start with /api/ and not end with /, got " + prefix);
       }
       routes.put(prefix, route);
       return this;
@@ -382,7 +415,9 @@ public final class AdminServer implements AutoCloseable {
      * @param every 100 ms to 1 hour; {@link #DEFAULT_METRICS_REFRESH} by default
      */
     public Builder metricsRefresh(Duration every) {
-      if (every == null || every.compareTo(Duration.ofMillis(100)) < 0 || every.compareTo(Duration.ofHours(1)) > 0) {
+      if (every == null
+          || every.compareTo(Duration.ofMillis(100)) < 0
+          || every.compareTo(Duration.ofHours(1)) > 0) {
         throw new IllegalArgumentException("the metrics refresh must be 100ms to 1h, got " + every);
       }
       this.metricsRefresh = every;
@@ -408,8 +443,10 @@ public final class AdminServer implements AutoCloseable {
 
     private void checkToken() {
       if (token == null && !loopback(host)) {
-        throw new IllegalArgumentException("the admin server is bound to " + host
-            + ", beyond this machine: give it a token (--http-token or TENURE_HTTP_TOKEN) so only holders can change the cluster");
+        throw new IllegalArgumentException(
+            "the admin server is bound to "
+                + host
+                + ", beyond this machine: give it a token (--http-token or TENURE_HTTP_TOKEN) so only holders can change the cluster");
       }
     }
 
@@ -417,7 +454,8 @@ public final class AdminServer implements AutoCloseable {
       try {
         return InetAddress.getByName(host).isLoopbackAddress();
       } catch (IOException e) {
-        throw new IllegalArgumentException("admin host '" + host + "' is not an address of this machine", e);
+        throw new IllegalArgumentException(
+            "admin host '" + host + "' is not an address of this machine", e);
       }
     }
   }

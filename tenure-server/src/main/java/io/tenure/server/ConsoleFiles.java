@@ -4,7 +4,9 @@ import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.io.InputStream;
 
-/** The web console: static files from the jar, by plain file name only (no paths, no class files). */
+/**
+ * The web console: static files from the jar, by plain file name only (no paths, no class files).
+ */
 final class ConsoleFiles {
   private static final String FOLDER = "/io/tenure/server/console/";
 

@@ -34,15 +34,18 @@ final class Exchanges {
     }
     for (String pair : raw.split("&")) {
       int eq = pair.indexOf('=');
-      String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-      String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+      String name =
+          URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+      String value =
+          eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
       parameters.put(name, value);
     }
     return parameters;
   }
 
   /** {@code {"error": message}} with the status. */
-  static void error(HttpExchange exchange, int status, @Nullable String message) throws IOException {
+  static void error(HttpExchange exchange, int status, @Nullable String message)
+      throws IOException {
     json(exchange, status, Map.of("error", message == null ? "error" : message));
   }
 

@@ -20,17 +20,21 @@ final class Health {
   }
 
   /** Ready: the store answers and, on a node, the node is ACTIVE and not self-fenced. */
-  static void ready(HttpExchange exchange, Store store, @Nullable TenureNode node) throws IOException {
+  static void ready(HttpExchange exchange, Store store, @Nullable TenureNode node)
+      throws IOException {
     String problem = null;
     try {
       store.now();
       if (node != null) {
-        Optional<NodeInfo> self = store.membership().read().nodes().stream()
-            .filter(n -> n.nodeId().equals(node.nodeId())).findFirst();
+        Optional<NodeInfo> self =
+            store.membership().read().nodes().stream()
+                .filter(n -> n.nodeId().equals(node.nodeId()))
+                .findFirst();
         if (node.isSelfFenced()) {
           problem = "self-fenced: no heartbeat succeeded in time";
         } else if (self.isEmpty() || self.get().status() != NodeStatus.ACTIVE) {
-          problem = "node is " + self.map(n -> n.status().name()).orElse("not in the membership table");
+          problem =
+              "node is " + self.map(n -> n.status().name()).orElse("not in the membership table");
         }
       }
     } catch (RuntimeException e) {

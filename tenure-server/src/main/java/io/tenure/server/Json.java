@@ -10,8 +10,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Writes the few value types the commands and the admin API produce as compact JSON, and reads
- * JSON strictly (request bodies, tests). Hand-written so the launcher needs no JSON library.
+ * Writes the few value types the commands and the admin API produce as compact JSON, and reads JSON
+ * strictly (request bodies, tests). Hand-written so the launcher needs no JSON library.
  */
 public final class Json {
   /**
@@ -243,7 +243,9 @@ public final class Json {
     }
     String digits = text.substring(start, at);
     try {
-      return digits.matches("-?\\d+") ? (Object) Long.parseLong(digits) : (Object) Double.parseDouble(digits);
+      return digits.matches("-?\\d+")
+          ? (Object) Long.parseLong(digits)
+          : (Object) Double.parseDouble(digits);
     } catch (NumberFormatException e) {
       at = start;
       throw error("unexpected character");
@@ -287,6 +289,7 @@ public final class Json {
 
   private IllegalArgumentException error(String problem) {
     String shown = text.length() > 200 ? text.substring(0, 200) + "..." : text;
-    return new IllegalArgumentException("invalid JSON: " + problem + " at character " + at + " in: " + shown);
+    return new IllegalArgumentException(
+        "invalid JSON: " + problem + " at character " + at + " in: " + shown);
   }
 }

@@ -34,7 +34,8 @@ public final class MessageJson {
       @Nullable String text = utf8(payload);
       if (text == null) {
         return new Payload(
-            Base64.getEncoder().encodeToString(Arrays.copyOf(payload, Math.min(limit, payload.length))),
+            Base64.getEncoder()
+                .encodeToString(Arrays.copyOf(payload, Math.min(limit, payload.length))),
             "base64",
             truncated);
       }
@@ -71,8 +72,8 @@ public final class MessageJson {
   }
 
   /**
-   * @return a dead letter as {@code GET /api/queues/{name}/dead} lists it, with {@code payloadBytes}
-   *     added: the size of the whole payload
+   * @return a dead letter as {@code GET /api/queues/{name}/dead} lists it, with {@code
+   *     payloadBytes} added: the size of the whole payload
    */
   public static Map<String, @Nullable Object> listed(QueueMessage message) {
     Map<String, @Nullable Object> fields = new LinkedHashMap<>();

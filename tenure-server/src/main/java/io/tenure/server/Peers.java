@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
  */
 final class Peers {
   private static final Duration TIMEOUT = Duration.ofSeconds(1);
+
   /** A pause waits for the owner to stop the agent: give it the node's own bound and some. */
   private static final Duration ACTION_TIMEOUT = Duration.ofSeconds(30);
+
   private static final Logger LOG = LoggerFactory.getLogger(Peers.class);
 
   /** Marks a call one server forwarded to another: it is never forwarded again. */
@@ -42,26 +44,37 @@ final class Peers {
   /** Sends {@code request} to the leader's admin endpoint and returns its answer. */
   Object forwardToLeader(AdminRequest request, @org.jspecify.annotations.Nullable String selfId) {
     if (request.forwarded()) {
-      throw new AdminException(503, "leadership is changing (a forwarded call reached a node that does not lead); try again");
+      throw new AdminException(
+          503,
+          "leadership is changing (a forwarded call reached a node that does not lead); try again");
     }
     Lease lease = store.leases().read();
     if (lease.holder() == null || !lease.expiresAt().isAfter(lease.readAt())) {
       throw new AdminException(503, "no leader right now; try again in a few seconds");
     }
     if (lease.holder().equals(selfId)) {
-      throw new AdminException(503, "this node's lease is still in the table but it no longer leads; try again in a few seconds");
+      throw new AdminException(
+          503,
+          "this node's lease is still in the table but it no longer leads; try again in a few seconds");
     }
-    NodeInfo leader = store.membership().read().nodes().stream()
-        .filter(n -> n.nodeId().equals(lease.holder())).findFirst()
-        .orElseThrow(() -> new AdminException(503, "the leader is not in the membership table; try again"));
+    NodeInfo leader =
+        store.membership().read().nodes().stream()
+            .filter(n -> n.nodeId().equals(lease.holder()))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new AdminException(
+                        503, "the leader is not in the membership table; try again"));
     if (leader.address().isBlank()) {
-      throw AdminException.conflict("the leader " + leader.name() + " advertises no admin address (start it with --http)");
+      throw AdminException.conflict(
+          "the leader " + leader.name() + " advertises no admin address (start it with --http)");
     }
-    HttpRequest.Builder forward = HttpRequest.newBuilder(resolve(leader.address(), request.path()))
-        .timeout(ACTION_TIMEOUT)
-        .header("Content-Type", "application/json")
-        .header(FORWARDED, "1")
-        .POST(HttpRequest.BodyPublishers.ofString(request.body()));
+    HttpRequest.Builder forward =
+        HttpRequest.newBuilder(resolve(leader.address(), request.path()))
+            .timeout(ACTION_TIMEOUT)
+            .header("Content-Type", "application/json")
+            .header(FORWARDED, "1")
+            .POST(HttpRequest.BodyPublishers.ofString(request.body()));
     if (request.authorization() != null) {
       forward.header("Authorization", request.authorization());
     }
@@ -69,7 +82,8 @@ final class Peers {
     try {
       response = http.send(forward.build(), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
-      throw new AdminException(502, "the leader " + leader.name() + " at " + leader.address() + " did not answer: " + e);
+      throw new AdminException(
+          502, "the leader " + leader.name() + " at " + leader.address() + " did not answer: " + e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AdminException(503, "interrupted while asking the leader");
@@ -78,8 +92,15 @@ final class Peers {
     try {
       body = Json.parseObject(response.body());
     } catch (IllegalArgumentException e) {
-      throw new AdminException(502, "the leader " + leader.name() + " answered " + response.statusCode()
-          + " without JSON; is " + leader.address() + " a Tenure node?");
+      throw new AdminException(
+          502,
+          "the leader "
+              + leader.name()
+              + " answered "
+              + response.statusCode()
+              + " without JSON; is "
+              + leader.address()
+              + " a Tenure node?");
     }
     if (response.statusCode() != 200) {
       throw new AdminException(response.statusCode(), String.valueOf(body.get("error")));
@@ -88,21 +109,30 @@ final class Peers {
   }
 
   /**
-   * Each queue's handled-per-second summed over the ACTIVE nodes that answer within a second,
-   * asked with the caller's Authorization header; queues no node reported are left out.
+   * Each queue's handled-per-second summed over the ACTIVE nodes that answer within a second, asked
+   * with the caller's Authorization header; queues no node reported are left out.
    */
-  Map<String, Double> clusterRates(MembershipView view, @org.jspecify.annotations.Nullable String authorization) {
-    List<NodeInfo> active = view.nodes().stream()
-        .filter(n -> n.status() == NodeStatus.ACTIVE && !n.address().isBlank()).toList();
-    List<CompletableFuture<HttpResponse<String>>> answers = active.stream()
-        .map(n -> {
-          HttpRequest.Builder ask = HttpRequest.newBuilder(resolve(n.address(), "/api/queues")).timeout(TIMEOUT).GET();
-          if (authorization != null) {
-            ask.header("Authorization", authorization); // nodes with a token need it on reads too
-          }
-          return http.sendAsync(ask.build(), HttpResponse.BodyHandlers.ofString());
-        })
-        .toList();
+  Map<String, Double> clusterRates(
+      MembershipView view, @org.jspecify.annotations.Nullable String authorization) {
+    List<NodeInfo> active =
+        view.nodes().stream()
+            .filter(n -> n.status() == NodeStatus.ACTIVE && !n.address().isBlank())
+            .toList();
+    List<CompletableFuture<HttpResponse<String>>> answers =
+        active.stream()
+            .map(
+                n -> {
+                  HttpRequest.Builder ask =
+                      HttpRequest.newBuilder(resolve(n.address(), "/api/queues"))
+                          .timeout(TIMEOUT)
+                          .GET();
+                  if (authorization != null) {
+                    ask.header(
+                        "Authorization", authorization); // nodes with a token need it on reads too
+                  }
+                  return http.sendAsync(ask.build(), HttpResponse.BodyHandlers.ofString());
+                })
+            .toList();
     Map<String, Double> rates = new HashMap<>();
     for (CompletableFuture<HttpResponse<String>> answer : answers) {
       try {

@@ -23,28 +23,36 @@ import org.slf4j.LoggerFactory;
  * What a request must pass before any route sees it (docs/ADMIN-API.md#access), and the headers
  * every response carries.
  *
- * <p>The name check is the defence against DNS rebinding: a page on {@code evil.example} whose
- * name is re-pointed at 127.0.0.1 talks to a loopback port as its own origin, so Origin checks
- * pass; only the Host header still names the attacker. So a request must name this server: the
- * address it is bound to (with its port), the loopback names when bound to loopback, or a name the
- * operator allowed.
+ * <p>The name check is the defence against DNS rebinding: a page on {@code evil.example} whose name
+ * is re-pointed at 127.0.0.1 talks to a loopback port as its own origin, so Origin checks pass;
+ * only the Host header still names the attacker. So a request must name this server: the address it
+ * is bound to (with its port), the loopback names when bound to loopback, or a name the operator
+ * allowed.
  */
 final class RequestGuard {
   private static final Logger LOG = LoggerFactory.getLogger(RequestGuard.class);
+
   /** The console loads its own script, style and icon and talks to its own origin: nothing else. */
   static final String CONSOLE_POLICY =
       "default-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
   /** JSON, metrics and files are never documents that need to load anything. */
-  static final String DATA_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-  private static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "[0:0:0:0:0:0:0:1]");
+  static final String DATA_POLICY =
+      "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+  private static final List<String> LOOPBACK_NAMES =
+      List.of("localhost", "127.0.0.1", "[0:0:0:0:0:0:0:1]");
   private static final int SHOWN_HOST = 100;
 
   /** Names (normalized by {@link #name}) that must come with the bound port. */
   private final Set<String> boundNames;
+
   /** Allowed names, matched with any port. */
   private final Set<String> anyPort;
+
   /** Allowed {@code name:port} pairs. */
   private final Set<String> exact;
+
   private final @Nullable String token;
   private volatile int port = -1;
 
@@ -100,7 +108,8 @@ final class RequestGuard {
     if (target.getRawAuthority() != null) {
       named = target.getRawAuthority(); // an absolute-form target overrides Host (RFC 9112 3.2.2)
     } else if (hosts.size() > 1) {
-      throw AdminException.badRequest("a request must carry one Host header, this one has " + hosts.size());
+      throw AdminException.badRequest(
+          "a request must carry one Host header, this one has " + hosts.size());
     } else if (hosts.isEmpty()) {
       if (exchange.getProtocol().equalsIgnoreCase("HTTP/1.0")) {
         return; // no browser sends that, and a client that can omit Host can write any Host
@@ -111,11 +120,20 @@ final class RequestGuard {
     }
     if (!serves(named)) {
       String shown = named.length() > SHOWN_HOST ? named.substring(0, SHOWN_HOST) + "..." : named;
-      LOG.debug("refused a request for host '{}': this server answers to {} with port {}, and {} {}", shown,
-          boundNames, port, anyPort, exact);
-      throw new AdminException(421, "this server does not answer to the name '" + shown + "' (a page on another"
-          + " name, e.g. after DNS rebinding, must not reach it); use the address it is bound to, or allow the"
-          + " name with --http-allowed-host / AdminServer.Builder.allowedHosts");
+      LOG.debug(
+          "refused a request for host '{}': this server answers to {} with port {}, and {} {}",
+          shown,
+          boundNames,
+          port,
+          anyPort,
+          exact);
+      throw new AdminException(
+          421,
+          "this server does not answer to the name '"
+              + shown
+              + "' (a page on another"
+              + " name, e.g. after DNS rebinding, must not reach it); use the address it is bound to, or allow the"
+              + " name with --http-allowed-host / AdminServer.Builder.allowedHosts");
     }
   }
 
@@ -132,7 +150,9 @@ final class RequestGuard {
         || exact.contains(authority.name() + ":" + requestPort);
   }
 
-  /** Whether a call to {@code path} needs the token: everything but health and the console's files. */
+  /**
+   * Whether a call to {@code path} needs the token: everything but health and the console's files.
+   */
   static boolean needsToken(String path) {
     return path.startsWith("/api/") || path.equals("/metrics");
   }
@@ -148,18 +168,21 @@ final class RequestGuard {
     }
     String header = exchange.getRequestHeaders().getFirst("Authorization");
     String expected = "Bearer " + token;
-    if (header == null || !MessageDigest.isEqual(header.getBytes(StandardCharsets.UTF_8),
-        expected.getBytes(StandardCharsets.UTF_8))) {
+    if (header == null
+        || !MessageDigest.isEqual(
+            header.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8))) {
       exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"tenure\"");
-      throw new AdminException(401, header == null
-          ? "this server has a token: every /api call and /metrics needs 'Authorization: Bearer TOKEN' (the node's --http-token)"
-          : "wrong bearer token; use the node's --http-token");
+      throw new AdminException(
+          401,
+          header == null
+              ? "this server has a token: every /api call and /metrics needs 'Authorization: Bearer TOKEN' (the node's --http-token)"
+              : "wrong bearer token; use the node's --http-token");
     }
   }
 
   /**
-   * A page the operator has open elsewhere can send a "simple" cross-site POST to a loopback
-   * server without a preflight. So a change must declare JSON (a cross-site page cannot without a
+   * A page the operator has open elsewhere can send a "simple" cross-site POST to a loopback server
+   * without a preflight. So a change must declare JSON (a cross-site page cannot without a
    * preflight the server never answers) and, when the browser names an origin, come from this
    * server's own (the Host was checked first, so a rebinding page's matching Origin is refused).
    *
@@ -173,7 +196,8 @@ final class RequestGuard {
     String origin = exchange.getRequestHeaders().getFirst("Origin");
     String host = exchange.getRequestHeaders().getFirst("Host");
     if (origin != null && (host == null || !origin.equalsIgnoreCase("http://" + host))) {
-      throw new AdminException(403, "cross-site request refused: origin " + origin + " is not this server");
+      throw new AdminException(
+          403, "cross-site request refused: origin " + origin + " is not this server");
     }
   }
 
@@ -182,7 +206,9 @@ final class RequestGuard {
     headers.set("Content-Type", contentType);
     headers.set("X-Content-Type-Options", "nosniff");
     headers.set("X-Frame-Options", "DENY");
-    headers.set("Content-Security-Policy", contentType.startsWith("text/html") ? CONSOLE_POLICY : DATA_POLICY);
+    headers.set(
+        "Content-Security-Policy",
+        contentType.startsWith("text/html") ? CONSOLE_POLICY : DATA_POLICY);
     headers.set("Referrer-Policy", "no-referrer");
   }
 
@@ -193,12 +219,18 @@ final class RequestGuard {
     try {
       bound = InetAddress.getByName(bindHost);
     } catch (IOException e) {
-      throw new IllegalArgumentException("admin host '" + bindHost + "' is not an address of this machine", e);
+      throw new IllegalArgumentException(
+          "admin host '" + bindHost + "' is not an address of this machine", e);
     }
     if (!bound.isAnyLocalAddress()) {
       names.add(literal(bound));
       try {
-        names.add(Authority.parse(bindHost.contains(":") && !bindHost.startsWith("[") ? "[" + bindHost + "]" : bindHost).name());
+        names.add(
+            Authority.parse(
+                    bindHost.contains(":") && !bindHost.startsWith("[")
+                        ? "[" + bindHost + "]"
+                        : bindHost)
+                .name());
       } catch (IllegalArgumentException e) {
         // a name no browser can write (e.g. with an underscore): its address stands for it
       }
@@ -215,7 +247,9 @@ final class RequestGuard {
           Collections.list(network.getInetAddresses()).forEach(a -> names.add(literal(a)));
         }
       } catch (IOException e) {
-        LOG.warn("could not list this machine's addresses; only the loopback and host names are served: {}", e.toString());
+        LOG.warn(
+            "could not list this machine's addresses; only the loopback and host names are served: {}",
+            e.toString());
       }
       try {
         InetAddress local = InetAddress.getLocalHost();
@@ -228,7 +262,9 @@ final class RequestGuard {
     return Set.copyOf(names);
   }
 
-  /** An address as a Host header writes it: dotted IPv4, bracketed full-form IPv6 without a zone. */
+  /**
+   * An address as a Host header writes it: dotted IPv4, bracketed full-form IPv6 without a zone.
+   */
   private static String literal(InetAddress address) {
     if (address instanceof Inet6Address) {
       String text = address.getHostAddress();
@@ -250,17 +286,20 @@ final class RequestGuard {
       if (text.startsWith("[")) {
         int close = text.indexOf(']');
         if (close < 0) {
-          throw new IllegalArgumentException("'" + text + "' opens an IPv6 address with [ but does not close it");
+          throw new IllegalArgumentException(
+              "'" + text + "' opens an IPv6 address with [ but does not close it");
         }
         String inside = text.substring(1, close);
         if (!inside.matches("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")) {
           throw new IllegalArgumentException("'" + text + "' is not an IPv6 address in brackets");
         }
         try {
-          // In brackets the JDK parses a literal and never asks DNS: a request's Host is never looked up.
+          // In brackets the JDK parses a literal and never asks DNS: a request's Host is never
+          // looked up.
           name = literal(InetAddress.getByName("[" + inside + "]"));
         } catch (IOException e) {
-          throw new IllegalArgumentException("'" + text + "' is not an IPv6 address in brackets", e);
+          throw new IllegalArgumentException(
+              "'" + text + "' is not an IPv6 address in brackets", e);
         }
         rest = text.substring(close + 1);
       } else {
@@ -268,15 +307,19 @@ final class RequestGuard {
         name = (colon < 0 ? text : text.substring(0, colon)).toLowerCase(Locale.ROOT);
         rest = colon < 0 ? "" : text.substring(colon);
         if (!name.matches("[a-z0-9]([a-z0-9.-]*[a-z0-9])?")) {
-          throw new IllegalArgumentException("'" + text + "' is not a host name or address, e.g. tenure.internal or"
-              + " tenure.internal:8081");
+          throw new IllegalArgumentException(
+              "'"
+                  + text
+                  + "' is not a host name or address, e.g. tenure.internal or"
+                  + " tenure.internal:8081");
         }
       }
       if (rest.isEmpty()) {
         return new Authority(name, -1);
       }
       if (!rest.matches(":\\d{1,5}") || Integer.parseInt(rest.substring(1)) > 65_535) {
-        throw new IllegalArgumentException("'" + text + "' has no valid port after the name (1 to 65535)");
+        throw new IllegalArgumentException(
+            "'" + text + "' has no valid port after the name (1 to 65535)");
       }
       return new Authority(name, Integer.parseInt(rest.substring(1)));
     }

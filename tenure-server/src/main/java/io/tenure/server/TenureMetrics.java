@@ -30,14 +30,16 @@ import org.slf4j.LoggerFactory;
 /**
  * Tenure's meters (docs/ADMIN-API.md#metrics) on any Micrometer registry. Store-wide gauges (tagged
  * {@code scope="store"}: every node reports the same values) read a snapshot that {@link
- * #refresh()} takes, on a scrape and every period of {@link #refreshEvery}, so a push registry
- * sees current values too; a refresh costs three store reads whatever the number of queues.
- * Gauges for a queue are registered the first time a refresh sees it.
+ * #refresh()} takes, on a scrape and every period of {@link #refreshEvery}, so a push registry sees
+ * current values too; a refresh costs three store reads whatever the number of queues. Gauges for a
+ * queue are registered the first time a refresh sees it.
  */
 public final class TenureMetrics implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TenureMetrics.class);
+
   /** The tag that marks a gauge whose value is the store's, the same on every node. */
   static final String SCOPE = "scope";
+
   static final String STORE_SCOPE = "store";
 
   /** Runs a task every period until the returned handle is closed; tests fire it by hand. */
@@ -47,12 +49,14 @@ public final class TenureMetrics implements AutoCloseable {
   }
 
   /** A daemon thread that runs the task at once and then every period. */
-  static final Schedule DAEMON = (period, task) -> {
-    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
-        r -> Thread.ofPlatform().daemon().name("tenure-metrics-refresh").unstarted(r));
-    timer.scheduleWithFixedDelay(task, 0, period.toMillis(), TimeUnit.MILLISECONDS);
-    return timer::shutdownNow;
-  };
+  static final Schedule DAEMON =
+      (period, task) -> {
+        ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(
+                r -> Thread.ofPlatform().daemon().name("tenure-metrics-refresh").unstarted(r));
+        timer.scheduleWithFixedDelay(task, 0, period.toMillis(), TimeUnit.MILLISECONDS);
+        return timer::shutdownNow;
+      };
 
   private final Store store;
   private volatile @Nullable TenureNode node;
@@ -70,17 +74,23 @@ public final class TenureMetrics implements AutoCloseable {
     this.registry = registry;
     for (NodeStatus status : NodeStatus.values()) {
       Gauge.builder("tenure_cluster_nodes", this, m -> m.nodes.getOrDefault(status, 0L))
-          .tag("status", status.name()).tag(SCOPE, STORE_SCOPE)
+          .tag("status", status.name())
+          .tag(SCOPE, STORE_SCOPE)
           .description("Nodes in the membership table, per status")
           .register(registry);
     }
-    Gauge.builder("tenure_cluster_leader_epoch", this, m -> m.leaderEpoch).tag(SCOPE, STORE_SCOPE)
-        .description("The epoch in the lease table: the current leader's, or the last one's while none leads")
+    Gauge.builder("tenure_cluster_leader_epoch", this, m -> m.leaderEpoch)
+        .tag(SCOPE, STORE_SCOPE)
+        .description(
+            "The epoch in the lease table: the current leader's, or the last one's while none leads")
         .register(registry);
-    // This process's reads, not a store-wide value: no scope tag, and a sum over nodes is meaningful.
-    FunctionCounter.builder("tenure_agent_rows_skipped", store, s -> s.agents().skippedRows().count())
-        .description("Agent rows this process's reads left out because they cannot be read (each named in the log"
-            + " and the cluster history): fix or delete them")
+    // This process's reads, not a store-wide value: no scope tag, and a sum over nodes is
+    // meaningful.
+    FunctionCounter.builder(
+            "tenure_agent_rows_skipped", store, s -> s.agents().skippedRows().count())
+        .description(
+            "Agent rows this process's reads left out because they cannot be read (each named in the log"
+                + " and the cluster history): fix or delete them")
         .register(registry);
     if (node != null) {
       attach(node);
@@ -94,14 +104,21 @@ public final class TenureMetrics implements AutoCloseable {
     }
     this.node = node;
     Gauge.builder("tenure_node_leader", node, n -> n.isLeader() ? 1 : 0)
-        .description("1 while this node holds the leader lease").register(registry);
-    Gauge.builder("tenure_node_leader_epoch", node, n -> n.leaderFence().map(f -> (double) f.epoch()).orElse(0.0))
-        .description("The leader epoch this node holds, 0 when it does not lead (the cluster's: tenure_cluster_leader_epoch)")
+        .description("1 while this node holds the leader lease")
+        .register(registry);
+    Gauge.builder(
+            "tenure_node_leader_epoch",
+            node,
+            n -> n.leaderFence().map(f -> (double) f.epoch()).orElse(0.0))
+        .description(
+            "The leader epoch this node holds, 0 when it does not lead (the cluster's: tenure_cluster_leader_epoch)")
         .register(registry);
     Gauge.builder("tenure_node_self_fenced", node, n -> n.isSelfFenced() ? 1 : 0)
-        .description("1 while this node is self-fenced").register(registry);
+        .description("1 while this node is self-fenced")
+        .register(registry);
     Gauge.builder("tenure_node_agents_running", node, n -> n.runningAgents().size())
-        .description("Agents running on this node").register(registry);
+        .description("Agents running on this node")
+        .register(registry);
   }
 
   /**
@@ -121,14 +138,17 @@ public final class TenureMetrics implements AutoCloseable {
     if (schedule != null) {
       throw new IllegalStateException("these metrics already refresh on a schedule");
     }
-    schedule = on.every(period, () -> {
-      try {
-        refresh();
-      } catch (RuntimeException e) {
-        // A task that throws is never run again: this must not end the schedule.
-        LOG.warn("metrics: refresh failed: {}", e.toString());
-      }
-    });
+    schedule =
+        on.every(
+            period,
+            () -> {
+              try {
+                refresh();
+              } catch (RuntimeException e) {
+                // A task that throws is never run again: this must not end the schedule.
+                LOG.warn("metrics: refresh failed: {}", e.toString());
+              }
+            });
   }
 
   /** Stops the scheduled refresh, if any; the meters stay registered. */
@@ -165,7 +185,8 @@ public final class TenureMetrics implements AutoCloseable {
       // Once per outage, not once per refresh: the node's own log says the rest.
       if (!failing) {
         failing = true;
-        LOG.warn("metrics: could not read the store; gauges keep their last values: {}", e.toString());
+        LOG.warn(
+            "metrics: could not read the store; gauges keep their last values: {}", e.toString());
       }
     }
     queues.keySet().forEach(this::registerQueue);
@@ -182,48 +203,79 @@ public final class TenureMetrics implements AutoCloseable {
     queueGauge("tenure_queue_depth", queue, "Pending messages", QueueStats::pending);
     queueGauge("tenure_queue_inflight", queue, "Claimed messages", QueueStats::inflight);
     queueGauge("tenure_queue_dead", queue, "Dead letters", QueueStats::dead);
-    queueGauge("tenure_queue_oldest_age_seconds", queue, "Age of the oldest available pending message",
+    queueGauge(
+        "tenure_queue_oldest_age_seconds",
+        queue,
+        "Age of the oldest available pending message",
         s -> s.oldestPendingAge() == null ? 0 : s.oldestPendingAge().toMillis() / 1000.0);
   }
 
-  private void queueGauge(String name, String queue, String description, ToDoubleFunction<QueueStats> value) {
-    Gauge.builder(name, this, m -> {
-          QueueStats stats = m.queues.get(queue);
-          return stats == null ? 0 : value.applyAsDouble(stats);
-        })
-        .tag("queue", queue).tag(SCOPE, STORE_SCOPE).description(description).register(registry);
+  private void queueGauge(
+      String name, String queue, String description, ToDoubleFunction<QueueStats> value) {
+    Gauge.builder(
+            name,
+            this,
+            m -> {
+              QueueStats stats = m.queues.get(queue);
+              return stats == null ? 0 : value.applyAsDouble(stats);
+            })
+        .tag("queue", queue)
+        .tag(SCOPE, STORE_SCOPE)
+        .description(description)
+        .register(registry);
   }
 
   private void registerConsumer(String queue) {
     if (!registeredConsumers.add(queue)) {
       return;
     }
-    consumerCounter("tenure_queue_handled", queue, "Messages this node handled", ConsumerStats::handled);
-    consumerCounter("tenure_queue_retried", queue, "Failures this node resolved as retries", ConsumerStats::retried);
-    consumerCounter("tenure_queue_dead_lettered", queue, "Failures this node resolved as dead letters",
+    consumerCounter(
+        "tenure_queue_handled", queue, "Messages this node handled", ConsumerStats::handled);
+    consumerCounter(
+        "tenure_queue_retried",
+        queue,
+        "Failures this node resolved as retries",
+        ConsumerStats::retried);
+    consumerCounter(
+        "tenure_queue_dead_lettered",
+        queue,
+        "Failures this node resolved as dead letters",
         ConsumerStats::deadLettered);
-    consumerCounter("tenure_queue_lost_claims", queue, "Resolves refused because the claim was lost",
+    consumerCounter(
+        "tenure_queue_lost_claims",
+        queue,
+        "Resolves refused because the claim was lost",
         ConsumerStats::lostClaims);
-    consumerCounter("tenure_queue_unwritten", queue,
+    consumerCounter(
+        "tenure_queue_unwritten",
+        queue,
         "Outcomes whose write failed until the claim's lease was near its end; the message runs again",
         ConsumerStats::unwritten);
   }
 
-  private void consumerCounter(String name, String queue, String description, ToDoubleFunction<ConsumerStats> value) {
+  private void consumerCounter(
+      String name, String queue, String description, ToDoubleFunction<ConsumerStats> value) {
     TenureNode self = node;
-    FunctionCounter.builder(name, self, n -> {
-          double sum = 0;
-          for (ConsumerStats stats : consumers(n)) {
-            if (stats.queue().equals(queue)) {
-              sum += value.applyAsDouble(stats);
-            }
-          }
-          return sum;
-        })
-        .tag("queue", queue).description(description).register(registry);
+    FunctionCounter.builder(
+            name,
+            self,
+            n -> {
+              double sum = 0;
+              for (ConsumerStats stats : consumers(n)) {
+                if (stats.queue().equals(queue)) {
+                  sum += value.applyAsDouble(stats);
+                }
+              }
+              return sum;
+            })
+        .tag("queue", queue)
+        .description(description)
+        .register(registry);
   }
 
-  /** The registry itself if it is a Prometheus one, else the first Prometheus one in a composite. */
+  /**
+   * The registry itself if it is a Prometheus one, else the first Prometheus one in a composite.
+   */
   static @Nullable PrometheusMeterRegistry prometheusOf(MeterRegistry registry) {
     if (registry instanceof PrometheusMeterRegistry found) {
       return found;

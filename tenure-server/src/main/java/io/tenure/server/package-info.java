@@ -1,7 +1,7 @@
 /**
  * A node's admin endpoint: the JSON admin API, the web console, health checks and Prometheus
- * metrics ({@link io.tenure.server.AdminServer}), and the small JSON writer and reader the
- * launcher shares ({@link io.tenure.server.Json}).
+ * metrics ({@link io.tenure.server.AdminServer}), and the small JSON writer and reader the launcher
+ * shares ({@link io.tenure.server.Json}).
  *
  * <p>Every reference is non-null unless annotated {@code @Nullable}.
  */

@@ -57,12 +57,16 @@ abstract class AdminServerContract {
     store = openStore();
     queue = Queue.on(store.queues(), QUEUE, QueuePolicy.defaults());
     server = AdminServer.builder(store).bind("127.0.0.1", 0).build().start();
-    node = TenureNode.builder(store).name("n1").address(server.advertisedUrl())
-        .agentFamily(family("projection", "a", "b"))
-        .build();
+    node =
+        TenureNode.builder(store)
+            .name("n1")
+            .address(server.advertisedUrl())
+            .agentFamily(family("projection", "a", "b"))
+            .build();
     server.attach(node);
     node.start();
-    await("n1 leads and runs both agents", () -> node.isLeader() && node.runningAgents().size() == 2);
+    await(
+        "n1 leads and runs both agents", () -> node.isLeader() && node.runningAgents().size() == 2);
   }
 
   @AfterEach
@@ -111,11 +115,14 @@ abstract class AdminServerContract {
   }
 
   @Test
-  void a_hand_written_agent_row_that_cannot_be_read_leaves_agents_cluster_and_metrics_answering() throws Exception {
+  void a_hand_written_agent_row_that_cannot_be_read_leaves_agents_cluster_and_metrics_answering()
+      throws Exception {
     try (java.sql.Connection connection = openConnection();
-        java.sql.PreparedStatement insert = connection.prepareStatement("INSERT INTO "
-            + store.describe().prefix().table("agents")
-            + " (agent_uri, owner_node, target_node, epoch, paused, pinned_to) VALUES (?, NULL, NULL, 1, ?, NULL)")) {
+        java.sql.PreparedStatement insert =
+            connection.prepareStatement(
+                "INSERT INTO "
+                    + store.describe().prefix().table("agents")
+                    + " (agent_uri, owner_node, target_node, epoch, paused, pinned_to) VALUES (?, NULL, NULL, 1, ?, NULL)")) {
       insert.setString(1, "WORKER://worker-1");
       insert.setBoolean(2, false);
       insert.executeUpdate();
@@ -126,8 +133,9 @@ abstract class AdminServerContract {
         .containsExactly("projection://a", "projection://b");
     assertThat(((List<?>) getJson("/api/cluster").get("nodes"))).hasSize(1);
     String metrics = get("/metrics").body();
-    java.util.regex.Matcher skipped = java.util.regex.Pattern.compile("(?m)^tenure_agent_rows_skipped_total (\\S+)$")
-        .matcher(metrics);
+    java.util.regex.Matcher skipped =
+        java.util.regex.Pattern.compile("(?m)^tenure_agent_rows_skipped_total (\\S+)$")
+            .matcher(metrics);
     assertThat(skipped.find()).as(metrics).isTrue();
     assertThat(Double.parseDouble(skipped.group(1))).isGreaterThanOrEqualTo(2.0);
   }
@@ -138,19 +146,27 @@ abstract class AdminServerContract {
 
     assertThat(paused.status()).isEqualTo(200);
     assertThat(node.runningAgents()).containsExactly(AgentUri.parse("projection://b"));
-    assertThat(store.agents().read(AgentUri.parse("projection://a")).orElseThrow().paused()).isTrue();
+    assertThat(store.agents().read(AgentUri.parse("projection://a")).orElseThrow().paused())
+        .isTrue();
 
-    assertThat(post("/api/agents/resume", "{\"uri\":\"projection://a\"}", null).status()).isEqualTo(200);
+    assertThat(post("/api/agents/resume", "{\"uri\":\"projection://a\"}", null).status())
+        .isEqualTo(200);
     await("a runs again", () -> node.runningAgents().size() == 2);
   }
 
   @Test
-  void queues_report_store_counts_and_dead_letters_can_be_listed_and_replayed_once() throws Exception {
+  void queues_report_store_counts_and_dead_letters_can_be_listed_and_replayed_once()
+      throws Exception {
     long dead = deadLetter("poison");
     queue.enqueue(OutgoingMessage.text("waiting"));
 
-    Map<?, ?> orders = ((List<?>) getJson("/api/queues").get("queues")).stream()
-        .map(q -> (Map<?, ?>) q).filter(q -> q.get("name").equals(QUEUE)).findFirst().orElseThrow();
+    Map<?, ?> orders =
+        ((List<?>) getJson("/api/queues").get("queues"))
+            .stream()
+                .map(q -> (Map<?, ?>) q)
+                .filter(q -> q.get("name").equals(QUEUE))
+                .findFirst()
+                .orElseThrow();
     assertThat(orders.get("dead")).isEqualTo(1L);
     assertThat(orders.get("pending")).isEqualTo(1L);
 
@@ -179,7 +195,8 @@ abstract class AdminServerContract {
     long purge = deadLetter("purge me");
     store.queues().find(keep).orElseThrow();
 
-    Response purged = post("/api/queues/orders/dead/purge", "{\"errorContains\":\"purge me\"}", null);
+    Response purged =
+        post("/api/queues/orders/dead/purge", "{\"errorContains\":\"purge me\"}", null);
 
     assertThat(purged.json()).isEqualTo(Map.of("purged", 1L));
     assertThat(store.queues().find(purge)).isEmpty();
@@ -194,7 +211,8 @@ abstract class AdminServerContract {
         .contains("JOINED", "LEADER_ACQUIRED", "AGENT_STARTED");
     List<Long> ids = events.stream().map(e -> (Long) ((Map<?, ?>) e).get("id")).toList();
     assertThat(ids).isSortedAccordingTo((a, b) -> Long.compare(b, a));
-    assertThat(events.stream().<Object>map(e -> ((Map<?, ?>) e).get("nodeName")).toList()).contains("n1");
+    assertThat(events.stream().<Object>map(e -> ((Map<?, ?>) e).get("nodeName")).toList())
+        .contains("n1");
   }
 
   @Test
@@ -205,21 +223,38 @@ abstract class AdminServerContract {
     assertError(get("/api/queues/nope/dead"), 404, "no queue 'nope'");
     assertError(post("/api/queues/nope/dead/replay", "", null), 404, "no queue 'nope'");
     assertError(post("/api/queues/orders/dead/999999/replay", "", null), 404, "no message 999999");
-    assertError(post("/api/queues/orders/dead/replay", "{\"status\":\"PENDING\"}", null), 400, "unknown filter field");
+    assertError(
+        post("/api/queues/orders/dead/replay", "{\"status\":\"PENDING\"}", null),
+        400,
+        "unknown filter field");
     assertError(post("/api/agents/pause", "{\"uri\":", null), 400, "not a JSON object");
     assertError(post("/api/agents/pause", "{\"uri\":\"not a uri\"}", null), 400, "");
-    assertError(post("/api/agents/pause", "{\"uri\":\"projection://zzz\"}", null), 404, "no agent projection://zzz");
-    assertError(post("/api/agents/pin", "{\"uri\":\"projection://a\",\"node\":\"ghost\"}", null), 400, "ghost");
+    assertError(
+        post("/api/agents/pause", "{\"uri\":\"projection://zzz\"}", null),
+        404,
+        "no agent projection://zzz");
+    assertError(
+        post("/api/agents/pin", "{\"uri\":\"projection://a\",\"node\":\"ghost\"}", null),
+        400,
+        "ghost");
     assertError(get("/api/nothing"), 404, "no such path");
-    assertError(send(HttpRequest.newBuilder(uri("/api/cluster")).DELETE()), 405, "DELETE is not allowed");
-    assertError(post("/api/agents/pause", "{\"uri\":\"" + "x".repeat(AdminServer.MAX_BODY_BYTES) + "\"}", null),
-        413, "over");
+    assertError(
+        send(HttpRequest.newBuilder(uri("/api/cluster")).DELETE()), 405, "DELETE is not allowed");
+    assertError(
+        post(
+            "/api/agents/pause",
+            "{\"uri\":\"" + "x".repeat(AdminServer.MAX_BODY_BYTES) + "\"}",
+            null),
+        413,
+        "over");
 
     assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.DEAD);
-    assertThat(store.agents().readAll()).allSatisfy(a -> {
-      assertThat(a.paused()).isFalse();
-      assertThat(a.pinnedTo()).isNull();
-    });
+    assertThat(store.agents().readAll())
+        .allSatisfy(
+            a -> {
+              assertThat(a.paused()).isFalse();
+              assertThat(a.pinnedTo()).isNull();
+            });
   }
 
   @Test
@@ -228,27 +263,55 @@ abstract class AdminServerContract {
     String replay = "/api/queues/orders/dead/" + dead + "/replay";
 
     // What a page elsewhere can send without a preflight: a text/plain POST.
-    assertError(send(HttpRequest.newBuilder(uri(replay)).header("Content-Type", "text/plain")
-        .POST(HttpRequest.BodyPublishers.ofString(""))), 415, "Content-Type: application/json");
-    assertError(send(HttpRequest.newBuilder(uri(replay)).POST(HttpRequest.BodyPublishers.ofString(""))), 415, "");
-    assertError(send(HttpRequest.newBuilder(uri(replay)).header("Content-Type", "application/json")
-        .header("Origin", "http://evil.example").POST(HttpRequest.BodyPublishers.ofString(""))), 403, "evil.example");
+    assertError(
+        send(
+            HttpRequest.newBuilder(uri(replay))
+                .header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString(""))),
+        415,
+        "Content-Type: application/json");
+    assertError(
+        send(HttpRequest.newBuilder(uri(replay)).POST(HttpRequest.BodyPublishers.ofString(""))),
+        415,
+        "");
+    assertError(
+        send(
+            HttpRequest.newBuilder(uri(replay))
+                .header("Content-Type", "application/json")
+                .header("Origin", "http://evil.example")
+                .POST(HttpRequest.BodyPublishers.ofString(""))),
+        403,
+        "evil.example");
     assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.DEAD);
 
-    assertThat(send(HttpRequest.newBuilder(uri(replay)).header("Content-Type", "application/json")
-        .header("Origin", "http://127.0.0.1:" + server.port()).POST(HttpRequest.BodyPublishers.ofString("")))
-        .status()).isEqualTo(200);
+    assertThat(
+            send(HttpRequest.newBuilder(uri(replay))
+                    .header("Content-Type", "application/json")
+                    .header("Origin", "http://127.0.0.1:" + server.port())
+                    .POST(HttpRequest.BodyPublishers.ofString("")))
+                .status())
+        .isEqualTo(200);
   }
 
   @Test
-  void a_page_on_a_rebinding_domain_is_refused_on_every_route_and_changes_nothing() throws Exception {
-    // DNS rebinding: a page at http://rebind.evil.example:PORT whose name now resolves to 127.0.0.1.
-    // The browser sends its own name as Host and a matching Origin: same-origin, as far as it knows.
+  void a_page_on_a_rebinding_domain_is_refused_on_every_route_and_changes_nothing()
+      throws Exception {
+    // DNS rebinding: a page at http://rebind.evil.example:PORT whose name now resolves to
+    // 127.0.0.1.
+    // The browser sends its own name as Host and a matching Origin: same-origin, as far as it
+    // knows.
     String evil = "rebind.evil.example:" + server.port();
-    List<String> asTheBrowser = List.of("Host: " + evil, "Origin: http://" + evil, "Content-Type: application/json");
+    List<String> asTheBrowser =
+        List.of("Host: " + evil, "Origin: http://" + evil, "Content-Type: application/json");
     long dead = deadLetter("secret payload");
 
-    Raw pause = raw(server.port(), "POST", "/api/agents/pause", asTheBrowser, "{\"uri\":\"projection://a\"}");
+    Raw pause =
+        raw(
+            server.port(),
+            "POST",
+            "/api/agents/pause",
+            asTheBrowser,
+            "{\"uri\":\"projection://a\"}");
     Raw purge = raw(server.port(), "POST", "/api/queues/orders/dead/purge", asTheBrowser, "");
     Raw payload = raw(server.port(), "GET", "/api/messages/" + dead, asTheBrowser, "");
 
@@ -256,10 +319,21 @@ abstract class AdminServerContract {
       assertThat(refused.status()).as(refused.toString()).isEqualTo(421);
       assertThat(refused.body()).doesNotContain("secret payload").contains("rebind.evil.example");
     }
-    for (String path : List.of("/", "/app.js", "/health/live", "/health/ready", "/metrics", "/api/cluster", "/nothing")) {
-      assertThat(raw(server.port(), "GET", path, asTheBrowser, "").status()).as(path).isEqualTo(421);
+    for (String path :
+        List.of(
+            "/",
+            "/app.js",
+            "/health/live",
+            "/health/ready",
+            "/metrics",
+            "/api/cluster",
+            "/nothing")) {
+      assertThat(raw(server.port(), "GET", path, asTheBrowser, "").status())
+          .as(path)
+          .isEqualTo(421);
     }
-    assertThat(store.agents().read(AgentUri.parse("projection://a")).orElseThrow().paused()).isFalse();
+    assertThat(store.agents().read(AgentUri.parse("projection://a")).orElseThrow().paused())
+        .isFalse();
     assertThat(node.runningAgents()).hasSize(2);
     assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.DEAD);
   }
@@ -267,43 +341,84 @@ abstract class AdminServerContract {
   @Test
   void the_bound_address_and_the_loopback_names_with_its_port_are_served() throws Exception {
     int port = server.port();
-    for (String host : List.of("127.0.0.1:" + port, "localhost:" + port, "LOCALHOST:" + port, "[::1]:" + port,
-        "[0:0:0:0:0:0:0:1]:" + port)) {
-      assertThat(raw(port, "GET", "/api/cluster", List.of("Host: " + host), "").status()).as(host).isEqualTo(200);
+    for (String host :
+        List.of(
+            "127.0.0.1:" + port,
+            "localhost:" + port,
+            "LOCALHOST:" + port,
+            "[::1]:" + port,
+            "[0:0:0:0:0:0:0:1]:" + port)) {
+      assertThat(raw(port, "GET", "/api/cluster", List.of("Host: " + host), "").status())
+          .as(host)
+          .isEqualTo(200);
     }
-    for (String host : List.of("127.0.0.1:" + (port == 1 ? 2 : port - 1), "127.0.0.1", "localhost.evil.example:" + port,
-        "127.0.0.1.evil.example:" + port, "[::2]:" + port, "")) {
-      assertThat(raw(port, "GET", "/health/live", List.of("Host: " + host), "").status()).as(host).isEqualTo(421);
+    for (String host :
+        List.of(
+            "127.0.0.1:" + (port == 1 ? 2 : port - 1),
+            "127.0.0.1",
+            "localhost.evil.example:" + port,
+            "127.0.0.1.evil.example:" + port,
+            "[::2]:" + port,
+            "")) {
+      assertThat(raw(port, "GET", "/health/live", List.of("Host: " + host), "").status())
+          .as(host)
+          .isEqualTo(421);
     }
     // An absolute-form target names the server itself, instead of the Host header (RFC 9112 3.2.2).
-    assertThat(raw(port, "GET", "http://rebind.evil.example:" + port + "/api/cluster", List.of("Host: 127.0.0.1:" + port), "")
-        .status()).isEqualTo(421);
+    assertThat(
+            raw(
+                    port,
+                    "GET",
+                    "http://rebind.evil.example:" + port + "/api/cluster",
+                    List.of("Host: 127.0.0.1:" + port),
+                    "")
+                .status())
+        .isEqualTo(421);
     // HTTP/1.1 requires exactly one Host; HTTP/1.0 clients (some load balancers' probes) send none.
     assertThat(raw(port, "GET", "/health/live", List.of(), "").status()).isEqualTo(400);
-    assertThat(raw(port, "GET", "/health/live", List.of("Host: 127.0.0.1:" + port, "Host: rebind.evil.example:" + port), "")
-        .status()).isEqualTo(400);
+    assertThat(
+            raw(
+                    port,
+                    "GET",
+                    "/health/live",
+                    List.of("Host: 127.0.0.1:" + port, "Host: rebind.evil.example:" + port),
+                    "")
+                .status())
+        .isEqualTo(400);
     assertThat(raw(port, "GET", "/health/live", "HTTP/1.0", List.of(), "").status()).isEqualTo(200);
   }
 
   @Test
   void every_response_forbids_framing_sniffing_and_foreign_scripts() throws Exception {
-    for (String path : List.of("/", "/app.js", "/api/cluster", "/api/nothing", "/health/live", "/metrics")) {
-      Raw response = raw(server.port(), "GET", path, List.of("Host: 127.0.0.1:" + server.port()), "");
-      assertThat(response.headers()).as(path)
+    for (String path :
+        List.of("/", "/app.js", "/api/cluster", "/api/nothing", "/health/live", "/metrics")) {
+      Raw response =
+          raw(server.port(), "GET", path, List.of("Host: 127.0.0.1:" + server.port()), "");
+      assertThat(response.headers())
+          .as(path)
           .containsEntry("x-frame-options", "DENY")
           .containsEntry("x-content-type-options", "nosniff");
-      assertThat(response.headers().get("content-security-policy")).as(path)
-          .contains("frame-ancestors 'none'").contains("base-uri 'none'");
+      assertThat(response.headers().get("content-security-policy"))
+          .as(path)
+          .contains("frame-ancestors 'none'")
+          .contains("base-uri 'none'");
     }
-    String console = raw(server.port(), "GET", "/", List.of("Host: 127.0.0.1:" + server.port()), "")
-        .headers().get("content-security-policy");
-    assertThat(console).startsWith("default-src 'self';").contains("form-action 'self'").doesNotContain("unsafe");
+    String console =
+        raw(server.port(), "GET", "/", List.of("Host: 127.0.0.1:" + server.port()), "")
+            .headers()
+            .get("content-security-policy");
+    assertThat(console)
+        .startsWith("default-src 'self';")
+        .contains("form-action 'self'")
+        .doesNotContain("unsafe");
   }
 
   @Test
   void deeply_nested_json_is_bad_input_and_the_server_keeps_serving() throws Exception {
     assertError(post("/api/agents/pause", "[".repeat(30_000), null), 400, "nested deeper than 64");
-    assertError(post("/api/agents/pause", "{\"uri\":" + "[".repeat(65) + "]".repeat(65) + "}", null), 400,
+    assertError(
+        post("/api/agents/pause", "{\"uri\":" + "[".repeat(65) + "]".repeat(65) + "}", null),
+        400,
         "nested deeper than 64");
 
     assertThat(get("/api/cluster").status()).isEqualTo(200);
@@ -325,34 +440,66 @@ abstract class AdminServerContract {
   void the_published_address_has_no_trailing_slash_so_paths_join_onto_it() throws Exception {
     assertThat(server.advertisedUrl()).doesNotEndWith("/");
     assertThat(server.url()).doesNotEndWith("/");
-    String address = (String) ((Map<?, ?>) ((List<?>) getJson("/api/cluster").get("nodes")).get(0)).get("address");
+    String address =
+        (String)
+            ((Map<?, ?>) ((List<?>) getJson("/api/cluster").get("nodes")).get(0)).get("address");
 
-    assertThat(send(HttpRequest.newBuilder(URI.create(address + "/metrics")).GET()).status()).isEqualTo(200);
-    assertThat(send(HttpRequest.newBuilder(URI.create(address + "/health/live")).GET()).status()).isEqualTo(200);
+    assertThat(send(HttpRequest.newBuilder(URI.create(address + "/metrics")).GET()).status())
+        .isEqualTo(200);
+    assertThat(send(HttpRequest.newBuilder(URI.create(address + "/health/live")).GET()).status())
+        .isEqualTo(200);
     // Doubled slashes inside a path route as single ones.
     assertThat(get("/api//cluster").status()).isEqualTo(200);
     assertThat(get("///metrics").status()).isEqualTo(200);
   }
 
   @Test
-  void with_a_token_every_api_call_and_metrics_need_it_but_health_and_the_console_files_do_not() throws Exception {
+  void with_a_token_every_api_call_and_metrics_need_it_but_health_and_the_console_files_do_not()
+      throws Exception {
     long dead = deadLetter("secret payload");
-    try (AdminServer guarded = AdminServer.builder(store).node(node).bind("127.0.0.1", 0).token("s3cret").build().start()) {
+    try (AdminServer guarded =
+        AdminServer.builder(store)
+            .node(node)
+            .bind("127.0.0.1", 0)
+            .token("s3cret")
+            .build()
+            .start()) {
       String base = "http://127.0.0.1:" + guarded.port();
-      for (String path : List.of("/api/cluster", "/api/agents", "/api/queues", "/api/events", "/api/queues/orders/dead",
-          "/api/messages/" + dead, "/metrics")) {
+      for (String path :
+          List.of(
+              "/api/cluster",
+              "/api/agents",
+              "/api/queues",
+              "/api/events",
+              "/api/queues/orders/dead",
+              "/api/messages/" + dead,
+              "/metrics")) {
         Response refused = send(HttpRequest.newBuilder(URI.create(base + path)).GET());
         assertError(refused, 401, "needs 'Authorization: Bearer TOKEN'");
         assertThat(refused.body()).doesNotContain("secret payload");
-        assertError(send(HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Bearer wrong").GET()),
-            401, "wrong bearer token");
-        assertThat(send(HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Bearer s3cret").GET())
-            .status()).as(path).isEqualTo(200);
+        assertError(
+            send(
+                HttpRequest.newBuilder(URI.create(base + path))
+                    .header("Authorization", "Bearer wrong")
+                    .GET()),
+            401,
+            "wrong bearer token");
+        assertThat(
+                send(HttpRequest.newBuilder(URI.create(base + path))
+                        .header("Authorization", "Bearer s3cret")
+                        .GET())
+                    .status())
+            .as(path)
+            .isEqualTo(200);
       }
-      for (String path : List.of("/", "/app.js", "/style.css", "/favicon.svg", "/health/live", "/health/ready")) {
-        assertThat(send(HttpRequest.newBuilder(URI.create(base + path)).GET()).status()).as(path).isEqualTo(200);
+      for (String path :
+          List.of("/", "/app.js", "/style.css", "/favicon.svg", "/health/live", "/health/ready")) {
+        assertThat(send(HttpRequest.newBuilder(URI.create(base + path)).GET()).status())
+            .as(path)
+            .isEqualTo(200);
       }
-      assertError(post(base, "/api/queues/orders/dead/" + dead + "/replay", "", null), 401, "Bearer TOKEN");
+      assertError(
+          post(base, "/api/queues/orders/dead/" + dead + "/replay", "", null), 401, "Bearer TOKEN");
       assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.DEAD);
     }
   }
@@ -363,7 +510,8 @@ abstract class AdminServerContract {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("give it a token");
 
-    try (AdminServer guarded = AdminServer.builder(store).node(node).bind("0.0.0.0", 0).token("s3cret").build().start()) {
+    try (AdminServer guarded =
+        AdminServer.builder(store).node(node).bind("0.0.0.0", 0).token("s3cret").build().start()) {
       String base = "http://127.0.0.1:" + guarded.port();
       long dead = deadLetter("poison");
       String replay = "/api/queues/orders/dead/" + dead + "/replay";
@@ -371,16 +519,38 @@ abstract class AdminServerContract {
       assertError(post(base, replay, "", null), 401, "needs 'Authorization: Bearer TOKEN'");
       assertError(post(base, replay, "", "Bearer wrong"), 401, "wrong bearer token");
       assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.DEAD);
-      assertError(send(HttpRequest.newBuilder(URI.create(base + "/api/cluster")).GET()), 401, "Bearer TOKEN");
-      assertThat(send(HttpRequest.newBuilder(URI.create(base + "/api/cluster")).header("Authorization", "Bearer s3cret")
-          .GET()).status()).isEqualTo(200);
-      // Bound to every interface, it answers to the machine's name: what it advertises to other nodes.
+      assertError(
+          send(HttpRequest.newBuilder(URI.create(base + "/api/cluster")).GET()),
+          401,
+          "Bearer TOKEN");
+      assertThat(
+              send(HttpRequest.newBuilder(URI.create(base + "/api/cluster"))
+                      .header("Authorization", "Bearer s3cret")
+                      .GET())
+                  .status())
+          .isEqualTo(200);
+      // Bound to every interface, it answers to the machine's name: what it advertises to other
+      // nodes.
       String name = java.net.InetAddress.getLocalHost().getHostName();
       assertThat(guarded.advertisedUrl()).isEqualTo("http://" + name + ":" + guarded.port());
-      assertThat(raw(guarded.port(), "GET", "/health/live", List.of("Host: " + name + ":" + guarded.port()), "").status())
+      assertThat(
+              raw(
+                      guarded.port(),
+                      "GET",
+                      "/health/live",
+                      List.of("Host: " + name + ":" + guarded.port()),
+                      "")
+                  .status())
           .isEqualTo(200);
-      assertThat(raw(guarded.port(), "GET", "/health/live", List.of("Host: rebind.evil.example:" + guarded.port()), "")
-          .status()).isEqualTo(421);
+      assertThat(
+              raw(
+                      guarded.port(),
+                      "GET",
+                      "/health/live",
+                      List.of("Host: rebind.evil.example:" + guarded.port()),
+                      "")
+                  .status())
+          .isEqualTo(421);
 
       assertThat(post(base, replay, "", "Bearer s3cret").status()).isEqualTo(200);
       assertThat(store.queues().find(dead).orElseThrow().status()).isEqualTo(MessageStatus.PENDING);
@@ -419,31 +589,53 @@ abstract class AdminServerContract {
 
   @Test
   void on_a_follower_the_node_epoch_is_0_and_the_cluster_epoch_is_the_leaders() throws Exception {
-    try (AdminServer followerAdmin = AdminServer.builder(store).bind("127.0.0.1", 0).build().start();
-        TenureNode follower = TenureNode.builder(store).name("n2").promotable(false)
-            .address(followerAdmin.advertisedUrl()).build()) {
+    try (AdminServer followerAdmin =
+            AdminServer.builder(store).bind("127.0.0.1", 0).build().start();
+        TenureNode follower =
+            TenureNode.builder(store)
+                .name("n2")
+                .promotable(false)
+                .address(followerAdmin.advertisedUrl())
+                .build()) {
       followerAdmin.attach(follower);
       follower.start();
       long epoch = store.leases().read().epoch();
 
-      String metrics = send(HttpRequest.newBuilder(URI.create(followerAdmin.url() + "/metrics")).GET()).body();
+      String metrics =
+          send(HttpRequest.newBuilder(URI.create(followerAdmin.url() + "/metrics")).GET()).body();
 
-      assertThat(metrics).contains("tenure_node_leader 0.0").contains("tenure_node_leader_epoch 0.0");
-      assertThat(metrics).contains("tenure_cluster_leader_epoch{scope=\"store\"} " + (double) epoch);
+      assertThat(metrics)
+          .contains("tenure_node_leader 0.0")
+          .contains("tenure_node_leader_epoch 0.0");
+      assertThat(metrics)
+          .contains("tenure_cluster_leader_epoch{scope=\"store\"} " + (double) epoch);
     }
   }
 
   @Test
-  void store_wide_gauges_refresh_on_their_schedule_for_a_registry_nothing_scrapes() throws Exception {
+  void store_wide_gauges_refresh_on_their_schedule_for_a_registry_nothing_scrapes()
+      throws Exception {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     ManualSchedule schedule = new ManualSchedule();
     queue.enqueueAll(List.of(OutgoingMessage.text("1"), OutgoingMessage.text("2")));
-    try (AdminServer pushed = AdminServer.builder(store).node(node).bind("127.0.0.1", 0).meterRegistry(registry)
-        .metricsRefresh(Duration.ofSeconds(7)).metricsSchedule(schedule).build().start()) {
+    try (AdminServer pushed =
+        AdminServer.builder(store)
+            .node(node)
+            .bind("127.0.0.1", 0)
+            .meterRegistry(registry)
+            .metricsRefresh(Duration.ofSeconds(7))
+            .metricsSchedule(schedule)
+            .build()
+            .start()) {
       assertThat(schedule.period).isEqualTo(Duration.ofSeconds(7));
       schedule.fire();
       assertThat(depth(registry)).isEqualTo(2.0);
-      assertThat(registry.get("tenure_cluster_nodes").tags("status", "ACTIVE", "scope", "store").gauge().value())
+      assertThat(
+              registry
+                  .get("tenure_cluster_nodes")
+                  .tags("status", "ACTIVE", "scope", "store")
+                  .gauge()
+                  .value())
           .isEqualTo(1.0);
 
       queue.enqueue(OutgoingMessage.text("3"));
@@ -452,7 +644,9 @@ abstract class AdminServerContract {
       assertThat(depth(registry)).isEqualTo(3.0);
       assertThat(registry.get("tenure_node_leader").gauge().value()).isEqualTo(1.0);
 
-      assertError(send(HttpRequest.newBuilder(URI.create(pushed.url() + "/metrics")).GET()), 404,
+      assertError(
+          send(HttpRequest.newBuilder(URI.create(pushed.url() + "/metrics")).GET()),
+          404,
           "no Prometheus registry");
     }
     assertThat(schedule.closed).as("close() stops the refresh").isTrue();
@@ -462,10 +656,17 @@ abstract class AdminServerContract {
   void the_default_schedule_refreshes_without_a_scrape() throws Exception {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     queue.enqueue(OutgoingMessage.text("1"));
-    try (AdminServer pushed = AdminServer.builder(store).node(node).bind("127.0.0.1", 0).meterRegistry(registry)
-        .metricsRefresh(Duration.ofMillis(100)).build().start()) {
-      await("the first refresh registered the queue's gauges", () -> registry.find("tenure_queue_depth").gauge() != null
-          && depth(registry) == 1.0);
+    try (AdminServer pushed =
+        AdminServer.builder(store)
+            .node(node)
+            .bind("127.0.0.1", 0)
+            .meterRegistry(registry)
+            .metricsRefresh(Duration.ofMillis(100))
+            .build()
+            .start()) {
+      await(
+          "the first refresh registered the queue's gauges",
+          () -> registry.find("tenure_queue_depth").gauge() != null && depth(registry) == 1.0);
       queue.enqueue(OutgoingMessage.text("2"));
       await("a later refresh saw the second message", () -> depth(registry) == 2.0);
     }
@@ -474,25 +675,54 @@ abstract class AdminServerContract {
   @Test
   void builder_options_are_checked_at_once_naming_the_value() {
     AdminServer.Builder builder = AdminServer.builder(store);
-    for (String bad : new String[] {"", " ", "evil example", "host:99999", "host:", "[::1", "[zz]", "a/b", "host:80:80"}) {
-      assertThatThrownBy(() -> builder.allowedHosts(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+    for (String bad :
+        new String[] {
+          "", " ", "evil example", "host:99999", "host:", "[::1", "[zz]", "a/b", "host:80:80"
+        }) {
+      assertThatThrownBy(() -> builder.allowedHosts(bad))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class);
     }
-    assertThatThrownBy(() -> builder.allowedHosts("evil example")).hasMessageContaining("'evil example'");
-    assertThatThrownBy(() -> builder.metricsRefresh(Duration.ofMillis(10))).hasMessageContaining("PT0.01S");
-    assertThatThrownBy(() -> builder.meterRegistry(null)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> builder.allowedHosts("evil example"))
+        .hasMessageContaining("'evil example'");
+    assertThatThrownBy(() -> builder.metricsRefresh(Duration.ofMillis(10)))
+        .hasMessageContaining("PT0.01S");
+    assertThatThrownBy(() -> builder.meterRegistry(null))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
-  void an_allowed_name_is_served_with_any_port_and_a_name_with_a_port_only_on_it() throws Exception {
-    try (AdminServer proxied = AdminServer.builder(store).node(node).bind("127.0.0.1", 0)
-        .allowedHosts("Tenure.Internal", "proxy.example:8443", "[fd00::7]").build().start()) {
+  void an_allowed_name_is_served_with_any_port_and_a_name_with_a_port_only_on_it()
+      throws Exception {
+    try (AdminServer proxied =
+        AdminServer.builder(store)
+            .node(node)
+            .bind("127.0.0.1", 0)
+            .allowedHosts("Tenure.Internal", "proxy.example:8443", "[fd00::7]")
+            .build()
+            .start()) {
       int port = proxied.port();
-      for (String host : List.of("tenure.internal", "tenure.internal:443", "TENURE.INTERNAL:" + port, "proxy.example:8443",
-          "[fd00:0:0:0:0:0:0:7]:9000", "localhost:" + port)) {
-        assertThat(raw(port, "GET", "/api/cluster", List.of("Host: " + host), "").status()).as(host).isEqualTo(200);
+      for (String host :
+          List.of(
+              "tenure.internal",
+              "tenure.internal:443",
+              "TENURE.INTERNAL:" + port,
+              "proxy.example:8443",
+              "[fd00:0:0:0:0:0:0:7]:9000",
+              "localhost:" + port)) {
+        assertThat(raw(port, "GET", "/api/cluster", List.of("Host: " + host), "").status())
+            .as(host)
+            .isEqualTo(200);
       }
-      for (String host : List.of("proxy.example", "proxy.example:8444", "tenure.internal.evil.example", "evil.tenure.internal")) {
-        assertThat(raw(port, "GET", "/api/cluster", List.of("Host: " + host), "").status()).as(host).isEqualTo(421);
+      for (String host :
+          List.of(
+              "proxy.example",
+              "proxy.example:8444",
+              "tenure.internal.evil.example",
+              "evil.tenure.internal")) {
+        assertThat(raw(port, "GET", "/api/cluster", List.of("Host: " + host), "").status())
+            .as(host)
+            .isEqualTo(421);
       }
     }
   }
@@ -514,15 +744,24 @@ abstract class AdminServerContract {
   /** A dead letter in the queue: enqueued, claimed and dead-lettered through the SPI. */
   private long deadLetter(String text) {
     long id = queue.enqueue(OutgoingMessage.text(text));
-    // The node consumes nothing, so the claim takes the oldest pending: drain until this one is taken.
+    // The node consumes nothing, so the claim takes the oldest pending: drain until this one is
+    // taken.
     while (true) {
-      List<QueueMessage> claimed = store.queues().claim(
-          new ClaimRequest(QUEUE, "test", 100, Duration.ofMinutes(1), false, null));
+      List<QueueMessage> claimed =
+          store
+              .queues()
+              .claim(new ClaimRequest(QUEUE, "test", 100, Duration.ofMinutes(1), false, null));
       assertThat(claimed).as("claimable messages").isNotEmpty();
-      List<Resolution> resolutions = claimed.stream()
-          .map(m -> new Resolution(m.claim(), m.id() == id
-              ? new Resolution.DeadLetter("boom: " + text) : new Resolution.Release()))
-          .toList();
+      List<Resolution> resolutions =
+          claimed.stream()
+              .map(
+                  m ->
+                      new Resolution(
+                          m.claim(),
+                          m.id() == id
+                              ? new Resolution.DeadLetter("boom: " + text)
+                              : new Resolution.Release()))
+              .toList();
       assertThat(store.queues().resolve(resolutions, null).allApplied()).isTrue();
       if (claimed.stream().anyMatch(m -> m.id() == id)) {
         return id;
@@ -531,17 +770,22 @@ abstract class AdminServerContract {
   }
 
   private static AgentFamily family(String scheme, String... names) {
-    Set<AgentUri> uris = java.util.Arrays.stream(names).map(n -> new AgentUri(scheme, n))
-        .collect(java.util.stream.Collectors.toSet());
-    return AgentFamily.of(scheme, uris, uri -> {
-      return new Agent() {
-        @Override
-        public void start(AgentContext context) {}
+    Set<AgentUri> uris =
+        java.util.Arrays.stream(names)
+            .map(n -> new AgentUri(scheme, n))
+            .collect(java.util.stream.Collectors.toSet());
+    return AgentFamily.of(
+        scheme,
+        uris,
+        uri -> {
+          return new Agent() {
+            @Override
+            public void start(AgentContext context) {}
 
-        @Override
-        public void stop(AgentContext context) {}
-      };
-    });
+            @Override
+            public void stop(AgentContext context) {}
+          };
+        });
   }
 
   private static void await(String what, BooleanSupplier condition) {
@@ -567,7 +811,11 @@ abstract class AdminServerContract {
   }
 
   private static double depth(SimpleMeterRegistry registry) {
-    return registry.get("tenure_queue_depth").tags("queue", QUEUE, "scope", "store").gauge().value();
+    return registry
+        .get("tenure_queue_depth")
+        .tags("queue", QUEUE, "scope", "store")
+        .gauge()
+        .value();
   }
 
   /** The metrics refresh, run by the test when it says so. */
@@ -592,7 +840,8 @@ abstract class AdminServerContract {
   /** A response read off the socket: the status, the headers (names in lower case) and the body. */
   private record Raw(int status, Map<String, String> headers, String body) {}
 
-  private static Raw raw(int port, String method, String target, List<String> headers, String body) throws IOException {
+  private static Raw raw(int port, String method, String target, List<String> headers, String body)
+      throws IOException {
     return raw(port, method, target, "HTTP/1.1", headers, body);
   }
 
@@ -600,7 +849,8 @@ abstract class AdminServerContract {
    * Sends one request as written, on a socket: HttpClient will not send a Host header of the
    * caller's choosing, and a rebinding page's browser does.
    */
-  private static Raw raw(int port, String method, String target, String protocol, List<String> headers, String body)
+  private static Raw raw(
+      int port, String method, String target, String protocol, List<String> headers, String body)
       throws IOException {
     try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
       socket.setSoTimeout((int) WAIT.toMillis());
@@ -608,17 +858,23 @@ abstract class AdminServerContract {
       StringBuilder head = new StringBuilder(method + " " + target + " " + protocol + "\r\n");
       headers.forEach(header -> head.append(header).append("\r\n"));
       head.append("Content-Length: ").append(bytes.length).append("\r\nConnection: close\r\n\r\n");
-      socket.getOutputStream().write(head.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+      socket
+          .getOutputStream()
+          .write(head.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
       socket.getOutputStream().write(bytes);
       socket.getOutputStream().flush();
-      String response = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      String response =
+          new String(
+              socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       int end = response.indexOf("\r\n\r\n");
       assertThat(end).as("a complete response head: " + response).isPositive();
       String[] lines = response.substring(0, end).split("\r\n");
       Map<String, String> fields = new java.util.LinkedHashMap<>();
       for (int i = 1; i < lines.length; i++) {
         int colon = lines[i].indexOf(':');
-        fields.put(lines[i].substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT), lines[i].substring(colon + 1).trim());
+        fields.put(
+            lines[i].substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT),
+            lines[i].substring(colon + 1).trim());
       }
       return new Raw(Integer.parseInt(lines[0].split(" ")[1]), fields, response.substring(end + 4));
     }
@@ -644,15 +900,17 @@ abstract class AdminServerContract {
     return send(HttpRequest.newBuilder(uri(path)).GET());
   }
 
-  private Response post(String path, String body, @Nullable String authorization) throws IOException, InterruptedException {
+  private Response post(String path, String body, @Nullable String authorization)
+      throws IOException, InterruptedException {
     return post("http://127.0.0.1:" + server.port(), path, body, authorization);
   }
 
   private Response post(String base, String path, String body, @Nullable String authorization)
       throws IOException, InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (authorization != null) {
       request.header("Authorization", authorization);
     }
@@ -660,8 +918,11 @@ abstract class AdminServerContract {
   }
 
   private Response send(HttpRequest.Builder request) throws IOException, InterruptedException {
-    HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    return new Response(response.statusCode(), response.body(),
+    HttpResponse<String> response =
+        http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return new Response(
+        response.statusCode(),
+        response.body(),
         response.headers().firstValue("Content-Type").orElse(""));
   }
 }

@@ -77,7 +77,18 @@ class JsonTest {
 
   @Test
   void malformed_json_is_refused_with_the_position() {
-    for (String bad : new String[] {"", "[1]", "{\"a\":1} x", "{\"a\":}", "{\"a\":1,\"a\":2}", "{\"a\":\"x", "{a:1}", "{\"uri\":\"x\",", "{\"a\":1, "}) {
+    for (String bad :
+        new String[] {
+          "",
+          "[1]",
+          "{\"a\":1} x",
+          "{\"a\":}",
+          "{\"a\":1,\"a\":2}",
+          "{\"a\":\"x",
+          "{a:1}",
+          "{\"uri\":\"x\",",
+          "{\"a\":1, "
+        }) {
       assertThatThrownBy(() -> Json.parseObject(bad))
           .as(bad)
           .isInstanceOf(IllegalArgumentException.class)
@@ -87,14 +98,17 @@ class JsonTest {
 
   @Test
   void nesting_is_read_up_to_the_cap_and_refused_past_it_before_the_stack_overflows() {
-    String deepest = "{\"a\":" + "[".repeat(Json.MAX_DEPTH - 1) + "]".repeat(Json.MAX_DEPTH - 1) + "}";
+    String deepest =
+        "{\"a\":" + "[".repeat(Json.MAX_DEPTH - 1) + "]".repeat(Json.MAX_DEPTH - 1) + "}";
     assertThat(Json.parseObject(deepest)).containsKey("a");
 
-    for (String bad : new String[] {
-        "{\"a\":" + "[".repeat(Json.MAX_DEPTH) + "]".repeat(Json.MAX_DEPTH) + "}",
-        "{\"a\":" + "{\"b\":".repeat(Json.MAX_DEPTH) + "1" + "}".repeat(Json.MAX_DEPTH + 1),
-        "[".repeat(30_000),
-        "{\"a\":" + "[".repeat(1_000_000)}) {
+    for (String bad :
+        new String[] {
+          "{\"a\":" + "[".repeat(Json.MAX_DEPTH) + "]".repeat(Json.MAX_DEPTH) + "}",
+          "{\"a\":" + "{\"b\":".repeat(Json.MAX_DEPTH) + "1" + "}".repeat(Json.MAX_DEPTH + 1),
+          "[".repeat(30_000),
+          "{\"a\":" + "[".repeat(1_000_000)
+        }) {
       assertThatThrownBy(() -> Json.parseObject(bad))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("nested deeper than 64 levels")

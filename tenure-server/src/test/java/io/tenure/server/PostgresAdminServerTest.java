@@ -21,10 +21,13 @@ import org.junit.jupiter.api.Assumptions;
  * test whose tables are dropped afterwards. Unreachable: skipped locally, a failure when CI=true.
  */
 class PostgresAdminServerTest extends AdminServerContract {
-  private static final String URL = System.getenv().getOrDefault("TENURE_TEST_POSTGRES_URL",
-      "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+  private static final String URL =
+      System.getenv()
+          .getOrDefault(
+              "TENURE_TEST_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
 
-  private final String prefix = "adm" + UUID.randomUUID().toString().replace("-", "").substring(0, 8) + "_";
+  private final String prefix =
+      "adm" + UUID.randomUUID().toString().replace("-", "").substring(0, 8) + "_";
 
   @Override
   Store openStore() {
@@ -34,7 +37,8 @@ class PostgresAdminServerTest extends AdminServerContract {
       if ("true".equalsIgnoreCase(System.getenv("CI"))) {
         throw new AssertionError(message + " CI=true: an unreachable provider fails the build.");
       }
-      System.err.println(message + " The PostgreSQL admin server tests are SKIPPED; CI would fail.");
+      System.err.println(
+          message + " The PostgreSQL admin server tests are SKIPPED; CI would fail.");
       Assumptions.abort(message);
     }
     return Stores.open(new StoreSettings(URL, TablePrefix.of(prefix), true));
@@ -58,9 +62,11 @@ class PostgresAdminServerTest extends AdminServerContract {
     if (connectionProblem() != null) {
       return;
     }
-    try (Connection connection = DriverManager.getConnection(URL); Statement statement = connection.createStatement()) {
+    try (Connection connection = DriverManager.getConnection(URL);
+        Statement statement = connection.createStatement()) {
       List<String> tables = new ArrayList<>();
-      try (ResultSet rows = connection.getMetaData().getTables(null, null, prefix + "%", new String[] {"TABLE"})) {
+      try (ResultSet rows =
+          connection.getMetaData().getTables(null, null, prefix + "%", new String[] {"TABLE"})) {
         while (rows.next()) {
           tables.add(rows.getString("TABLE_NAME"));
         }

@@ -21,7 +21,9 @@ import java.util.concurrent.Callable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §5.1, §5.3: owner-scoped writes, claim-if-absent, fenced leader writes, on every provider. */
+/**
+ * SPEC §5.1, §5.3: owner-scoped writes, claim-if-absent, fenced leader writes, on every provider.
+ */
 public abstract class AgentStoreComplianceTest extends FixtureSupport {
   private static final AgentUri ORDERS = AgentUri.parse("projection://orders");
   private static final Duration TTL = Duration.ofMinutes(5);
@@ -67,7 +69,8 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     ownedBy(a, ORDERS);
 
     assertThat(agents.place(ORDERS, null, fence)).isEqualTo(AssignmentWrite.APPLIED);
-    assertThat(agents.place(AgentUri.parse("projection://none"), null, fence)).isEqualTo(AssignmentWrite.NOT_ELIGIBLE);
+    assertThat(agents.place(AgentUri.parse("projection://none"), null, fence))
+        .isEqualTo(AssignmentWrite.NOT_ELIGIBLE);
 
     assertThat(row(ORDERS).target()).isNull();
     assertThat(row(ORDERS).owner()).isEqualTo(a);
@@ -88,7 +91,9 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     List<AgentAssignment> rows =
         agents.readFor(a, List.of(runsHereButPeerOwns, AgentUri.parse("p://gone"), owned));
 
-    assertThat(rows).extracting(AgentAssignment::uri).containsExactly(runsHereButPeerOwns, owned, targeted);
+    assertThat(rows)
+        .extracting(AgentAssignment::uri)
+        .containsExactly(runsHereButPeerOwns, owned, targeted);
   }
 
   @Test
@@ -121,7 +126,11 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     // The leader read both rows unowned; then a claimed one before the leader's write.
     long epoch = agents.claim(claimed, a).orElseThrow();
 
-    assertThat(agents.placeAll(java.util.Map.of(claimed, b, free, b, fresh, b), Set.of(claimed, free, fresh), fence))
+    assertThat(
+            agents.placeAll(
+                java.util.Map.of(claimed, b, free, b, fresh, b),
+                Set.of(claimed, free, fresh),
+                fence))
         .isEqualTo(AssignmentWrite.APPLIED);
 
     assertThat(row(claimed).target()).as("no uncounted hand-off of a running agent").isEqualTo(a);
@@ -138,7 +147,11 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     store.leases().release(leader, fence.epoch());
     store.leases().acquire(UUID.randomUUID().toString(), TTL).orElseThrow();
 
-    assertThat(agents.placeAll(java.util.Map.of(ORDERS, b, AgentUri.parse("projection://fresh"), b), Set.of(), fence))
+    assertThat(
+            agents.placeAll(
+                java.util.Map.of(ORDERS, b, AgentUri.parse("projection://fresh"), b),
+                Set.of(),
+                fence))
         .isEqualTo(AssignmentWrite.FENCED);
 
     assertThat(row(ORDERS).target()).isEqualTo(a);
@@ -209,9 +222,10 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     java.util.Map<AgentUri, Long> owned =
         agents.claimAll(List.of(free, mine, peers, elsewhere, paused, missing, free), a);
 
-    assertThat(owned).containsOnly(
-        org.assertj.core.api.Assertions.entry(free, freeBefore + 1),
-        org.assertj.core.api.Assertions.entry(mine, mineEpoch));
+    assertThat(owned)
+        .containsOnly(
+            org.assertj.core.api.Assertions.entry(free, freeBefore + 1),
+            org.assertj.core.api.Assertions.entry(mine, mineEpoch));
     assertThat(row(free).owner()).isEqualTo(a);
     assertThat(row(peers).owner()).isEqualTo(b);
     assertThat(row(peers).epoch()).isEqualTo(peersEpoch);
@@ -229,7 +243,9 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     }
     assertThat(agents.placeAll(targets, Set.of(), fence)).isEqualTo(AssignmentWrite.APPLIED);
 
-    assertThat(agents.claimAll(targets.keySet(), a)).hasSize(1_200).containsOnlyKeys(targets.keySet());
+    assertThat(agents.claimAll(targets.keySet(), a))
+        .hasSize(1_200)
+        .containsOnlyKeys(targets.keySet());
     assertThat(agents.readAll()).allSatisfy(row -> assertThat(row.owner()).isEqualTo(a));
   }
 
@@ -254,7 +270,8 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     }
     for (int i = 0; i < results.size(); i++) {
       String claimer = i % 2 == 0 ? a : b;
-      assertThat(results.get(i).keySet()).allSatisfy(uri -> assertThat(targets.get(uri)).isEqualTo(claimer));
+      assertThat(results.get(i).keySet())
+          .allSatisfy(uri -> assertThat(targets.get(uri)).isEqualTo(claimer));
     }
   }
 
@@ -280,7 +297,10 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     List<OptionalLong> results = Race.run(restores);
 
     assertThat(results).filteredOn(OptionalLong::isPresent).hasSize(1);
-    String winner = nodes.get(results.indexOf(results.stream().filter(OptionalLong::isPresent).findFirst().orElseThrow()));
+    String winner =
+        nodes.get(
+            results.indexOf(
+                results.stream().filter(OptionalLong::isPresent).findFirst().orElseThrow()));
     assertThat(row(ORDERS).owner()).isEqualTo(winner);
   }
 
@@ -296,7 +316,10 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     List<OptionalLong> results = Race.run(claims);
 
     assertThat(row(ORDERS).owner()).isEqualTo(a);
-    assertThat(results).filteredOn(OptionalLong::isPresent).extracting(OptionalLong::getAsLong).containsOnly(row(ORDERS).epoch());
+    assertThat(results)
+        .filteredOn(OptionalLong::isPresent)
+        .extracting(OptionalLong::getAsLong)
+        .containsOnly(row(ORDERS).epoch());
     for (int i = 1; i < results.size(); i += 2) {
       assertThat(results.get(i)).as("b never owns it").isEmpty();
     }
@@ -329,7 +352,8 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
   }
 
   @Test
-  void a_hand_off_sets_the_target_then_the_owner_releases_then_the_target_claims_with_a_new_epoch() {
+  void
+      a_hand_off_sets_the_target_then_the_owner_releases_then_the_target_claims_with_a_new_epoch() {
     long first = ownedBy(a, ORDERS);
 
     assertThat(agents.place(ORDERS, b, fence)).isEqualTo(AssignmentWrite.APPLIED);
@@ -365,7 +389,8 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
   // ---- placement wake-ups (SPEC §5.4: nodes sweep early where the store can tell them)
 
   @Test
-  void listeners_hear_committed_placements_and_a_fenced_placement_notifies_nobody() throws Exception {
+  void listeners_hear_committed_placements_and_a_fenced_placement_notifies_nobody()
+      throws Exception {
     List<Long> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
     java.util.Optional<AutoCloseable> subscription = agents.listen(heard::add);
     if (subscription.isEmpty()) {
@@ -376,24 +401,37 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     }
     try (AutoCloseable listening = subscription.get()) {
       // The subscription may connect in the background: probe until it hears.
-      Await.until(Duration.ofSeconds(10), "the listener hears a placement", () -> {
-        agents.placeAll(java.util.Map.of(AgentUri.parse("p://probe"), a), Set.of(), fence);
-        return heard.contains(fence.epoch());
-      });
+      Await.until(
+          Duration.ofSeconds(10),
+          "the listener hears a placement",
+          () -> {
+            agents.placeAll(java.util.Map.of(AgentUri.parse("p://probe"), a), Set.of(), fence);
+            return heard.contains(fence.epoch());
+          });
       store.leases().release(leader, fence.epoch());
       String next = UUID.randomUUID().toString();
-      LeaderFence current = new LeaderFence(next, store.leases().acquire(next, TTL).orElseThrow().epoch());
+      LeaderFence current =
+          new LeaderFence(next, store.leases().acquire(next, TTL).orElseThrow().epoch());
       // Notifications arrive in commit order: once this one is heard, every probe's has been.
-      assertThat(agents.placeAll(java.util.Map.of(ORDERS, a), Set.of(), current)).isEqualTo(AssignmentWrite.APPLIED);
-      Await.until(Duration.ofSeconds(10), "the new leader's placement is heard", () -> heard.contains(current.epoch()));
+      assertThat(agents.placeAll(java.util.Map.of(ORDERS, a), Set.of(), current))
+          .isEqualTo(AssignmentWrite.APPLIED);
+      Await.until(
+          Duration.ofSeconds(10),
+          "the new leader's placement is heard",
+          () -> heard.contains(current.epoch()));
       int before = heard.size();
 
-      assertThat(agents.placeAll(java.util.Map.of(ORDERS, b), Set.of(), fence)).isEqualTo(AssignmentWrite.FENCED);
-      assertThat(agents.placeAll(java.util.Map.of(ORDERS, b), Set.of(), current)).isEqualTo(AssignmentWrite.APPLIED);
+      assertThat(agents.placeAll(java.util.Map.of(ORDERS, b), Set.of(), fence))
+          .isEqualTo(AssignmentWrite.FENCED);
+      assertThat(agents.placeAll(java.util.Map.of(ORDERS, b), Set.of(), current))
+          .isEqualTo(AssignmentWrite.APPLIED);
 
-      Await.until(Duration.ofSeconds(10), "the second placement is heard",
+      Await.until(
+          Duration.ofSeconds(10),
+          "the second placement is heard",
           () -> List.copyOf(heard).subList(before, heard.size()).contains(current.epoch()));
-      assertThat(List.copyOf(heard).subList(before, heard.size())).as("heard after the fenced placement")
+      assertThat(List.copyOf(heard).subList(before, heard.size()))
+          .as("heard after the fenced placement")
           .containsExactly(current.epoch());
     }
   }
@@ -407,7 +445,8 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     AgentAssignment before = row(ORDERS);
 
     assertThat(agents.place(ORDERS, b, fence)).isEqualTo(AssignmentWrite.FENCED);
-    assertThat(agents.place(AgentUri.parse("projection://new"), b, fence)).isEqualTo(AssignmentWrite.FENCED);
+    assertThat(agents.place(AgentUri.parse("projection://new"), b, fence))
+        .isEqualTo(AssignmentWrite.FENCED);
     assertThat(agents.releaseFromDeadOwner(ORDERS, a, fence)).isEqualTo(AssignmentWrite.FENCED);
     agents.release(ORDERS, a);
     assertThat(agents.retire(ORDERS, fence)).isEqualTo(AssignmentWrite.FENCED);
@@ -419,12 +458,18 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
   @Test
   void a_dead_owners_row_is_freed_only_after_its_self_fence_deadline_by_the_database_clock() {
     Duration selfFence = Duration.ofMillis(300);
-    store.membership().join(new NewNode(a, "a", "", Set.of(), selfFence), store.membership().read().version());
+    store
+        .membership()
+        .join(new NewNode(a, "a", "", Set.of(), selfFence), store.membership().read().version());
     ownedBy(a, ORDERS);
     NodeInfo node = store.membership().read().nodes().get(0);
 
-    assertThat(agents.releaseFromDeadOwner(ORDERS, b, fence)).as("not b's").isEqualTo(AssignmentWrite.NOT_ELIGIBLE);
-    assertThat(agents.releaseFromDeadOwner(ORDERS, a, fence)).as("a may still run it").isEqualTo(AssignmentWrite.NOT_ELIGIBLE);
+    assertThat(agents.releaseFromDeadOwner(ORDERS, b, fence))
+        .as("not b's")
+        .isEqualTo(AssignmentWrite.NOT_ELIGIBLE);
+    assertThat(agents.releaseFromDeadOwner(ORDERS, a, fence))
+        .as("a may still run it")
+        .isEqualTo(AssignmentWrite.NOT_ELIGIBLE);
     assertThat(row(ORDERS).owner()).isEqualTo(a);
     DatabaseClock.awaitPast(store, node.heartbeatAt().plus(selfFence));
 
@@ -467,7 +512,8 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
   }
 
   @Test
-  void a_row_an_operator_deleted_under_its_owner_comes_back_to_that_owner_at_its_epoch_when_placed() {
+  void
+      a_row_an_operator_deleted_under_its_owner_comes_back_to_that_owner_at_its_epoch_when_placed() {
     AgentUri invoices = AgentUri.parse("projection://invoices");
     long orders = claimedThreeTimes(a, ORDERS);
     long held = claimedThreeTimes(a, invoices);
@@ -479,7 +525,9 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
 
     for (AgentUri uri : List.of(ORDERS, invoices)) {
       AgentAssignment back = row(uri);
-      assertThat(back.owner()).as("the node the epoch was issued to still owns %s", uri).isEqualTo(a);
+      assertThat(back.owner())
+          .as("the node the epoch was issued to still owns %s", uri)
+          .isEqualTo(a);
       assertThat(back.epoch()).isEqualTo(held);
       assertThat(back.target()).isEqualTo(b);
       assertThat(agents.stillOwner(uri, a, held)).isTrue();
@@ -488,7 +536,8 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     agents.release(ORDERS, a);
     assertThat(agents.claim(ORDERS, b)).as("above the 3 a held").hasValue(orders + 1);
     agents.release(invoices, a);
-    assertThat(agents.claimAll(List.of(invoices), b)).containsExactly(org.assertj.core.api.Assertions.entry(invoices, held + 1));
+    assertThat(agents.claimAll(List.of(invoices), b))
+        .containsExactly(org.assertj.core.api.Assertions.entry(invoices, held + 1));
   }
 
   @Test
@@ -503,7 +552,8 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
   }
 
   @Test
-  void a_peer_restoring_a_row_deleted_under_its_owner_gets_nothing_and_the_row_goes_back_to_the_owner() {
+  void
+      a_peer_restoring_a_row_deleted_under_its_owner_gets_nothing_and_the_row_goes_back_to_the_owner() {
     long held = claimedThreeTimes(a, ORDERS);
     fixture.deleteAgentRows(prefix, List.of(ORDERS));
 
@@ -515,7 +565,8 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
   }
 
   @Test
-  void of_eight_nodes_restoring_a_row_deleted_under_its_owner_only_the_owner_gets_it_at_its_epoch() {
+  void
+      of_eight_nodes_restoring_a_row_deleted_under_its_owner_only_the_owner_gets_it_at_its_epoch() {
     long held = claimedThreeTimes(a, ORDERS);
     fixture.deleteAgentRows(prefix, List.of(ORDERS));
     List<Callable<OptionalLong>> restores = new ArrayList<>();
@@ -548,14 +599,16 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     agents.release(ORDERS, a);
     assertThat(agents.retire(ORDERS, fence)).isEqualTo(AssignmentWrite.APPLIED);
 
-    assertThat(agents.placeAll(java.util.Map.of(ORDERS, b), Set.of(ORDERS), fence)).isEqualTo(AssignmentWrite.APPLIED);
+    assertThat(agents.placeAll(java.util.Map.of(ORDERS, b), Set.of(ORDERS), fence))
+        .isEqualTo(AssignmentWrite.APPLIED);
 
     assertThat(row(ORDERS).owner()).as("nobody held it when it was retired").isNull();
     assertThat(agents.claim(ORDERS, b)).hasValue(held + 1);
   }
 
   @Test
-  void a_row_handed_to_another_node_by_hand_at_the_same_epoch_goes_back_to_the_node_that_holds_the_epoch() {
+  void
+      a_row_handed_to_another_node_by_hand_at_the_same_epoch_goes_back_to_the_node_that_holds_the_epoch() {
     AgentUri invoices = AgentUri.parse("projection://invoices");
     long held = claimedThreeTimes(a, ORDERS);
     claimedThreeTimes(a, invoices);
@@ -574,7 +627,8 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
       agents.release(uri, a);
     }
     assertThat(agents.claim(ORDERS, b)).hasValue(held + 1);
-    assertThat(agents.claimAll(List.of(invoices), b)).containsExactly(org.assertj.core.api.Assertions.entry(invoices, held + 1));
+    assertThat(agents.claimAll(List.of(invoices), b))
+        .containsExactly(org.assertj.core.api.Assertions.entry(invoices, held + 1));
   }
 
   @Test
@@ -594,11 +648,12 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
 
   /**
    * Every epoch a claim or restore returns is above every epoch returned before, or the latest one,
-   * returned again to the node it was issued to: over a seeded random mix of claims, releases, restores, placements,
-   * retirements, deletions and hand-written rows.
+   * returned again to the node it was issued to: over a seeded random mix of claims, releases,
+   * restores, placements, retirements, deletions and hand-written rows.
    */
   @Test
-  void no_mix_of_claims_restores_deletes_retires_and_hand_edits_issues_an_epoch_at_or_below_another_owners() {
+  void
+      no_mix_of_claims_restores_deletes_retires_and_hand_edits_issues_an_epoch_at_or_below_another_owners() {
     java.util.Random random = new java.util.Random(15);
     List<String> owners = List.of(a, b, UUID.randomUUID().toString());
     List<AgentUri> uris = List.of(ORDERS, AgentUri.parse("projection://invoices"));
@@ -606,8 +661,17 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     java.util.Map<AgentUri, java.util.Map<Long, String>> issuedTo = new java.util.HashMap<>();
     for (int step = 0; step < 600; step++) {
       AgentUri uri = uris.get(random.nextInt(uris.size()));
-      String operation = List.of("place", "claim", "claimAll", "restore", "release", "retire", "delete", "hand-edit")
-          .get(random.nextInt(8));
+      String operation =
+          List.of(
+                  "place",
+                  "claim",
+                  "claimAll",
+                  "restore",
+                  "release",
+                  "retire",
+                  "delete",
+                  "hand-edit")
+              .get(random.nextInt(8));
       String node = owners.get(random.nextInt(owners.size()));
       java.util.Optional<AgentAssignment> now = agents.read(uri);
       // Mostly the node a claim or release can succeed for, so that many epochs are issued.
@@ -627,36 +691,47 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
         case "release" -> agents.release(uri, node);
         case "retire" -> agents.retire(uri, fence);
         case "delete" -> fixture.deleteAgentRows(prefix, List.of(uri));
-        default -> agents.upsert(new AgentAssignment(uri, node, node, random.nextInt(3), false, null));
+        default ->
+            agents.upsert(new AgentAssignment(uri, node, node, random.nextInt(3), false, null));
       }
       if (got.isEmpty()) {
         continue;
       }
       long epoch = got.getAsLong();
-      java.util.Map<Long, String> issued = issuedTo.computeIfAbsent(uri, k -> new java.util.HashMap<>());
+      java.util.Map<Long, String> issued =
+          issuedTo.computeIfAbsent(uri, k -> new java.util.HashMap<>());
       String before = issued.get(epoch);
       long top = highest.getOrDefault(uri, 0L);
       // New and above every epoch before, or the latest one, kept by the node it was issued to.
       assertThat(before == null ? epoch > top : before.equals(node) && epoch == top)
-          .as("step %d, %s of %s by %s returned epoch %d; issued before: %s", step, operation, uri, node, epoch, issued)
+          .as(
+              "step %d, %s of %s by %s returned epoch %d; issued before: %s",
+              step, operation, uri, node, epoch, issued)
           .isTrue();
       issued.putIfAbsent(epoch, node);
       highest.merge(uri, epoch, Math::max);
     }
-    assertThat(issuedTo.values().stream().mapToInt(java.util.Map::size).sum()).as("epochs issued").isGreaterThan(20);
+    assertThat(issuedTo.values().stream().mapToInt(java.util.Map::size).sum())
+        .as("epochs issued")
+        .isGreaterThan(20);
   }
 
   // ---- rows that cannot be read (issue 15: one hand-written row failed every read of the table)
 
-  /** Inserts assignment rows by hand, as an operator's SQL would; false if the provider has no SQL. */
+  /**
+   * Inserts assignment rows by hand, as an operator's SQL would; false if the provider has no SQL.
+   */
   private boolean insertedByHand(List<List<Object>> rows) throws java.sql.SQLException {
     java.util.Optional<java.sql.Connection> opened = fixture.openConnection();
     if (opened.isEmpty()) {
       return false;
     }
     try (java.sql.Connection connection = opened.get();
-        java.sql.PreparedStatement insert = connection.prepareStatement("INSERT INTO " + prefix.table("agents")
-            + " (agent_uri, owner_node, target_node, epoch, paused, pinned_to) VALUES (?, ?, ?, ?, ?, NULL)")) {
+        java.sql.PreparedStatement insert =
+            connection.prepareStatement(
+                "INSERT INTO "
+                    + prefix.table("agents")
+                    + " (agent_uri, owner_node, target_node, epoch, paused, pinned_to) VALUES (?, ?, ?, ?, ?, NULL)")) {
       for (List<Object> row : rows) {
         insert.setString(1, (String) row.get(0));
         insert.setString(2, (String) row.get(1));
@@ -670,13 +745,16 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
   }
 
   @Test
-  void a_row_that_cannot_be_read_is_skipped_and_reported_and_fails_no_read_claim_or_placement() throws Exception {
+  void a_row_that_cannot_be_read_is_skipped_and_reported_and_fails_no_read_claim_or_placement()
+      throws Exception {
     long held = ownedBy(a, ORDERS);
     AgentUri fresh = AgentUri.parse("projection://fresh");
     // Not an assumption: a skipped kit test fails CI. A store without SQL holds typed rows only.
-    boolean written = insertedByHand(List.of(
-        java.util.Arrays.asList("WORKER://worker-1", null, a),
-        java.util.Arrays.asList("not a uri", a, a)));
+    boolean written =
+        insertedByHand(
+            List.of(
+                java.util.Arrays.asList("WORKER://worker-1", null, a),
+                java.util.Arrays.asList("not a uri", a, a)));
     if (!written) {
       assertThat(store.describe().provider()).isEqualTo("memory");
       assertThat(agents.skippedRows()).isEqualTo(io.tenure.spi.SkippedRows.NONE);
@@ -684,14 +762,21 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
     }
 
     assertThat(agents.readAll()).extracting(AgentAssignment::uri).containsExactly(ORDERS);
-    assertThat(agents.readFor(a, List.of(ORDERS))).extracting(AgentAssignment::uri).containsExactly(ORDERS);
+    assertThat(agents.readFor(a, List.of(ORDERS)))
+        .extracting(AgentAssignment::uri)
+        .containsExactly(ORDERS);
     assertThat(agents.read(ORDERS)).isPresent();
-    assertThat(agents.placeAll(java.util.Map.of(fresh, a), Set.of(), fence)).isEqualTo(AssignmentWrite.APPLIED);
-    assertThat(agents.claimAll(List.of(fresh, ORDERS), a)).containsOnlyKeys(fresh, ORDERS).containsEntry(ORDERS, held);
+    assertThat(agents.placeAll(java.util.Map.of(fresh, a), Set.of(), fence))
+        .isEqualTo(AssignmentWrite.APPLIED);
+    assertThat(agents.claimAll(List.of(fresh, ORDERS), a))
+        .containsOnlyKeys(fresh, ORDERS)
+        .containsEntry(ORDERS, held);
     assertThat(agents.readAll()).extracting(AgentAssignment::uri).containsExactly(fresh, ORDERS);
 
     io.tenure.spi.SkippedRows skipped = agents.skippedRows();
-    assertThat(skipped.count()).as("each read counts the rows it skipped").isGreaterThanOrEqualTo(5);
+    assertThat(skipped.count())
+        .as("each read counts the rows it skipped")
+        .isGreaterThanOrEqualTo(5);
     assertThat(skipped.reasons()).containsOnlyKeys("WORKER://worker-1", "not a uri");
     assertThat(skipped.reasons().get("WORKER://worker-1")).contains("WORKER");
   }

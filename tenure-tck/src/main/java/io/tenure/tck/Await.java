@@ -3,7 +3,9 @@ package io.tenure.tck;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
-/** Waits for a condition with a bound: the test proceeds on the condition, never on a guess of time. */
+/**
+ * Waits for a condition with a bound: the test proceeds on the condition, never on a guess of time.
+ */
 public final class Await {
   private Await() {}
 

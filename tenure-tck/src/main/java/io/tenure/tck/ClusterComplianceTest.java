@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 public abstract class ClusterComplianceTest extends FixtureSupport {
   /** Fast timings; the JDBC statement timeout (1 s) is why fenceAfter is 1.5 s. */
   protected static final Duration HEARTBEAT = Duration.ofMillis(100);
+
   protected static final Duration SELF_FENCE = Duration.ofMillis(400);
   protected static final Duration STALE = Duration.ofMillis(1000);
   protected static final Duration RENEW = Duration.ofMillis(100);
@@ -81,12 +82,15 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
   }
 
   private TenureNode awaitOneLeader(List<TenureNode> among) {
-    Await.until(BOUND, "exactly one leader among " + among.size(), () -> leaders(among).size() == 1);
+    Await.until(
+        BOUND, "exactly one leader among " + among.size(), () -> leaders(among).size() == 1);
     return leaders(among).get(0);
   }
 
   private Optional<NodeInfo> row(String nodeId) {
-    return observer.membership().read().nodes().stream().filter(n -> n.nodeId().equals(nodeId)).findFirst();
+    return observer.membership().read().nodes().stream()
+        .filter(n -> n.nodeId().equals(nodeId))
+        .findFirst();
   }
 
   @Test
@@ -98,35 +102,58 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
     Lease lease = observer.leases().read();
     assertThat(lease.holder()).isEqualTo(leader.nodeId());
     assertThat(leader.leaderFence().orElseThrow().epoch()).isEqualTo(lease.epoch());
-    assertThat(observer.membership().read().nodes()).hasSize(3)
-        .extracting(NodeInfo::status).containsOnly(NodeStatus.ACTIVE);
+    assertThat(observer.membership().read().nodes())
+        .hasSize(3)
+        .extracting(NodeInfo::status)
+        .containsOnly(NodeStatus.ACTIVE);
   }
 
   @Test
-  void a_node_whose_lease_and_deadlines_are_the_longest_allowed_leads_renews_and_leaves_on_the_database_clock() {
+  void
+      a_node_whose_lease_and_deadlines_are_the_longest_allowed_leads_renews_and_leaves_on_the_database_clock() {
     // The bound (Limits.MAX_DURATION) is right only if every statement the node runs with it works
     // on every provider: acquire and renew at now + 365 days, staleness and cleanup at now - 365
     // days, history at now - 3,650 days.
     Duration longest = Limits.MAX_DURATION;
     List<DemotionReason> demotions = new CopyOnWriteArrayList<>();
-    TenureNode node = started(TenureNode.builder(fixture.open(prefix)).name("patient")
-        .heartbeatInterval(HEARTBEAT).selfFenceAfter(longest.minusSeconds(2)).staleAfter(longest)
-        .renewInterval(RENEW).fenceAfter(longest.minusSeconds(1)).leaseTtl(longest)
-        .defunctAfter(longest).eventRetention(100, Limits.MAX_RETENTION).agentSweepInterval(RENEW)
-        .agentTimeouts(longest, longest).initialPlacementDelay(Duration.ZERO, longest)
-        .queueReclaim(longest, 10).drainDeadline(longest)
-        .listener(new NodeListener() {
-          @Override
-          public void onDemoted(long epoch, DemotionReason reason) {
-            demotions.add(reason);
-          }
-        }));
+    TenureNode node =
+        started(
+            TenureNode.builder(fixture.open(prefix))
+                .name("patient")
+                .heartbeatInterval(HEARTBEAT)
+                .selfFenceAfter(longest.minusSeconds(2))
+                .staleAfter(longest)
+                .renewInterval(RENEW)
+                .fenceAfter(longest.minusSeconds(1))
+                .leaseTtl(longest)
+                .defunctAfter(longest)
+                .eventRetention(100, Limits.MAX_RETENTION)
+                .agentSweepInterval(RENEW)
+                .agentTimeouts(longest, longest)
+                .initialPlacementDelay(Duration.ZERO, longest)
+                .queueReclaim(longest, 10)
+                .drainDeadline(longest)
+                .listener(
+                    new NodeListener() {
+                      @Override
+                      public void onDemoted(long epoch, DemotionReason reason) {
+                        demotions.add(reason);
+                      }
+                    }));
     Await.until(BOUND, "the node leads", node::isLeader);
     Lease first = observer.leases().read();
-    assertThat(Duration.between(first.readAt(), first.expiresAt())).isBetween(longest.minusSeconds(2), longest);
+    assertThat(Duration.between(first.readAt(), first.expiresAt()))
+        .isBetween(longest.minusSeconds(2), longest);
 
-    Await.until(BOUND, "renewals keep moving the expiry at the longest TTL",
-        () -> observer.leases().read().expiresAt().isAfter(first.expiresAt().plus(RENEW.multipliedBy(2))));
+    Await.until(
+        BOUND,
+        "renewals keep moving the expiry at the longest TTL",
+        () ->
+            observer
+                .leases()
+                .read()
+                .expiresAt()
+                .isAfter(first.expiresAt().plus(RENEW.multipliedBy(2))));
 
     assertThat(node.isLeader()).isTrue();
     assertThat(demotions).isEmpty();
@@ -154,10 +181,15 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
     assertThat(successor.leaderFence().orElseThrow().epoch()).isGreaterThan(oldFence.epoch());
     assertThat(observer.leases().isCurrent(oldFence)).isFalse();
     Await.until(BOUND, "the crashed leader demotes itself", () -> !leader.isLeader());
-    Await.until(BOUND, "the crashed leader is declared dead",
+    Await.until(
+        BOUND,
+        "the crashed leader is declared dead",
         () -> row(oldFence.nodeId()).map(NodeInfo::status).orElse(null) == NodeStatus.DEAD);
     long version = observer.membership().read().version();
-    assertThat(observer.membership().declareDead(survivors.get(0).nodeId(), Duration.ofMillis(1), version, oldFence))
+    assertThat(
+            observer
+                .membership()
+                .declareDead(survivors.get(0).nodeId(), Duration.ofMillis(1), version, oldFence))
         .isEqualTo(MembershipWrite.FENCED);
   }
 
@@ -183,20 +215,29 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
   @Test
   void a_node_whose_row_was_deleted_rejoins_as_a_new_incarnation() {
     List<String> rejoins = new CopyOnWriteArrayList<>();
-    TenureNode node = started(builder(fixture.open(prefix), "a").listener(new NodeListener() {
-      @Override
-      public void onRejoined(String previousNodeId, String nodeId) {
-        rejoins.add(previousNodeId + "->" + nodeId);
-      }
-    }));
+    TenureNode node =
+        started(
+            builder(fixture.open(prefix), "a")
+                .listener(
+                    new NodeListener() {
+                      @Override
+                      public void onRejoined(String previousNodeId, String nodeId) {
+                        rejoins.add(previousNodeId + "->" + nodeId);
+                      }
+                    }));
     String first = node.nodeId();
 
     assertThat(observer.membership().remove(first, observer.membership().read().version()))
         .isEqualTo(MembershipWrite.APPLIED);
 
     // The listener fires once the new incarnation is ACTIVE; wait for both.
-    Await.until(BOUND, "a new incarnation", () -> !node.nodeId().equals(first) && !rejoins.isEmpty()
-        && row(node.nodeId()).map(NodeInfo::status).orElse(null) == NodeStatus.ACTIVE);
+    Await.until(
+        BOUND,
+        "a new incarnation",
+        () ->
+            !node.nodeId().equals(first)
+                && !rejoins.isEmpty()
+                && row(node.nodeId()).map(NodeInfo::status).orElse(null) == NodeStatus.ACTIVE);
     assertThat(row(first)).isEmpty();
     assertThat(rejoins).containsExactly(first + "->" + node.nodeId());
   }
@@ -212,26 +253,38 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
     store.heartbeatsDown(true);
 
     Await.until(BOUND, "the follower self-fences", follower::isSelfFenced);
-    Await.until(BOUND, "the leader declares it dead",
+    Await.until(
+        BOUND,
+        "the leader declares it dead",
         () -> row(first).map(NodeInfo::status).orElse(null) == NodeStatus.DEAD);
     store.heartbeatsDown(false);
-    Await.until(BOUND, "it rejoins", () -> !follower.nodeId().equals(first)
-        && row(follower.nodeId()).map(NodeInfo::status).orElse(null) == NodeStatus.ACTIVE);
+    Await.until(
+        BOUND,
+        "it rejoins",
+        () ->
+            !follower.nodeId().equals(first)
+                && row(follower.nodeId()).map(NodeInfo::status).orElse(null) == NodeStatus.ACTIVE);
     Await.until(BOUND, "its self-fence is lifted", () -> !follower.isSelfFenced());
   }
 
   @Test
-  void exactly_at_fence_after_a_leader_cut_off_from_its_lease_still_leads_and_just_past_it_demotes_once() {
+  void
+      exactly_at_fence_after_a_leader_cut_off_from_its_lease_still_leads_and_just_past_it_demotes_once() {
     AtomicLong now = new AtomicLong(0);
     Ticker frozen = now::get;
     List<String> demotions = new CopyOnWriteArrayList<>();
     FaultyStore store = new FaultyStore(fixture.open(prefix));
-    TenureNode leader = started(builder(store, "a").ticker(frozen).listener(new NodeListener() {
-      @Override
-      public void onDemoted(long epoch, DemotionReason reason) {
-        demotions.add(epoch + " " + reason);
-      }
-    }));
+    TenureNode leader =
+        started(
+            builder(store, "a")
+                .ticker(frozen)
+                .listener(
+                    new NodeListener() {
+                      @Override
+                      public void onDemoted(long epoch, DemotionReason reason) {
+                        demotions.add(epoch + " " + reason);
+                      }
+                    }));
     Await.until(BOUND, "it leads", leader::isLeader);
 
     // With the ticker frozen every renewal started at tick 0; now none can succeed.
@@ -252,7 +305,8 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
     TenureNode old = started(builder(oldStore, "old"));
     Await.until(BOUND, "the old node leads", old::isLeader);
     long oldEpoch = old.leaderFence().orElseThrow().epoch();
-    TenureNode delayed = started(builder(fixture.open(prefix), "delayed").acquireDelay(Duration.ofSeconds(2)));
+    TenureNode delayed =
+        started(builder(fixture.open(prefix), "delayed").acquireDelay(Duration.ofSeconds(2)));
     TenureNode preferred = node("preferred");
 
     oldStore.crash();
@@ -270,7 +324,9 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
     java.time.Instant joined = row(id).orElseThrow().heartbeatAt();
 
     // Ten renew intervals by the database clock, observed through its own heartbeats.
-    Await.until(BOUND, "ten renew intervals of heartbeats",
+    Await.until(
+        BOUND,
+        "ten renew intervals of heartbeats",
         () -> row(id).orElseThrow().heartbeatAt().isAfter(joined.plus(RENEW.multipliedBy(10))));
 
     assertThat(follower.isLeader()).isFalse();
@@ -283,7 +339,9 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
     long version = observer.membership().read().version();
     TenureNode twin = builder(fixture.open(prefix), "twin").build();
 
-    assertThatThrownBy(twin::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("'twin'");
+    assertThatThrownBy(twin::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("'twin'");
     assertThat(observer.membership().read().version()).isEqualTo(version);
   }
 
@@ -304,7 +362,10 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
       long epoch = leader.leaderFence().orElseThrow().epoch();
       boolean locking = hasSessionLock();
       if (locking) {
-        Await.until(BOUND, "the leader records its session lock", () -> observer.leases().read().sessionLocked());
+        Await.until(
+            BOUND,
+            "the leader records its session lock",
+            () -> observer.leases().read().sessionLocked());
       }
       FaultyStore frozen = stores.get(three.indexOf(leader));
 
@@ -313,7 +374,8 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
       List<TenureNode> others = three.stream().filter(n -> n != leader).toList();
       TenureNode successor = awaitOneLeader(others);
       assertThat(successor.leaderFence().orElseThrow().epoch()).isEqualTo(epoch + 1);
-      // The successor's lock checks stall for a while, so that the others find the freed lock first.
+      // The successor's lock checks stall for a while, so that the others find the freed lock
+      // first.
       FaultyStore successorStore = stores.get(three.indexOf(successor));
       successorStore.lockChecksDown(true);
       frozen.freeze(false);
@@ -323,12 +385,17 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
       Thread.sleep(TTL.toMillis());
       successorStore.lockChecksDown(false);
       if (locking) {
-        Await.until(BOUND, "the successor records its session lock", () -> observer.leases().read().sessionLocked());
+        Await.until(
+            BOUND,
+            "the successor records its session lock",
+            () -> observer.leases().read().sessionLocked());
       }
       long until = System.nanoTime() + TTL.multipliedBy(2).toNanos();
       while (System.nanoTime() < until) {
         Lease lease = observer.leases().read();
-        assertThat(lease.epoch()).as("exactly one leader change for one pause").isEqualTo(epoch + 1);
+        assertThat(lease.epoch())
+            .as("exactly one leader change for one pause")
+            .isEqualTo(epoch + 1);
         assertThat(lease.holder()).isEqualTo(successor.nodeId());
         Thread.sleep(20);
       }

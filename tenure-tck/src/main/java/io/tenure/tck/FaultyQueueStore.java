@@ -50,7 +50,9 @@ public final class FaultyQueueStore implements QueueStore {
     this.down = down;
   }
 
-  /** @return how many resolves failed by injection so far */
+  /**
+   * @return how many resolves failed by injection so far
+   */
   public int failedResolves() {
     return failed.get();
   }
@@ -63,12 +65,14 @@ public final class FaultyQueueStore implements QueueStore {
   public ResolveResult resolve(List<Resolution> resolutions, @Nullable AgentGuard guard) {
     if (down || take(failBefore)) {
       failed.incrementAndGet();
-      throw new StoreUnavailableException("injected fault: the connection broke before the resolve", null);
+      throw new StoreUnavailableException(
+          "injected fault: the connection broke before the resolve", null);
     }
     ResolveResult result = delegate.resolve(resolutions, guard);
     if (take(failAfter)) {
       failed.incrementAndGet();
-      throw new StoreUnavailableException("injected fault: the resolve was written and its reply lost", null);
+      throw new StoreUnavailableException(
+          "injected fault: the resolve was written and its reply lost", null);
     }
     return result;
   }

@@ -193,7 +193,8 @@ public final class FaultyStore implements Store {
     }
 
     @Override
-    public MembershipWrite declareDead(String nodeId, Duration staleAfter, long expectedVersion, LeaderFence fence) {
+    public MembershipWrite declareDead(
+        String nodeId, Duration staleAfter, long expectedVersion, LeaderFence fence) {
       if (leasesDown) {
         throw down("leader write");
       }
@@ -220,24 +221,30 @@ public final class FaultyStore implements Store {
 
     Leases(LeaseStore real) {
       this.real = real;
-      this.sessionLock = real.sessionLock().map(lock -> new SessionLock() {
-        @Override
-        public Hold hold() {
-          return leasesDown || lockChecksDown || lockFrozen ? Hold.UNAVAILABLE : lock.hold();
-        }
+      this.sessionLock =
+          real.sessionLock()
+              .map(
+                  lock ->
+                      new SessionLock() {
+                        @Override
+                        public Hold hold() {
+                          return leasesDown || lockChecksDown || lockFrozen
+                              ? Hold.UNAVAILABLE
+                              : lock.hold();
+                        }
 
-        @Override
-        public void release() {
-          if (!lockFrozen) {
-            lock.release();
-          }
-        }
+                        @Override
+                        public void release() {
+                          if (!lockFrozen) {
+                            lock.release();
+                          }
+                        }
 
-        @Override
-        public void close() {
-          lock.close();
-        }
-      });
+                        @Override
+                        public void close() {
+                          lock.close();
+                        }
+                      });
     }
 
     private void check(String what) {
@@ -271,7 +278,8 @@ public final class FaultyStore implements Store {
     }
 
     @Override
-    public Optional<Lease> takeOver(String nodeId, String observedHolder, long observedEpoch, Duration ttl) {
+    public Optional<Lease> takeOver(
+        String nodeId, String observedHolder, long observedEpoch, Duration ttl) {
       check("lease take-over");
       return real.takeOver(nodeId, observedHolder, observedEpoch, ttl);
     }

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Base of every kit class: one fixture per class, a fresh prefix per test, everything dropped at the
- * end.
+ * Base of every kit class: one fixture per class, a fresh prefix per test, everything dropped at
+ * the end.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class FixtureSupport {

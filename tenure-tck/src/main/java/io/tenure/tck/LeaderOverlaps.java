@@ -47,8 +47,14 @@ public final class LeaderOverlaps implements AutoCloseable {
         long newest = newestPromoted.get();
         Optional<LeaderFence> fence = node.leaderFence();
         if (fence.isPresent() && fence.get().epoch() < newest) {
-          violations.add("node " + node.settings().name() + " still led at epoch " + fence.get().epoch()
-              + " after epoch " + newest + " was promoted");
+          violations.add(
+              "node "
+                  + node.settings().name()
+                  + " still led at epoch "
+                  + fence.get().epoch()
+                  + " after epoch "
+                  + newest
+                  + " was promoted");
         }
       }
       try {

@@ -47,8 +47,10 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
 
     assertThat(lease.holder()).isEqualTo(a);
     assertThat(lease.epoch()).isEqualTo(1);
-    assertThat(Duration.between(lease.readAt(), lease.expiresAt())).isBetween(TTL.minusSeconds(2), TTL);
-    assertThat(Duration.between(lease.acquiredAt(), lease.readAt())).isBetween(Duration.ZERO, Duration.ofSeconds(2));
+    assertThat(Duration.between(lease.readAt(), lease.expiresAt()))
+        .isBetween(TTL.minusSeconds(2), TTL);
+    assertThat(Duration.between(lease.acquiredAt(), lease.readAt()))
+        .isBetween(Duration.ZERO, Duration.ofSeconds(2));
     assertThat(leases.read()).satisfies(read -> assertThat(read.heldBy(a)).isTrue());
   }
 
@@ -61,7 +63,9 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
 
     assertThat(renewed.epoch()).isEqualTo(first.epoch());
     assertThat(renewed.expiresAt()).isAfter(first.expiresAt());
-    assertThat(renewed.acquiredAt()).as("renewals keep the acquisition time").isEqualTo(first.acquiredAt());
+    assertThat(renewed.acquiredAt())
+        .as("renewals keep the acquisition time")
+        .isEqualTo(first.acquiredAt());
   }
 
   @Test
@@ -201,13 +205,20 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
     Lease held = leases.acquire(a, TTL).orElseThrow();
     leases.recordSessionLock(a, held.epoch());
 
-    List<Duration> refused = List.of(Duration.ZERO, Duration.ofMillis(-1), Limits.MAX_DURATION.plusNanos(1),
-        Duration.parse("P1000000000D"));
+    List<Duration> refused =
+        List.of(
+            Duration.ZERO,
+            Duration.ofMillis(-1),
+            Limits.MAX_DURATION.plusNanos(1),
+            Duration.parse("P1000000000D"));
     for (Duration bad : refused) {
-      assertThatThrownBy(() -> leases.acquire(b, bad)).isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("TTL").hasMessageContaining(bad.toString());
+      assertThatThrownBy(() -> leases.acquire(b, bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("TTL")
+          .hasMessageContaining(bad.toString());
       assertThatThrownBy(() -> leases.acquire(a, bad)).isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> leases.renew(a, held.epoch(), bad)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> leases.renew(a, held.epoch(), bad))
+          .isInstanceOf(IllegalArgumentException.class);
       assertThatThrownBy(() -> leases.takeOver(b, a, held.epoch(), bad))
           .isInstanceOf(IllegalArgumentException.class);
     }
@@ -239,9 +250,12 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
     assertExpiresAfter(again, longest);
   }
 
-  /** The lease expires {@code ttl} after the database's now (its expiry is set before it is read). */
+  /**
+   * The lease expires {@code ttl} after the database's now (its expiry is set before it is read).
+   */
   private static void assertExpiresAfter(Lease lease, Duration ttl) {
-    assertThat(Duration.between(lease.readAt(), lease.expiresAt())).isBetween(ttl.minusSeconds(2), ttl);
+    assertThat(Duration.between(lease.readAt(), lease.expiresAt()))
+        .isBetween(ttl.minusSeconds(2), ttl);
   }
 
   @Test

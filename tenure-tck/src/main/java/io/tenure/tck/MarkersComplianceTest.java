@@ -15,7 +15,6 @@ import io.tenure.TransitionResult.Outcome;
 import io.tenure.spi.CreateResult;
 import io.tenure.spi.MarkerStore;
 import io.tenure.spi.Store;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -89,10 +88,12 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
                 () -> racing.transition(TENANT, "doc-1", "ARCHIVED", "a"),
                 () -> racing.transition(TENANT, "doc-1", "SOFT_DELETED", "b")));
 
-    assertThat(results).extracting(TransitionResult::outcome)
+    assertThat(results)
+        .extracting(TransitionResult::outcome)
         .containsExactlyInAnyOrder(Outcome.APPLIED, Outcome.CONFLICT);
     Marker stored = markers().get(TENANT, "doc-1").orElseThrow();
-    assertThat(results).contains(new TransitionResult.Applied(stored), new TransitionResult.Conflict(stored));
+    assertThat(results)
+        .contains(new TransitionResult.Applied(stored), new TransitionResult.Conflict(stored));
     assertThat(statuses).containsExactlyInAnyOrder(HookStatus.SUCCEEDED, HookStatus.FAILED);
   }
 
@@ -107,11 +108,13 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
                 () -> racing.transition(TENANT, "doc-2", "ARCHIVED", "a"),
                 () -> racing.transition(TENANT, "doc-2", "ARCHIVED", "b")));
 
-    assertThat(results).extracting(TransitionResult::outcome)
+    assertThat(results)
+        .extracting(TransitionResult::outcome)
         .containsExactlyInAnyOrder(Outcome.APPLIED, Outcome.ALREADY_SATISFIED);
     Marker stored = markers().get(TENANT, "doc-2").orElseThrow();
     assertThat(results)
-        .contains(new TransitionResult.Applied(stored), new TransitionResult.AlreadySatisfied(stored));
+        .contains(
+            new TransitionResult.Applied(stored), new TransitionResult.AlreadySatisfied(stored));
     assertThat(statuses).containsExactlyInAnyOrder(HookStatus.SUCCEEDED, HookStatus.FAILED);
   }
 
@@ -130,10 +133,17 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
     List<TransitionResult> results = Race.run(calls);
 
     Marker stored = markers().get(TENANT, "doc-8").orElseThrow();
-    assertThat(results).filteredOn(r -> r.outcome() == Outcome.APPLIED)
+    assertThat(results)
+        .filteredOn(r -> r.outcome() == Outcome.APPLIED)
         .containsExactly(new TransitionResult.Applied(stored));
-    assertThat(results).filteredOn(r -> r.outcome() != Outcome.APPLIED).allSatisfy(r ->
-        assertThat(r).isIn(new TransitionResult.AlreadySatisfied(stored), new TransitionResult.Conflict(stored)));
+    assertThat(results)
+        .filteredOn(r -> r.outcome() != Outcome.APPLIED)
+        .allSatisfy(
+            r ->
+                assertThat(r)
+                    .isIn(
+                        new TransitionResult.AlreadySatisfied(stored),
+                        new TransitionResult.Conflict(stored)));
     assertThat(statuses).filteredOn(s -> s == HookStatus.SUCCEEDED).hasSize(1);
     assertThat(statuses).hasSize(writers);
   }
@@ -171,16 +181,26 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
   void a_failing_after_hook_is_reported_and_the_applied_marker_stands() {
     Markers failing =
         Markers.builder(markerStore)
-            .afterTransition((change, status, result) -> { throw new IllegalStateException("hook 1"); })
-            .afterTransition((change, status, result) -> { throw new IllegalStateException("hook 2"); })
+            .afterTransition(
+                (change, status, result) -> {
+                  throw new IllegalStateException("hook 1");
+                })
+            .afterTransition(
+                (change, status, result) -> {
+                  throw new IllegalStateException("hook 2");
+                })
             .build();
 
     assertThatThrownBy(() -> failing.transition(TENANT, "doc-5", "ARCHIVED", null))
-        .isInstanceOfSatisfying(MarkerHookException.class, e -> {
-          assertThat(e.result().outcome()).isEqualTo(Outcome.APPLIED);
-          assertThat(e.getCause()).hasMessage("hook 1");
-          assertThat(e.getSuppressed()).extracting(Throwable::getMessage).containsExactly("hook 2");
-        });
+        .isInstanceOfSatisfying(
+            MarkerHookException.class,
+            e -> {
+              assertThat(e.result().outcome()).isEqualTo(Outcome.APPLIED);
+              assertThat(e.getCause()).hasMessage("hook 1");
+              assertThat(e.getSuppressed())
+                  .extracting(Throwable::getMessage)
+                  .containsExactly("hook 2");
+            });
     assertThat(markers().get(TENANT, "doc-5")).map(Marker::state).contains("ARCHIVED");
   }
 
@@ -233,7 +253,10 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
   void save_overwrites_whatever_is_stored_last_writer_wins() {
     applied(markers().transition(TENANT, "doc-10", "ARCHIVED", null));
     Marker imported =
-        new Marker(MarkerKey.of(TENANT, "doc-10"), "SOFT_DELETED", "import",
+        new Marker(
+            MarkerKey.of(TENANT, "doc-10"),
+            "SOFT_DELETED",
+            "import",
             Instant.parse("2021-06-01T12:34:56.789012Z"));
 
     markers().save(imported);
@@ -244,10 +267,17 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
   @Test
   void save_then_get_round_trips_every_field_to_the_microsecond() {
     Marker marker =
-        new Marker(MarkerKey.of(TENANT, "doc-11"), "ARCHIVED", "x".repeat(MarkerChange.MAX_REASON_LENGTH),
+        new Marker(
+            MarkerKey.of(TENANT, "doc-11"),
+            "ARCHIVED",
+            "x".repeat(MarkerChange.MAX_REASON_LENGTH),
             Instant.parse("1999-12-31T23:59:59.999999Z"));
     Marker early =
-        new Marker(MarkerKey.of(TENANT, "doc-12"), "ARCHIVED", null, Instant.parse("1970-01-01T00:00:00.000001Z"));
+        new Marker(
+            MarkerKey.of(TENANT, "doc-12"),
+            "ARCHIVED",
+            null,
+            Instant.parse("1970-01-01T00:00:00.000001Z"));
 
     markers().save(marker);
     markers().save(early);
@@ -258,8 +288,10 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
 
   @Test
   void the_earliest_and_latest_times_a_marker_may_carry_round_trip_exactly() {
-    Marker earliest = new Marker(MarkerKey.of(TENANT, "doc-13"), "ARCHIVED", null, Marker.EARLIEST_MARKED_AT);
-    Marker latest = new Marker(MarkerKey.of(TENANT, "doc-14"), "ARCHIVED", null, Marker.LATEST_MARKED_AT);
+    Marker earliest =
+        new Marker(MarkerKey.of(TENANT, "doc-13"), "ARCHIVED", null, Marker.EARLIEST_MARKED_AT);
+    Marker latest =
+        new Marker(MarkerKey.of(TENANT, "doc-14"), "ARCHIVED", null, Marker.LATEST_MARKED_AT);
 
     markers().save(earliest);
     markers().save(latest);
@@ -284,7 +316,8 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
 
   @Test
   void get_all_reads_a_full_batch_and_refuses_a_larger_one() {
-    List<String> ids = IntStream.range(0, MarkerStore.MAX_BATCH).mapToObj(i -> "many-" + i).toList();
+    List<String> ids =
+        IntStream.range(0, MarkerStore.MAX_BATCH).mapToObj(i -> "many-" + i).toList();
     markers().transition(TENANT, "many-7", "ARCHIVED", null);
 
     assertThat(markers().getAll(TENANT, ids)).containsOnlyKeys("many-7");
@@ -298,23 +331,34 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
   @Test
   void malformed_ids_states_and_reasons_are_refused_naming_the_value_and_write_nothing() {
     String tooLong = "r".repeat(MarkerKey.MAX_RESOURCE_LENGTH + 1);
-    assertRefused(() -> markers().transition(null, "r", "ARCHIVED", null), "tenant must not be null");
-    assertRefused(() -> markers().transition(" ", "r", "ARCHIVED", null), "tenant must not be empty");
-    assertRefused(() -> markers().transition(TENANT, "", "ARCHIVED", null), "resource must not be empty");
+    assertRefused(
+        () -> markers().transition(null, "r", "ARCHIVED", null), "tenant must not be null");
+    assertRefused(
+        () -> markers().transition(" ", "r", "ARCHIVED", null), "tenant must not be empty");
+    assertRefused(
+        () -> markers().transition(TENANT, "", "ARCHIVED", null), "resource must not be empty");
     assertRefused(() -> markers().transition(TENANT, tooLong, "ARCHIVED", null), "at most 255");
-    assertRefused(() -> markers().transition("t".repeat(129), "r", "ARCHIVED", null), "at most 128");
+    assertRefused(
+        () -> markers().transition("t".repeat(129), "r", "ARCHIVED", null), "at most 128");
     assertRefused(() -> markers().transition(TENANT, " r", "ARCHIVED", null), "whitespace");
     assertRefused(() -> markers().transition(TENANT, "r\n", "ARCHIVED", null), "whitespace");
-    assertRefused(() -> markers().transition(TENANT, "a\u0007b", "ARCHIVED", null), "control characters");
+    assertRefused(
+        () -> markers().transition(TENANT, "a\u0007b", "ARCHIVED", null), "control characters");
     assertRefused(() -> markers().transition(TENANT, "r", "archived", null), "'archived'");
-    assertRefused(() -> markers().transition(TENANT, "r", "ARCHIVED", "x".repeat(1001)), "at most 1000");
+    assertRefused(
+        () -> markers().transition(TENANT, "r", "ARCHIVED", "x".repeat(1001)), "at most 1000");
     assertRefused(() -> markers().clear(TENANT, "r", "bad state"), "'bad state'");
     assertRefused(() -> markers().getAll("", List.of()), "tenant must not be empty");
     for (Instant outOfRange :
-        List.of(Instant.MAX, Instant.MIN, Instant.parse("+10000-01-01T00:00:00Z"),
+        List.of(
+            Instant.MAX,
+            Instant.MIN,
+            Instant.parse("+10000-01-01T00:00:00Z"),
             Instant.parse("0000-12-31T23:59:59.999999Z"))) {
-      assertRefused(() -> markers().save(new Marker(MarkerKey.of(TENANT, "r"), "ARCHIVED", null, outOfRange)),
-          "markedAt must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z, got " + outOfRange);
+      assertRefused(
+          () -> markers().save(new Marker(MarkerKey.of(TENANT, "r"), "ARCHIVED", null, outOfRange)),
+          "markedAt must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z, got "
+              + outOfRange);
     }
 
     assertThat(markers().get(TENANT, "r")).isEmpty();
@@ -334,10 +378,11 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
   private Markers bothWritersPassTheCheckThenWrite(int writers, List<HookStatus> statuses) {
     Runnable allPassedTheCheck = Race.barrier(writers);
     return Markers.builder(markerStore)
-        .beforeTransition((change, current) -> {
-          allPassedTheCheck.run();
-          return HookDecision.proceed();
-        })
+        .beforeTransition(
+            (change, current) -> {
+              allPassedTheCheck.run();
+              return HookDecision.proceed();
+            })
         .afterTransition((change, status, result) -> statuses.add(status))
         .build();
   }
@@ -367,7 +412,8 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
     assertThat(markers().get(TENANT, "invoice-1")).isEmpty();
     assertThat(markers().get(TENANT, "invoice-?")).isEmpty();
     assertThat(markers().get("t\uFFFDx", "invoice-1")).isEmpty();
-    assertThat(markers().get("t?x", "invoice-1")).contains(((TransitionResult.Applied) plain).marker());
+    assertThat(markers().get("t?x", "invoice-1"))
+        .contains(((TransitionResult.Applied) plain).marker());
   }
 
   @Test
@@ -376,9 +422,11 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
     String beaming = "t-\uD83D\uDE01"; // U+1F601: differs from it only in the low surrogate
     String resource = "\uD840\uDC00".repeat(127) + "x"; // U+20000 x 127: 255 UTF-16 units
 
-    Marker archived = applied(markers().transition(grinning, resource, "ARCHIVED", "why \uD83D\uDE00"));
+    Marker archived =
+        applied(markers().transition(grinning, resource, "ARCHIVED", "why \uD83D\uDE00"));
     Marker deleted = applied(markers().transition(beaming, resource, "SOFT_DELETED", null));
-    Marker other = applied(markers().transition(grinning, resource.replace('x', 'y'), "SOFT_DELETED", null));
+    Marker other =
+        applied(markers().transition(grinning, resource.replace('x', 'y'), "SOFT_DELETED", null));
 
     assertThat(archived.key()).isEqualTo(MarkerKey.of(grinning, resource));
     assertThat(archived.reason()).isEqualTo("why \uD83D\uDE00");
@@ -394,5 +442,4 @@ public abstract class MarkersComplianceTest extends FixtureSupport {
     assertThat(result).isInstanceOf(TransitionResult.Applied.class);
     return ((TransitionResult.Applied) result).marker();
   }
-
 }

@@ -38,17 +38,26 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
   }
 
   private static NewNode node(String name) {
-    return new NewNode(UUID.randomUUID().toString(), name, "http://127.0.0.1:7000", Set.of("orders", "billing"), FENCE);
+    return new NewNode(
+        UUID.randomUUID().toString(),
+        name,
+        "http://127.0.0.1:7000",
+        Set.of("orders", "billing"),
+        FENCE);
   }
 
   private String joined(String name) {
     NewNode node = node(name);
-    assertThat(membership.join(node, membership.read().version())).isEqualTo(MembershipWrite.APPLIED);
+    assertThat(membership.join(node, membership.read().version()))
+        .isEqualTo(MembershipWrite.APPLIED);
     return node.nodeId();
   }
 
   private NodeInfo row(String nodeId) {
-    return membership.read().nodes().stream().filter(n -> n.nodeId().equals(nodeId)).findFirst().orElseThrow();
+    return membership.read().nodes().stream()
+        .filter(n -> n.nodeId().equals(nodeId))
+        .findFirst()
+        .orElseThrow();
   }
 
   private String activeLeader() {
@@ -87,7 +96,9 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
     assertThat(row.capabilities()).containsExactlyInAnyOrder("orders", "billing");
     assertThat(row.status()).isEqualTo(NodeStatus.JOINING);
     assertThat(row.selfFenceAfter()).isEqualTo(FENCE);
-    assertThat(row.startedAt()).isEqualTo(row.heartbeatAt()).isAfterOrEqualTo(before.minusMillis(1));
+    assertThat(row.startedAt())
+        .isEqualTo(row.heartbeatAt())
+        .isAfterOrEqualTo(before.minusMillis(1));
   }
 
   @Test
@@ -105,7 +116,8 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
     String a = joined("a");
     joined("b");
 
-    assertThat(membership.changeStatus(a, NodeStatus.ACTIVE, 1)).isEqualTo(MembershipWrite.STALE_VERSION);
+    assertThat(membership.changeStatus(a, NodeStatus.ACTIVE, 1))
+        .isEqualTo(MembershipWrite.STALE_VERSION);
 
     assertThat(membership.read().version()).isEqualTo(2);
     assertThat(row(a).status()).isEqualTo(NodeStatus.JOINING);
@@ -123,7 +135,8 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
   }
 
   @Test
-  void twenty_concurrent_joins_from_one_read_version_exactly_one_wins_and_the_rest_win_by_retrying() {
+  void
+      twenty_concurrent_joins_from_one_read_version_exactly_one_wins_and_the_rest_win_by_retrying() {
     int nodes = 20;
     long readVersion = membership.read().version();
     List<NewNode> joining = new ArrayList<>();
@@ -137,18 +150,21 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
     List<MembershipWrite> results = Race.run(first);
 
     assertThat(results).filteredOn(r -> r == MembershipWrite.APPLIED).hasSize(1);
-    assertThat(results).filteredOn(r -> r != MembershipWrite.APPLIED).containsOnly(MembershipWrite.STALE_VERSION);
+    assertThat(results)
+        .filteredOn(r -> r != MembershipWrite.APPLIED)
+        .containsOnly(MembershipWrite.STALE_VERSION);
     List<Callable<MembershipWrite>> retries = new ArrayList<>();
     for (int i = 0; i < nodes; i++) {
       if (results.get(i) != MembershipWrite.APPLIED) {
         NewNode node = joining.get(i);
-        retries.add(() -> {
-          MembershipWrite result;
-          do {
-            result = membership.join(node, membership.read().version());
-          } while (result == MembershipWrite.STALE_VERSION);
-          return result;
-        });
+        retries.add(
+            () -> {
+              MembershipWrite result;
+              do {
+                result = membership.join(node, membership.read().version());
+              } while (result == MembershipWrite.STALE_VERSION);
+              return result;
+            });
       }
     }
     assertThat(Race.run(retries)).containsOnly(MembershipWrite.APPLIED);
@@ -166,7 +182,8 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
       joins.add(() -> membership.joinQueued(node));
     }
 
-    assertThat(Race.run(joins)).as("each read its version under the lock: none is stale")
+    assertThat(Race.run(joins))
+        .as("each read its version under the lock: none is stale")
         .containsOnly(MembershipWrite.APPLIED);
 
     assertThat(membership.read().version()).isEqualTo(nodes + 1);
@@ -174,7 +191,8 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
   }
 
   @Test
-  void concurrent_queued_activations_and_leaves_all_apply_and_a_queued_join_of_a_duplicate_changes_nothing() {
+  void
+      concurrent_queued_activations_and_leaves_all_apply_and_a_queued_join_of_a_duplicate_changes_nothing() {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       ids.add(joined("n" + i));
@@ -182,16 +200,18 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
     List<Callable<MembershipWrite>> changes = new ArrayList<>();
     for (int i = 0; i < ids.size(); i++) {
       String id = ids.get(i);
-      changes.add(i % 2 == 0
-          ? () -> membership.changeStatusQueued(id, NodeStatus.ACTIVE)
-          : () -> membership.changeStatusQueued(id, NodeStatus.LEAVING));
+      changes.add(
+          i % 2 == 0
+              ? () -> membership.changeStatusQueued(id, NodeStatus.ACTIVE)
+              : () -> membership.changeStatusQueued(id, NodeStatus.LEAVING));
     }
 
     assertThat(Race.run(changes)).containsOnly(MembershipWrite.APPLIED);
     assertThat(membership.read().version()).isEqualTo(20);
     assertThat(row(ids.get(0)).status()).isEqualTo(NodeStatus.ACTIVE);
     assertThat(row(ids.get(1)).status()).isEqualTo(NodeStatus.LEAVING);
-    assertThat(membership.changeStatusQueued(ids.get(1), NodeStatus.ACTIVE)).isEqualTo(MembershipWrite.NOT_ELIGIBLE);
+    assertThat(membership.changeStatusQueued(ids.get(1), NodeStatus.ACTIVE))
+        .isEqualTo(MembershipWrite.NOT_ELIGIBLE);
 
     List<Callable<MembershipWrite>> removals = new ArrayList<>();
     ids.forEach(id -> removals.add(() -> membership.removeQueued(id)));
@@ -212,9 +232,12 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
     String a = joined("a");
 
     assertThat(membership.changeStatus(a, NodeStatus.ACTIVE, 1)).isEqualTo(MembershipWrite.APPLIED);
-    assertThat(membership.changeStatus(a, NodeStatus.ACTIVE, 2)).isEqualTo(MembershipWrite.NOT_ELIGIBLE);
-    assertThat(membership.changeStatus(a, NodeStatus.LEAVING, 2)).isEqualTo(MembershipWrite.APPLIED);
-    assertThat(membership.changeStatus(a, NodeStatus.ACTIVE, 3)).isEqualTo(MembershipWrite.NOT_ELIGIBLE);
+    assertThat(membership.changeStatus(a, NodeStatus.ACTIVE, 2))
+        .isEqualTo(MembershipWrite.NOT_ELIGIBLE);
+    assertThat(membership.changeStatus(a, NodeStatus.LEAVING, 2))
+        .isEqualTo(MembershipWrite.APPLIED);
+    assertThat(membership.changeStatus(a, NodeStatus.ACTIVE, 3))
+        .isEqualTo(MembershipWrite.NOT_ELIGIBLE);
     assertThat(membership.remove(a, 3)).isEqualTo(MembershipWrite.APPLIED);
 
     assertThat(membership.read().version()).isEqualTo(4);
@@ -227,9 +250,11 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
   void a_node_cannot_declare_itself_dead_or_joining() {
     String a = joined("a");
     assertThatThrownBy(() -> membership.changeStatus(a, NodeStatus.DEAD, 1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DEAD");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("DEAD");
     assertThatThrownBy(() -> membership.changeStatus(a, NodeStatus.JOINING, 1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("JOINING");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("JOINING");
   }
 
   @Test
@@ -243,7 +268,8 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
     NodeInfo after = row(a);
     assertThat(membership.read().version()).isEqualTo(1);
     assertThat(after.heartbeatAt()).isAfter(before.heartbeatAt());
-    assertThat(Duration.between(after.heartbeatAt(), store.now()).abs()).isLessThan(Duration.ofSeconds(2));
+    assertThat(Duration.between(after.heartbeatAt(), store.now()).abs())
+        .isLessThan(Duration.ofSeconds(2));
     assertThat(after.rowVersion()).isGreaterThan(before.rowVersion());
     assertThat(after.startedAt()).isEqualTo(before.startedAt());
   }
@@ -264,9 +290,12 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
     membership.heartbeat(leader);
     LeaderFence fence = leaderFence(leader);
 
-    assertThat(membership.findStale(Duration.ofMillis(5))).extracting(NodeInfo::nodeId).contains(stale);
+    assertThat(membership.findStale(Duration.ofMillis(5)))
+        .extracting(NodeInfo::nodeId)
+        .contains(stale);
     long version = membership.read().version();
-    assertThat(membership.declareDead(stale, Duration.ofMillis(5), version, fence)).isEqualTo(MembershipWrite.APPLIED);
+    assertThat(membership.declareDead(stale, Duration.ofMillis(5), version, fence))
+        .isEqualTo(MembershipWrite.APPLIED);
 
     assertThat(row(stale).status()).isEqualTo(NodeStatus.DEAD);
     assertThat(membership.read().version()).isEqualTo(version + 1);
@@ -282,12 +311,17 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
     long version = membership.read().version();
     DatabaseClock.awaitPast(store, row(leader).heartbeatAt().plusMillis(5));
 
-    assertThat(membership.declareDead(fresh, Duration.ofHours(1), version, fence)).isEqualTo(MembershipWrite.NOT_ELIGIBLE);
-    assertThat(membership.declareDead(leader, Duration.ofMillis(1), version, fence)).isEqualTo(MembershipWrite.NOT_ELIGIBLE);
-    assertThat(membership.declareDead(fresh, Duration.ofMillis(1), version - 1, fence)).isEqualTo(MembershipWrite.STALE_VERSION);
+    assertThat(membership.declareDead(fresh, Duration.ofHours(1), version, fence))
+        .isEqualTo(MembershipWrite.NOT_ELIGIBLE);
+    assertThat(membership.declareDead(leader, Duration.ofMillis(1), version, fence))
+        .isEqualTo(MembershipWrite.NOT_ELIGIBLE);
+    assertThat(membership.declareDead(fresh, Duration.ofMillis(1), version - 1, fence))
+        .isEqualTo(MembershipWrite.STALE_VERSION);
 
     assertThat(membership.read().version()).isEqualTo(version);
-    assertThat(membership.read().nodes()).extracting(NodeInfo::status).containsOnly(NodeStatus.JOINING);
+    assertThat(membership.read().nodes())
+        .extracting(NodeInfo::status)
+        .containsOnly(NodeStatus.JOINING);
   }
 
   @Test
@@ -302,11 +336,13 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
     DatabaseClock.awaitPast(store, row(victim).heartbeatAt().plusMillis(5));
     long version = membership.read().version();
 
-    assertThat(membership.declareDead(victim, Duration.ofMillis(1), version, old)).isEqualTo(MembershipWrite.FENCED);
+    assertThat(membership.declareDead(victim, Duration.ofMillis(1), version, old))
+        .isEqualTo(MembershipWrite.FENCED);
 
     assertThat(row(victim).status()).isEqualTo(NodeStatus.JOINING);
     assertThat(membership.read().version()).isEqualTo(version);
-    assertThat(membership.declareDead(victim, Duration.ofMillis(1), version, current)).isEqualTo(MembershipWrite.APPLIED);
+    assertThat(membership.declareDead(victim, Duration.ofMillis(1), version, current))
+        .isEqualTo(MembershipWrite.APPLIED);
   }
 
   @Test
@@ -329,7 +365,9 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
     assertThat(defunct).extracting(NodeInfo::nodeId).containsExactlyInAnyOrder(leader, leaving);
     membership.heartbeat(leader);
     assertThat(membership.deleteDefunct(defunct, cutoff, fence)).isEqualTo(1);
-    assertThat(membership.read().nodes()).extracting(NodeInfo::nodeId).containsExactlyInAnyOrder(leader, active, recent);
+    assertThat(membership.read().nodes())
+        .extracting(NodeInfo::nodeId)
+        .containsExactlyInAnyOrder(leader, active, recent);
   }
 
   @Test
@@ -373,33 +411,52 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
     store.leases().release(oldLeader, old.epoch());
     DatabaseClock.awaitPast(store, row(leaving).heartbeatAt().plusMillis(5));
 
-    assertThat(membership.deleteDefunct(membership.findDefunct(Duration.ofMillis(1), 10), Duration.ofMillis(1), old)).isZero();
+    assertThat(
+            membership.deleteDefunct(
+                membership.findDefunct(Duration.ofMillis(1), 10), Duration.ofMillis(1), old))
+        .isZero();
     assertThat(membership.read().nodes()).extracting(NodeInfo::nodeId).contains(leaving);
   }
 
   @Test
   void the_history_lists_events_newest_first_and_trims_by_count() {
     for (int i = 0; i < 5; i++) {
-      store.events().append(ClusterEvent.Kind.JOINED, "node-" + i, i % 2 == 0 ? null : (long) i, "x".repeat(1200));
+      store
+          .events()
+          .append(
+              ClusterEvent.Kind.JOINED,
+              "node-" + i,
+              i % 2 == 0 ? null : (long) i,
+              "x".repeat(1200));
     }
 
     List<ClusterEvent> recent = store.events().recent(3);
 
-    assertThat(recent).extracting(ClusterEvent::nodeId).containsExactly("node-4", "node-3", "node-2");
+    assertThat(recent)
+        .extracting(ClusterEvent::nodeId)
+        .containsExactly("node-4", "node-3", "node-2");
     assertThat(recent.get(0).epoch()).isNull();
     assertThat(recent.get(1).epoch()).isEqualTo(3L);
     assertThat(recent.get(0).detail()).hasSize(1000);
-    assertThat(Duration.between(recent.get(0).at(), store.now()).abs()).isLessThan(Duration.ofSeconds(5));
+    assertThat(Duration.between(recent.get(0).at(), store.now()).abs())
+        .isLessThan(Duration.ofSeconds(5));
     assertThat(store.events().trim(2, Duration.ofDays(1))).isEqualTo(3);
-    assertThat(store.events().recent(10)).extracting(ClusterEvent::nodeId).containsExactly("node-4", "node-3");
+    assertThat(store.events().recent(10))
+        .extracting(ClusterEvent::nodeId)
+        .containsExactly("node-4", "node-3");
   }
 
   @Test
   void a_batch_of_events_is_appended_in_its_order_and_cut_like_one() {
     store.events().append(ClusterEvent.Kind.JOINED, "first", null, "");
-    store.events().appendAll(List.of(
-        new io.tenure.spi.EventStore.NewEvent(ClusterEvent.Kind.AGENT_STARTED, "n1", 7L, "a://x"),
-        new io.tenure.spi.EventStore.NewEvent(ClusterEvent.Kind.AGENT_STARTED, "n2", null, "y".repeat(1500))));
+    store
+        .events()
+        .appendAll(
+            List.of(
+                new io.tenure.spi.EventStore.NewEvent(
+                    ClusterEvent.Kind.AGENT_STARTED, "n1", 7L, "a://x"),
+                new io.tenure.spi.EventStore.NewEvent(
+                    ClusterEvent.Kind.AGENT_STARTED, "n2", null, "y".repeat(1500))));
     store.events().appendAll(List.of());
 
     List<ClusterEvent> recent = store.events().recent(10);

@@ -53,8 +53,12 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
   }
 
   private TenureNode start(String name, Queue queue, int concurrency, MessageHandler handler) {
-    return start(builder(name).consumer(Queue.on(fixture.open(prefix).queues(), queue.name(), queue.policy()),
-        concurrency, handler));
+    return start(
+        builder(name)
+            .consumer(
+                Queue.on(fixture.open(prefix).queues(), queue.name(), queue.policy()),
+                concurrency,
+                handler));
   }
 
   private TenureNode.Builder builder(String name) {
@@ -89,7 +93,8 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     return stats.pending() + stats.inflight() == 0;
   }
 
-  private static long sum(List<TenureNode> nodes, java.util.function.ToLongFunction<ConsumerStats> field) {
+  private static long sum(
+      List<TenureNode> nodes, java.util.function.ToLongFunction<ConsumerStats> field) {
     return nodes.stream().flatMap(n -> n.consumerStats().stream()).mapToLong(field).sum();
   }
 
@@ -97,7 +102,8 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
   void three_nodes_handle_ten_thousand_messages_none_lost_none_stranded_none_twice() {
     Queue work = queue("work", QueuePolicy.defaults());
     Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
-    MessageHandler handler = d -> handled.computeIfAbsent(d.text(), t -> new AtomicInteger()).incrementAndGet();
+    MessageHandler handler =
+        d -> handled.computeIfAbsent(d.text(), t -> new AtomicInteger()).incrementAndGet();
     // The nodes consume before the messages arrive: each takes its share as they come, rather
     // than the first node started draining a full queue before the last one begins.
     for (int i = 1; i <= 3; i++) {
@@ -106,9 +112,13 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     enqueue(work, 10_000);
 
     // The consumers count a resolve just after the store wrote it: wait for the counts too.
-    Await.until(BOUND, "every message handled and resolved (now " + handled.size() + ")",
-        () -> handled.size() == 10_000 && settled(work)
-            && sum(nodes, ConsumerStats::handled) >= 10_000);
+    Await.until(
+        BOUND,
+        "every message handled and resolved (now " + handled.size() + ")",
+        () ->
+            handled.size() == 10_000
+                && settled(work)
+                && sum(nodes, ConsumerStats::handled) >= 10_000);
     assertThat(handled.values()).as("messages handled more than once").allMatch(n -> n.get() == 1);
     assertThat(sum(nodes, ConsumerStats::handled)).isEqualTo(10_000);
     assertThat(sum(nodes, ConsumerStats::lostClaims)).isZero();
@@ -117,25 +127,38 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
 
   @Test
   void a_failing_handler_is_retried_as_the_policy_says_then_dead_lettered() {
-    Queue flaky = queue("flaky", QueuePolicy.defaults().withMaxAttempts(3)
-        .withBackoff(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), 0.0));
+    Queue flaky =
+        queue(
+            "flaky",
+            QueuePolicy.defaults()
+                .withMaxAttempts(3)
+                .withBackoff(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), 0.0));
     List<Long> attemptsAt = new java.util.concurrent.CopyOnWriteArrayList<>();
     long id = flaky.enqueue(OutgoingMessage.text("boom"));
 
-    TenureNode node = start("n1", flaky, 1, d -> {
-      attemptsAt.add(System.nanoTime());
-      throw new IllegalStateException("attempt " + d.attempt() + " failed");
-    });
+    TenureNode node =
+        start(
+            "n1",
+            flaky,
+            1,
+            d -> {
+              attemptsAt.add(System.nanoTime());
+              throw new IllegalStateException("attempt " + d.attempt() + " failed");
+            });
 
-    Await.until(BOUND, "a dead letter", () -> flaky.message(id).map(QueueMessage::status).orElse(null)
-        == MessageStatus.DEAD);
+    Await.until(
+        BOUND,
+        "a dead letter",
+        () -> flaky.message(id).map(QueueMessage::status).orElse(null) == MessageStatus.DEAD);
     QueueMessage dead = flaky.message(id).orElseThrow();
     assertThat(dead.attempts()).isEqualTo(3);
     assertThat(dead.lastError()).contains("attempt 3 failed");
     assertThat(attemptsAt).hasSize(3);
     // Backoff 100 ms then 200 ms (no jitter): the gaps are at least that long.
-    assertThat(attemptsAt.get(1) - attemptsAt.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(100).toNanos());
-    assertThat(attemptsAt.get(2) - attemptsAt.get(1)).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
+    assertThat(attemptsAt.get(1) - attemptsAt.get(0))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(100).toNanos());
+    assertThat(attemptsAt.get(2) - attemptsAt.get(1))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
     Await.until(BOUND, "counted", () -> node.consumerStats().get(0).deadLettered() == 1);
     assertThat(node.consumerStats().get(0).retried()).isEqualTo(2);
     assertThat(flaky.deadLetters(10)).extracting(QueueMessage::id).containsExactly(id);
@@ -143,15 +166,22 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
 
   @Test
   void a_non_retryable_failure_is_dead_lettered_at_once() {
-    Queue strict = queue("strict", QueuePolicy.defaults().withNonRetryable(IllegalArgumentException.class));
+    Queue strict =
+        queue("strict", QueuePolicy.defaults().withNonRetryable(IllegalArgumentException.class));
     long id = strict.enqueue(OutgoingMessage.text("bad input"));
 
-    start("n1", strict, 1, d -> {
-      throw new IllegalArgumentException("cannot parse");
-    });
+    start(
+        "n1",
+        strict,
+        1,
+        d -> {
+          throw new IllegalArgumentException("cannot parse");
+        });
 
-    Await.until(BOUND, "a dead letter", () -> strict.message(id).map(QueueMessage::status).orElse(null)
-        == MessageStatus.DEAD);
+    Await.until(
+        BOUND,
+        "a dead letter",
+        () -> strict.message(id).map(QueueMessage::status).orElse(null) == MessageStatus.DEAD);
     assertThat(strict.message(id).orElseThrow().attempts()).isEqualTo(1);
   }
 
@@ -164,10 +194,15 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     AtomicInteger runs = new AtomicInteger();
     long id = slow.enqueue(OutgoingMessage.text("long job"));
 
-    start("n1", slow, 1, d -> {
-      runs.incrementAndGet();
-      Thread.sleep(7_000); // more than two leases: only the consumer's extensions keep the claim
-    });
+    start(
+        "n1",
+        slow,
+        1,
+        d -> {
+          runs.incrementAndGet();
+          Thread.sleep(
+              7_000); // more than two leases: only the consumer's extensions keep the claim
+        });
     start("n2", slow, 1, d -> runs.incrementAndGet());
 
     Await.until(BOUND, "done", () -> slow.message(id).isEmpty());
@@ -176,21 +211,30 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
   }
 
   @Test
-  void closing_releases_what_never_started_and_abandons_an_overrunning_handler_to_the_reclaim_sweep() {
+  void
+      closing_releases_what_never_started_and_abandons_an_overrunning_handler_to_the_reclaim_sweep() {
     Queue jobs = queue("jobs", QueuePolicy.defaults().withLease(Duration.ofMillis(500)));
     CountDownLatch stuck = new CountDownLatch(1);
     CountDownLatch entered = new CountDownLatch(1);
     long one = jobs.enqueue(OutgoingMessage.text("first"));
     long other = jobs.enqueue(OutgoingMessage.text("second"));
     java.util.concurrent.atomic.AtomicLong runs = new java.util.concurrent.atomic.AtomicLong();
-    TenureNode closing = start(builder("n1").drainDeadline(Duration.ofMillis(200))
-        .consumer(Queue.on(fixture.open(prefix).queues(), "jobs", jobs.policy()), 1, d -> {
-          runs.set(d.message().id());
-          entered.countDown();
-          stuck.await(); // never returns before the test ends: this handler overruns
-        }));
-    Await.until(BOUND, "both claimed, one running", () -> entered.getCount() == 0
-        && jobs.stats().inflight() == 2);
+    TenureNode closing =
+        start(
+            builder("n1")
+                .drainDeadline(Duration.ofMillis(200))
+                .consumer(
+                    Queue.on(fixture.open(prefix).queues(), "jobs", jobs.policy()),
+                    1,
+                    d -> {
+                      runs.set(d.message().id());
+                      entered.countDown();
+                      stuck.await(); // never returns before the test ends: this handler overruns
+                    }));
+    Await.until(
+        BOUND,
+        "both claimed, one running",
+        () -> entered.getCount() == 0 && jobs.stats().inflight() == 2);
     // Which one runs is not fixed: on the servers the two claimers may each take one, and the
     // later message's claim may reach the buffer first.
     long first = runs.get();
@@ -202,8 +246,12 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     // it may hold the message close just released until its claimer gives it back. Read once n1's
     // claimers have ended, which they do after giving back what they took.
     String claimers = "tenure-claim-jobs-" + closing.nodeId().substring(0, 8);
-    Await.until(BOUND, "n1's claimers ended", () -> Thread.getAllStackTraces().keySet().stream()
-        .noneMatch(t -> t.getName().startsWith(claimers)));
+    Await.until(
+        BOUND,
+        "n1's claimers ended",
+        () ->
+            Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().startsWith(claimers)));
 
     // The one that never started went back, its attempt given back.
     QueueMessage released = jobs.message(second).orElseThrow();
@@ -224,9 +272,13 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
   private static final Duration LONG_LEASE = Duration.ofMinutes(5); // never lapses here
 
   /** A node whose store's resolves fail as the test says, consuming {@code name} with one slot. */
-  private TenureNode faultyConsumer(FaultyStore faulty, TenureNode.Builder builder, String name, AtomicInteger runs) {
-    return start(builder.consumer(Queue.on(faulty.queues(), name, QueuePolicy.defaults().withLease(LONG_LEASE)), 1,
-        d -> runs.incrementAndGet()));
+  private TenureNode faultyConsumer(
+      FaultyStore faulty, TenureNode.Builder builder, String name, AtomicInteger runs) {
+    return start(
+        builder.consumer(
+            Queue.on(faulty.queues(), name, QueuePolicy.defaults().withLease(LONG_LEASE)),
+            1,
+            d -> runs.incrementAndGet()));
   }
 
   @Test
@@ -240,7 +292,10 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     TenureNode node = faultyConsumer(faulty, builder("n1", faulty), "broken-link", runs);
 
     // Given up at the first failure, the done would wait five minutes for the lease to lapse.
-    Await.until(BOUND, "done written", () -> work.message(id).isEmpty() && node.consumerStats().get(0).handled() == 1);
+    Await.until(
+        BOUND,
+        "done written",
+        () -> work.message(id).isEmpty() && node.consumerStats().get(0).handled() == 1);
     assertThat(faulty.queueFaults().failedResolves()).isEqualTo(3);
     assertThat(runs).hasValue(1);
     assertThat(node.consumerStats().get(0).unwritten()).isZero();
@@ -261,7 +316,9 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     Await.until(BOUND, "counted", () -> node.consumerStats().get(0).handled() == 1);
     assertThat(work.message(id)).as("done and deleted").isEmpty();
     assertThat(faulty.queueFaults().failedResolves()).isEqualTo(1);
-    assertThat(node.consumerStats().get(0).lostClaims()).as("its own write is not a lost claim").isZero();
+    assertThat(node.consumerStats().get(0).lostClaims())
+        .as("its own write is not a lost claim")
+        .isZero();
     assertThat(node.consumerStats().get(0).unwritten()).isZero();
     assertThat(runs).hasValue(1);
   }
@@ -275,10 +332,13 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
     AtomicInteger runs = new AtomicInteger();
 
-    TenureNode node = faultyConsumer(faulty, builder("n1", faulty).ticker(now::get), "db-down", runs);
+    TenureNode node =
+        faultyConsumer(faulty, builder("n1", faulty).ticker(now::get), "db-down", runs);
 
     Await.until(BOUND, "tried three times", () -> faulty.queueFaults().failedResolves() >= 3);
-    assertThat(node.consumerStats().get(0).unwritten()).as("not given up while its lease runs").isZero();
+    assertThat(node.consumerStats().get(0).unwritten())
+        .as("not given up while its lease runs")
+        .isZero();
     assertThat(work.message(id).orElseThrow().status()).isEqualTo(MessageStatus.INFLIGHT);
 
     now.addAndGet(LONG_LEASE.toNanos()); // the lease is near its end (it is over, by the ticker)
@@ -301,34 +361,41 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     Map<String, List<Integer>> seen = new ConcurrentHashMap<>();
     Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
     AtomicInteger overlaps = new AtomicInteger();
-    MessageHandler handler = d -> {
-      String[] parts = d.text().split(":");
-      if (running.computeIfAbsent(parts[0], k -> new AtomicInteger()).incrementAndGet() > 1) {
-        overlaps.incrementAndGet();
-      }
-      Thread.sleep(2);
-      seen.computeIfAbsent(parts[0], k -> new java.util.concurrent.CopyOnWriteArrayList<>())
-          .add(Integer.parseInt(parts[1]));
-      running.get(parts[0]).decrementAndGet();
-    };
+    MessageHandler handler =
+        d -> {
+          String[] parts = d.text().split(":");
+          if (running.computeIfAbsent(parts[0], k -> new AtomicInteger()).incrementAndGet() > 1) {
+            overlaps.incrementAndGet();
+          }
+          Thread.sleep(2);
+          seen.computeIfAbsent(parts[0], k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+              .add(Integer.parseInt(parts[1]));
+          running.get(parts[0]).decrementAndGet();
+        };
 
     start("n1", orders, 4, handler);
     start("n2", orders, 4, handler);
 
-    Await.until(BOUND, "all handled", () -> seen.values().stream().mapToInt(List::size).sum() == 60);
+    Await.until(
+        BOUND, "all handled", () -> seen.values().stream().mapToInt(List::size).sum() == 60);
     assertThat(overlaps).as("two messages of one key in flight at once").hasValue(0);
     seen.values().forEach(order -> assertThat(order).isSorted());
   }
 
   @Test
   void done_messages_are_kept_for_their_retention_then_deleted_by_the_leader() {
-    Queue kept = queue("kept", QueuePolicy.defaults().withRetention(Duration.ofMillis(800), Duration.ofDays(1)));
+    Queue kept =
+        queue(
+            "kept",
+            QueuePolicy.defaults().withRetention(Duration.ofMillis(800), Duration.ofDays(1)));
     long id = kept.enqueue(OutgoingMessage.text("keep me a while"));
 
-    start("n1", kept, 1, d -> { });
+    start("n1", kept, 1, d -> {});
 
-    Await.until(BOUND, "done and kept", () -> kept.message(id).map(QueueMessage::status).orElse(null)
-        == MessageStatus.DONE);
+    Await.until(
+        BOUND,
+        "done and kept",
+        () -> kept.message(id).map(QueueMessage::status).orElse(null) == MessageStatus.DONE);
     assertThat(kept.message(id).orElseThrow().finishedAt()).isNotNull();
     Await.until(BOUND, "deleted after its retention", () -> kept.message(id).isEmpty());
   }
@@ -346,22 +413,33 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     AtomicInteger atOnce = new AtomicInteger();
     AtomicInteger overlaps = new AtomicInteger();
     CountDownLatch halfway = new CountDownLatch(1);
-    java.util.function.Function<String, MessageHandler> handler = node -> d -> {
-      if (atOnce.incrementAndGet() > 1) {
-        overlaps.incrementAndGet();
-      }
-      Thread.sleep(5);
-      order.add(Integer.parseInt(d.text()));
-      handledBy.add(node);
-      if (order.size() == 20) {
-        halfway.countDown();
-      }
-      atOnce.decrementAndGet();
-    };
-    TenureNode first = start(builder("n1").agentSweepInterval(Duration.ofMillis(100))
-        .exclusiveConsumer(Queue.on(fixture.open(prefix).queues(), "ledger", ledger.policy()), handler.apply("n1")));
-    start(builder("n2").agentSweepInterval(Duration.ofMillis(100))
-        .exclusiveConsumer(Queue.on(fixture.open(prefix).queues(), "ledger", ledger.policy()), handler.apply("n2")));
+    java.util.function.Function<String, MessageHandler> handler =
+        node ->
+            d -> {
+              if (atOnce.incrementAndGet() > 1) {
+                overlaps.incrementAndGet();
+              }
+              Thread.sleep(5);
+              order.add(Integer.parseInt(d.text()));
+              handledBy.add(node);
+              if (order.size() == 20) {
+                halfway.countDown();
+              }
+              atOnce.decrementAndGet();
+            };
+    TenureNode first =
+        start(
+            builder("n1")
+                .agentSweepInterval(Duration.ofMillis(100))
+                .exclusiveConsumer(
+                    Queue.on(fixture.open(prefix).queues(), "ledger", ledger.policy()),
+                    handler.apply("n1")));
+    start(
+        builder("n2")
+            .agentSweepInterval(Duration.ofMillis(100))
+            .exclusiveConsumer(
+                Queue.on(fixture.open(prefix).queues(), "ledger", ledger.policy()),
+                handler.apply("n2")));
 
     Await.until(BOUND, "half handled", () -> halfway.getCount() == 0);
     String owner = handledBy.get(0);
@@ -369,12 +447,18 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     nodes.remove(leaving);
     leaving.close();
 
-    Await.until(BOUND, "all handled (now " + order.size() + ")", () -> order.size() >= 40 && settled(ledger));
+    Await.until(
+        BOUND,
+        "all handled (now " + order.size() + ")",
+        () -> order.size() >= 40 && settled(ledger));
     assertThat(overlaps).as("two messages of an exclusive queue in flight at once").hasValue(0);
-    assertThat(order).as("strict order, each once").containsExactlyElementsOf(
-        java.util.stream.IntStream.range(0, 40).boxed().toList());
+    assertThat(order)
+        .as("strict order, each once")
+        .containsExactlyElementsOf(java.util.stream.IntStream.range(0, 40).boxed().toList());
     // One hand-over: the first owner until it left, then only the other node.
-    int switched = handledBy.indexOf(handledBy.stream().filter(n -> !n.equals(owner)).findFirst().orElseThrow());
+    int switched =
+        handledBy.indexOf(
+            handledBy.stream().filter(n -> !n.equals(owner)).findFirst().orElseThrow());
     assertThat(switched).isGreaterThanOrEqualTo(20);
     assertThat(handledBy.subList(0, switched)).containsOnly(owner);
     assertThat(handledBy.subList(switched, 40)).doesNotContain(owner);
@@ -382,26 +466,41 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
 
   @Test
   void a_batch_handler_gets_up_to_its_batch_size_and_a_failing_batch_fails_each_message() {
-    Queue bulk = queue("bulk", QueuePolicy.defaults().withMaxAttempts(2)
-        .withBackoff(Duration.ofMillis(50), 1.0, Duration.ofMillis(50), 0.0));
+    Queue bulk =
+        queue(
+            "bulk",
+            QueuePolicy.defaults()
+                .withMaxAttempts(2)
+                .withBackoff(Duration.ofMillis(50), 1.0, Duration.ofMillis(50), 0.0));
     enqueue(bulk, 200);
     List<Integer> sizes = new java.util.concurrent.CopyOnWriteArrayList<>();
     Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
-    start(builder("n1").batchConsumer(Queue.on(fixture.open(prefix).queues(), "bulk", bulk.policy()), 2, 25,
-        deliveries -> {
-          sizes.add(deliveries.size());
-          deliveries.forEach(d -> seen.computeIfAbsent(d.text(), t -> new AtomicInteger()).incrementAndGet());
-          if (deliveries.stream().anyMatch(d -> d.text().equals("m7"))) {
-            throw new IllegalStateException("batch with m7 fails");
-          }
-        }));
+    start(
+        builder("n1")
+            .batchConsumer(
+                Queue.on(fixture.open(prefix).queues(), "bulk", bulk.policy()),
+                2,
+                25,
+                deliveries -> {
+                  sizes.add(deliveries.size());
+                  deliveries.forEach(
+                      d ->
+                          seen.computeIfAbsent(d.text(), t -> new AtomicInteger())
+                              .incrementAndGet());
+                  if (deliveries.stream().anyMatch(d -> d.text().equals("m7"))) {
+                    throw new IllegalStateException("batch with m7 fails");
+                  }
+                }));
 
-    Await.until(BOUND, "all done or dead", () -> settled(bulk)
-        && seen.size() == 200);
+    Await.until(BOUND, "all done or dead", () -> settled(bulk) && seen.size() == 200);
     assertThat(sizes).allMatch(n -> n >= 1 && n <= 25).anyMatch(n -> n > 1);
     // m7 failed twice and is dead; so is every message that shared a batch with it both times.
-    QueueMessage poison = bulk.deadLetters(100).stream().filter(m -> new String(m.payload(),
-        java.nio.charset.StandardCharsets.UTF_8).equals("m7")).findFirst().orElseThrow();
+    QueueMessage poison =
+        bulk.deadLetters(100).stream()
+            .filter(
+                m -> new String(m.payload(), java.nio.charset.StandardCharsets.UTF_8).equals("m7"))
+            .findFirst()
+            .orElseThrow();
     assertThat(poison.attempts()).isEqualTo(2);
     assertThat(poison.lastError()).contains("batch with m7 fails");
     assertThat(bulk.deadLetters(100)).allSatisfy(m -> assertThat(m.attempts()).isEqualTo(2));
@@ -415,12 +514,20 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     enqueue(slow, 6);
     Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
     // One slot, 1.2 s a message: the last buffered message waits two leases for its turn.
-    start("n1", slow, 1, d -> {
-      runs.computeIfAbsent(d.text(), t -> new AtomicInteger()).incrementAndGet();
-      Thread.sleep(1_200);
-    });
+    start(
+        "n1",
+        slow,
+        1,
+        d -> {
+          runs.computeIfAbsent(d.text(), t -> new AtomicInteger()).incrementAndGet();
+          Thread.sleep(1_200);
+        });
     Await.until(BOUND, "n1 holds them all", () -> slow.stats().inflight() == 6);
-    start("n2", slow, 1, d -> runs.computeIfAbsent(d.text(), t -> new AtomicInteger()).incrementAndGet());
+    start(
+        "n2",
+        slow,
+        1,
+        d -> runs.computeIfAbsent(d.text(), t -> new AtomicInteger()).incrementAndGet());
 
     Await.until(BOUND, "all handled", () -> settled(slow) && runs.size() == 6);
     assertThat(runs.values()).as("handled more than once").allMatch(n -> n.get() == 1);
@@ -428,25 +535,35 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
   }
 
   @Test
-  void a_consumer_whose_handlers_are_stuck_holds_only_its_minimum_fetch_ahead_and_peers_take_the_rest() {
+  void
+      a_consumer_whose_handlers_are_stuck_holds_only_its_minimum_fetch_ahead_and_peers_take_the_rest() {
     Queue hoard = queue("hoard", QueuePolicy.defaults());
     enqueue(hoard, 500);
     java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
     AtomicInteger stuck = new AtomicInteger();
     // Two slots whose handlers never finish: no handling rate, so fetch-ahead stays at its minimum.
-    start("n1", hoard, 2, d -> {
-      stuck.incrementAndGet();
-      release.await();
-    });
-    Await.until(BOUND, "n1 holds 32 (its minimum fetch-ahead) and both its handlers are stuck",
+    start(
+        "n1",
+        hoard,
+        2,
+        d -> {
+          stuck.incrementAndGet();
+          release.await();
+        });
+    Await.until(
+        BOUND,
+        "n1 holds 32 (its minimum fetch-ahead) and both its handlers are stuck",
         () -> hoard.stats().inflight() == 32 && stuck.get() == 2);
 
     AtomicInteger byPeer = new AtomicInteger();
     start("n2", hoard, 8, d -> byPeer.incrementAndGet());
     // n2's outcomes are written a moment after its handlers return: wait for them too. Had n1
     // taken more than 32, n2 could never handle 468.
-    Await.until(BOUND, "n2 handles and resolves everything n1 did not take (now " + byPeer.get() + ")",
-        () -> byPeer.get() == 468 && hoard.stats().pending() == 0 && hoard.stats().inflight() == 32);
+    Await.until(
+        BOUND,
+        "n2 handles and resolves everything n1 did not take (now " + byPeer.get() + ")",
+        () ->
+            byPeer.get() == 468 && hoard.stats().pending() == 0 && hoard.stats().inflight() == 32);
 
     release.countDown();
     Await.until(BOUND, "n1's 32 handled too", () -> settled(hoard));

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tenure.AgentUri;
 import io.tenure.Limits;
+import io.tenure.MessageStatus;
 import io.tenure.OutgoingMessage;
 import io.tenure.Queue;
-import io.tenure.QueuePolicy;
-import io.tenure.MessageStatus;
 import io.tenure.QueueMessage;
+import io.tenure.QueuePolicy;
 import io.tenure.QueueStats;
 import io.tenure.spi.AgentGuard;
 import io.tenure.spi.AgentStore;
@@ -47,7 +47,10 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §6: the durable queue's storage rules (claims, resolves, reclaim, dead letters), on every provider. */
+/**
+ * SPEC §6: the durable queue's storage rules (claims, resolves, reclaim, dead letters), on every
+ * provider.
+ */
 public abstract class QueueComplianceTest extends FixtureSupport {
   private static final String QUEUE = "orders";
   private static final String OTHER = "billing";
@@ -55,9 +58,11 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   private static final Duration LEASE = Duration.ofMinutes(5);
   private static final Duration SHORT = Duration.ofMillis(200);
   private static final Duration LATER = Duration.ofHours(1);
+
   /** Rounding between the store's time precision and Java's. */
   /** Deeper than any claim's window of the queue's front (JDBC: max(4 x claim, 1,000) rows). */
   private static final int DEEP = 5000;
+
   private static final Duration SLACK = Duration.ofMillis(10);
 
   private Store store;
@@ -78,10 +83,23 @@ public abstract class QueueComplianceTest extends FixtureSupport {
 
   // ---- helpers
 
-  private static NewMessage message(String queue, @Nullable String key, int priority, int maxAttempts,
-      Duration delay, @Nullable String dedupeKey) {
+  private static NewMessage message(
+      String queue,
+      @Nullable String key,
+      int priority,
+      int maxAttempts,
+      Duration delay,
+      @Nullable String dedupeKey) {
     return new NewMessage(
-        queue, key, new byte[] {1, 2, 3}, "text/plain", Map.of(), priority, maxAttempts, delay, dedupeKey);
+        queue,
+        key,
+        new byte[] {1, 2, 3},
+        "text/plain",
+        Map.of(),
+        priority,
+        maxAttempts,
+        delay,
+        dedupeKey);
   }
 
   private static NewMessage message(String queue) {
@@ -169,7 +187,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     return queues.list(new MessageQuery(queue, null, null, null, null, 0, 10_000));
   }
 
-  private static MessageQuery dead(@Nullable String key, @Nullable String errorContains, @Nullable Duration olderThan) {
+  private static MessageQuery dead(
+      @Nullable String key, @Nullable String errorContains, @Nullable Duration olderThan) {
     return new MessageQuery(QUEUE, MessageStatus.DEAD, key, errorContains, olderThan, 0, 100);
   }
 
@@ -177,9 +196,13 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     return queues.list(query).stream().map(QueueMessage::id).toList();
   }
 
-  /** {@code actual} is {@code offset} after the database's now, taken between {@code before} and this call. */
+  /**
+   * {@code actual} is {@code offset} after the database's now, taken between {@code before} and
+   * this call.
+   */
   private void assertFromNow(@Nullable Instant actual, Duration offset, Instant before) {
-    assertThat(actual).isBetween(before.plus(offset).minus(SLACK), store.now().plus(offset).plus(SLACK));
+    assertThat(actual)
+        .isBetween(before.plus(offset).minus(SLACK), store.now().plus(offset).plus(SLACK));
   }
 
   private static void assertPendingUnclaimed(QueueMessage message, int attempts) {
@@ -198,7 +221,9 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   /** The owner lets the agent go and claims it again: the old guard's epoch is stale. */
   private AgentGuard reclaimAgent(AgentGuard guard) {
     assertThat(agents.release(EXCLUSIVE, guard.nodeId())).isTrue();
-    AgentGuard next = new AgentGuard(EXCLUSIVE, guard.nodeId(), agents.claim(EXCLUSIVE, guard.nodeId()).orElseThrow());
+    AgentGuard next =
+        new AgentGuard(
+            EXCLUSIVE, guard.nodeId(), agents.claim(EXCLUSIVE, guard.nodeId()).orElseThrow());
     assertThat(next.epoch()).isGreaterThan(guard.epoch());
     return next;
   }
@@ -210,7 +235,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   // ---- enqueue and claim
 
   @Test
-  void a_claim_takes_the_message_in_flight_for_its_owner_with_a_token_one_attempt_and_a_lease_from_now() {
+  void
+      a_claim_takes_the_message_in_flight_for_its_owner_with_a_token_one_attempt_and_a_lease_from_now() {
     long id = enqueue(message(QUEUE));
     Instant before = store.now();
 
@@ -252,7 +278,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
 
   @Test
   void a_batch_enqueue_returns_increasing_ids_in_list_order() {
-    List<EnqueueResult> results = queues.enqueue(List.of(message(QUEUE), message(OTHER), message(QUEUE)));
+    List<EnqueueResult> results =
+        queues.enqueue(List.of(message(QUEUE), message(OTHER), message(QUEUE)));
 
     assertThat(results).extracting(EnqueueResult::inserted).containsExactly(true, true, true);
     List<Long> ids = results.stream().map(EnqueueResult::id).toList();
@@ -266,10 +293,20 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     byte[] everyByte = new byte[256];
     IntStream.range(0, 256).forEach(i -> everyByte[i] = (byte) i);
     Map<String, String> headers = Map.of("trace", "Grüße, 日本, ✓", "empty", "");
-    NewMessage empty = new NewMessage(
-        QUEUE, "customer-42", new byte[0], "application/json; charset=utf-8", headers, 7, 4, Duration.ZERO, "order-42");
+    NewMessage empty =
+        new NewMessage(
+            QUEUE,
+            "customer-42",
+            new byte[0],
+            "application/json; charset=utf-8",
+            headers,
+            7,
+            4,
+            Duration.ZERO,
+            "order-42");
     NewMessage binary =
-        new NewMessage(QUEUE, null, everyByte, "application/octet-stream", Map.of(), -3, 1, LATER, null);
+        new NewMessage(
+            QUEUE, null, everyByte, "application/octet-stream", Map.of(), -3, 1, LATER, null);
     Instant before = store.now();
 
     List<EnqueueResult> results = queues.enqueue(List.of(empty, binary));
@@ -301,17 +338,21 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   void a_repeated_dedupe_key_returns_the_first_id_and_stores_one_row() {
     NewMessage original = deduped(QUEUE, "order-7");
     NewMessage repeat =
-        new NewMessage(QUEUE, "k", new byte[] {9}, "text/other", Map.of(), 5, 1, Duration.ZERO, "order-7");
+        new NewMessage(
+            QUEUE, "k", new byte[] {9}, "text/other", Map.of(), 5, 1, Duration.ZERO, "order-7");
 
     List<EnqueueResult> batch = queues.enqueue(List.of(original, repeat));
     long id = batch.get(0).id();
 
     assertThat(batch).containsExactly(new EnqueueResult(id, true), new EnqueueResult(id, false));
     assertThat(queues.enqueue(List.of(repeat))).containsExactly(new EnqueueResult(id, false));
-    assertThat(all(QUEUE)).singleElement().satisfies(m -> {
-      assertThat(m.id()).isEqualTo(id);
-      assertThat(m.payload()).as("the first one is kept").isEqualTo(original.payload());
-    });
+    assertThat(all(QUEUE))
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.id()).isEqualTo(id);
+              assertThat(m.payload()).as("the first one is kept").isEqualTo(original.payload());
+            });
   }
 
   @Test
@@ -340,29 +381,55 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   // ---- text every database stores as given (SPEC §1.9)
 
   @Test
-  void text_that_is_not_well_formed_utf16_is_refused_before_it_reaches_the_store_and_nothing_is_enqueued() {
+  void
+      text_that_is_not_well_formed_utf16_is_refused_before_it_reaches_the_store_and_nothing_is_enqueued() {
     // Each database rewrote a lone surrogate (to '?' or U+FFFD): the dedupe keys order\uD800 and
     // order\uDBFF were one key, and the second enqueue returned the first message's id.
     List<Long> stored = new ArrayList<>();
     List<String> refusals = new ArrayList<>();
     for (String bad : List.of("order\uD800", "order\uDBFF")) {
       refused(refusals, () -> stored.add(enqueue(deduped(QUEUE, bad))));
-      refused(refusals, () -> stored.addAll(Queue.on(queues, QUEUE, QueuePolicy.defaults())
-          .enqueueAll(List.of(OutgoingMessage.text("a"), OutgoingMessage.text("b").dedupeKey(bad)))));
+      refused(
+          refusals,
+          () ->
+              stored.addAll(
+                  Queue.on(queues, QUEUE, QueuePolicy.defaults())
+                      .enqueueAll(
+                          List.of(
+                              OutgoingMessage.text("a"),
+                              OutgoingMessage.text("b").dedupeKey(bad)))));
       refused(refusals, () -> stored.add(enqueue(keyed(bad, Duration.ZERO))));
-      refused(refusals, () -> stored.add(enqueue(new NewMessage(QUEUE, null, new byte[0], "text/plain",
-          Map.of(bad, "v"), 0, 3, Duration.ZERO, null))));
+      refused(
+          refusals,
+          () ->
+              stored.add(
+                  enqueue(
+                      new NewMessage(
+                          QUEUE,
+                          null,
+                          new byte[0],
+                          "text/plain",
+                          Map.of(bad, "v"),
+                          0,
+                          3,
+                          Duration.ZERO,
+                          null))));
       refused(refusals, () -> queues.list(new MessageQuery(QUEUE, null, bad, null, null, 0, 10)));
     }
 
     assertThat(stored).as("ids of messages enqueued with a lone surrogate").isEmpty();
-    assertThat(refusals).containsExactly(
-        "dedupe key has an unpaired surrogate U+D800 at index 5", "dedupe key has an unpaired surrogate U+D800 at index 5",
-        "ordering key has an unpaired surrogate U+D800 at index 5", "header name has an unpaired surrogate U+D800 at index 5",
-        "ordering key has an unpaired surrogate U+D800 at index 5",
-        "dedupe key has an unpaired surrogate U+DBFF at index 5", "dedupe key has an unpaired surrogate U+DBFF at index 5",
-        "ordering key has an unpaired surrogate U+DBFF at index 5", "header name has an unpaired surrogate U+DBFF at index 5",
-        "ordering key has an unpaired surrogate U+DBFF at index 5");
+    assertThat(refusals)
+        .containsExactly(
+            "dedupe key has an unpaired surrogate U+D800 at index 5",
+            "dedupe key has an unpaired surrogate U+D800 at index 5",
+            "ordering key has an unpaired surrogate U+D800 at index 5",
+            "header name has an unpaired surrogate U+D800 at index 5",
+            "ordering key has an unpaired surrogate U+D800 at index 5",
+            "dedupe key has an unpaired surrogate U+DBFF at index 5",
+            "dedupe key has an unpaired surrogate U+DBFF at index 5",
+            "ordering key has an unpaired surrogate U+DBFF at index 5",
+            "header name has an unpaired surrogate U+DBFF at index 5",
+            "ordering key has an unpaired surrogate U+DBFF at index 5");
     assertThat(all(QUEUE)).isEmpty();
     assertThat(queues.stats()).isEmpty();
   }
@@ -381,12 +448,26 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   void supplementary_characters_round_trip_exactly_and_keys_that_differ_in_one_stay_distinct() {
     String grinning = "order-\uD83D\uDE00"; // U+1F600
     String beaming = "order-\uD83D\uDE01"; // U+1F601: differs from it only in the low surrogate
-    String longest = "\uD840\uDC00".repeat(127) + "x"; // U+20000 x 127: 255 UTF-16 units, 128 characters
+    String longest =
+        "\uD840\uDC00".repeat(127) + "x"; // U+20000 x 127: 255 UTF-16 units, 128 characters
     List<String> keys = List.of(grinning, beaming, longest);
     String contentType = "text/plain; note=\uD83D\uDE00";
-    List<EnqueueResult> results = queues.enqueue(keys.stream().map(key -> new NewMessage(QUEUE, key,
-        key.getBytes(java.nio.charset.StandardCharsets.UTF_8), contentType, Map.of(key, key), 0, 3,
-        Duration.ZERO, key)).toList());
+    List<EnqueueResult> results =
+        queues.enqueue(
+            keys.stream()
+                .map(
+                    key ->
+                        new NewMessage(
+                            QUEUE,
+                            key,
+                            key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                            contentType,
+                            Map.of(key, key),
+                            0,
+                            3,
+                            Duration.ZERO,
+                            key))
+                .toList());
 
     assertThat(results).extracting(EnqueueResult::inserted).containsOnly(true);
     assertThat(results).extracting(EnqueueResult::id).doesNotHaveDuplicates();
@@ -398,10 +479,12 @@ public abstract class QueueComplianceTest extends FixtureSupport {
       assertThat(stored.headers()).containsExactly(Map.entry(key, key));
       assertThat(stored.contentType()).isEqualTo(contentType);
       assertThat(stored.payload()).isEqualTo(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      assertThat(queues.enqueue(List.of(deduped(QUEUE, key)))).as("dedupe by " + key)
+      assertThat(queues.enqueue(List.of(deduped(QUEUE, key))))
+          .as("dedupe by " + key)
           .containsExactly(new EnqueueResult(results.get(i).id(), false));
       assertThat(queues.list(new MessageQuery(QUEUE, null, key, null, null, 0, 10)))
-          .extracting(QueueMessage::id).containsExactly(results.get(i).id());
+          .extracting(QueueMessage::id)
+          .containsExactly(results.get(i).id());
     }
     assertThat(claimedIds(10)).as("three keys, one head each").hasSize(3);
   }
@@ -420,7 +503,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     assertThat(queues.extend(claimed.claim(), longest)).isTrue();
     assertFromNow(stored(claimed.id()).leaseUntil(), longest, beforeExtend);
     assertThatThrownBy(() -> queues.extend(claimed.claim(), longest.plusNanos(1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 365 days");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at most 365 days");
     assertThat(queues.reclaimExpired(100)).isZero();
 
     Instant beforeSnooze = store.now();
@@ -530,7 +614,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     List<Long> j = enqueueMany(2, "j");
     List<Long> unkeyed = enqueueMany(2, null);
 
-    assertThat(claimedIds(10)).containsExactlyInAnyOrder(k.get(0), j.get(0), unkeyed.get(0), unkeyed.get(1));
+    assertThat(claimedIds(10))
+        .containsExactlyInAnyOrder(k.get(0), j.get(0), unkeyed.get(0), unkeyed.get(1));
   }
 
   /**
@@ -548,7 +633,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     long l = enqueueMany(1, "l").get(0);
     assertThat(claimOne().id()).isEqualTo(busyHead);
 
-    assertThat(claimedIds(10)).as("the heads of j and l, behind %d blocked rows of busy", DEEP)
+    assertThat(claimedIds(10))
+        .as("the heads of j and l, behind %d blocked rows of busy", DEEP)
         .containsExactlyInAnyOrder(j.get(0), l);
     assertThat(claim(10)).as("every key now has its head in flight").isEmpty();
   }
@@ -559,7 +645,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
    * statement).
    */
   @Test
-  void a_claim_that_takes_from_the_window_and_from_the_key_heads_takes_each_row_once_up_to_its_limit() {
+  void
+      a_claim_that_takes_from_the_window_and_from_the_key_heads_takes_each_row_once_up_to_its_limit() {
     long busyHead = enqueueMany(1, "busy").get(0);
     long m = enqueueMany(1, "m").get(0);
     for (int i = 0; i < DEEP / QueueStore.MAX_BATCH; i++) {
@@ -569,7 +656,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     long l = enqueueMany(1, "l").get(0);
     assertThat(claimOne().id()).isEqualTo(busyHead);
 
-    assertThat(claimedIds(2)).as("m from the window, then the first key head behind it")
+    assertThat(claimedIds(2))
+        .as("m from the window, then the first key head behind it")
         .containsExactlyInAnyOrder(m, j.get(0));
     assertThat(claimedIds(10)).containsExactly(l);
   }
@@ -619,7 +707,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     assertThat(queues.replay(dead("k", null, null))).isEqualTo(1);
     long other = enqueue(keyed("l", Duration.ZERO));
 
-    assertThat(claimedIds(10)).as("behind %d blocked rows of busy, k has %d in flight", DEEP, second)
+    assertThat(claimedIds(10))
+        .as("behind %d blocked rows of busy, k has %d in flight", DEEP, second)
         .containsExactly(other);
 
     resolveApplied(inFlight, new Done(false));
@@ -739,10 +828,13 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     enqueueMany(3, null);
     List<QueueMessage> claimed = claim(3);
 
-    ResolveResult result = queues.resolve(List.of(
-        new Resolution(claimed.get(0).claim(), new Done(false)),
-        new Resolution(new MessageClaim(claimed.get(1).id(), "made-up"), new Done(true)),
-        new Resolution(claimed.get(2).claim(), new Failed(Duration.ZERO, "boom"))), null);
+    ResolveResult result =
+        queues.resolve(
+            List.of(
+                new Resolution(claimed.get(0).claim(), new Done(false)),
+                new Resolution(new MessageClaim(claimed.get(1).id(), "made-up"), new Done(true)),
+                new Resolution(claimed.get(2).claim(), new Failed(Duration.ZERO, "boom"))),
+            null);
 
     assertThat(result).isEqualTo(new ResolveResult(List.of(), List.of(claimed.get(1).id()), false));
     assertThat(all(QUEUE)).containsExactlyElementsOf(claimed);
@@ -755,11 +847,14 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     enqueueMany(4, null);
     List<QueueMessage> claimed = claim(4);
 
-    ResolveResult result = queues.resolve(List.of(
-        new Resolution(claimed.get(0).claim(), new Done(false)),
-        new Resolution(claimed.get(1).claim(), new Done(true)),
-        new Resolution(new MessageClaim(claimed.get(2).id(), "made-up"), new Done(false)),
-        new Resolution(claimed.get(3).claim(), new Release())), null);
+    ResolveResult result =
+        queues.resolve(
+            List.of(
+                new Resolution(claimed.get(0).claim(), new Done(false)),
+                new Resolution(claimed.get(1).claim(), new Done(true)),
+                new Resolution(new MessageClaim(claimed.get(2).id(), "made-up"), new Done(false)),
+                new Resolution(claimed.get(3).claim(), new Release())),
+            null);
 
     assertThat(result).isEqualTo(new ResolveResult(List.of(), List.of(claimed.get(2).id()), false));
     assertThat(all(QUEUE)).containsExactlyElementsOf(claimed);
@@ -771,15 +866,19 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     List<QueueMessage> claimed = claim(3);
     List<Long> ids = claimed.stream().map(QueueMessage::id).toList();
 
-    ResolveResult result = queues.resolve(List.of(
-        new Resolution(claimed.get(0).claim(), new Done(true)),
-        new Resolution(claimed.get(1).claim(), new Release()),
-        new Resolution(claimed.get(2).claim(), new DeadLetter("poison"))), null);
+    ResolveResult result =
+        queues.resolve(
+            List.of(
+                new Resolution(claimed.get(0).claim(), new Done(true)),
+                new Resolution(claimed.get(1).claim(), new Release()),
+                new Resolution(claimed.get(2).claim(), new DeadLetter("poison"))),
+            null);
 
     assertThat(result.allApplied()).isTrue();
     assertThat(result.applied()).containsExactlyInAnyOrderElementsOf(ids);
     assertThat(result.lost()).isEmpty();
-    assertThat(all(QUEUE)).extracting(QueueMessage::status)
+    assertThat(all(QUEUE))
+        .extracting(QueueMessage::status)
         .containsExactly(MessageStatus.DONE, MessageStatus.PENDING, MessageStatus.DEAD);
   }
 
@@ -787,10 +886,14 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   void an_empty_batch_or_one_naming_a_message_twice_is_refused_and_changes_nothing() {
     QueueMessage claimed = enqueueAndClaim(message(QUEUE));
     List<Resolution> twice =
-        List.of(new Resolution(claimed.claim(), new Done(false)), new Resolution(claimed.claim(), new Release()));
+        List.of(
+            new Resolution(claimed.claim(), new Done(false)),
+            new Resolution(claimed.claim(), new Release()));
 
-    assertThatThrownBy(() -> queues.resolve(List.of(), null)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> queues.resolve(twice, null)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> queues.resolve(List.of(), null))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> queues.resolve(twice, null))
+        .isInstanceOf(IllegalArgumentException.class);
 
     assertThat(stored(claimed.id())).isEqualTo(claimed);
   }
@@ -805,7 +908,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     QueueMessage extended = stored(claimed.id());
     assertFromNow(extended.leaseUntil(), Duration.ofMinutes(30), before);
     assertThat(extended.claimToken()).isEqualTo(claimed.claimToken());
-    assertThat(queues.extend(new MessageClaim(claimed.id(), "made-up"), Duration.ofHours(2))).isFalse();
+    assertThat(queues.extend(new MessageClaim(claimed.id(), "made-up"), Duration.ofHours(2)))
+        .isFalse();
     assertThat(stored(claimed.id())).isEqualTo(extended);
   }
 
@@ -855,7 +959,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     List<QueueMessage> claimed = claim(a, 5, SHORT);
     claimed.forEach(m -> DatabaseClock.awaitPast(store, m.leaseUntil()));
 
-    assertThat(IntStream.range(0, 4).map(call -> queues.reclaimExpired(2))).containsExactly(2, 2, 1, 0);
+    assertThat(IntStream.range(0, 4).map(call -> queues.reclaimExpired(2)))
+        .containsExactly(2, 2, 1, 0);
 
     assertThat(all(QUEUE)).allSatisfy(m -> assertPendingUnclaimed(m, 1));
   }
@@ -875,14 +980,17 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     assertThat(claimed).containsExactlyInAnyOrderElementsOf(ids);
     for (int i = 0; i < nodes.size(); i++) {
       String node = nodes.get(i);
-      assertThat(results.get(i)).allSatisfy(m -> assertThat(stored(m.id()).ownerNode()).isEqualTo(node));
+      assertThat(results.get(i))
+          .allSatisfy(m -> assertThat(stored(m.id()).ownerNode()).isEqualTo(node));
     }
     assertThat(all(QUEUE)).allSatisfy(m -> assertThat(m.attempts()).isEqualTo(1));
   }
 
   private List<QueueMessage> drain(String node) {
     List<QueueMessage> taken = new ArrayList<>();
-    for (List<QueueMessage> batch = claim(node, 10, LEASE); !batch.isEmpty(); batch = claim(node, 10, LEASE)) {
+    for (List<QueueMessage> batch = claim(node, 10, LEASE);
+        !batch.isEmpty();
+        batch = claim(node, 10, LEASE)) {
       taken.addAll(batch);
     }
     return taken;
@@ -899,7 +1007,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
 
     List<List<QueueMessage>> results = Race.run(claimers);
 
-    assertThat(results.stream().flatMap(List::stream).map(QueueMessage::id)).containsExactly(ids.get(0));
+    assertThat(results.stream().flatMap(List::stream).map(QueueMessage::id))
+        .containsExactly(ids.get(0));
     assertThat(all(QUEUE)).filteredOn(m -> m.status() == MessageStatus.INFLIGHT).hasSize(1);
   }
 
@@ -913,7 +1022,9 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     List<QueueMessage> before = all(QUEUE);
 
     assertThat(claimStrict(first, 10)).as("an older epoch").isEmpty();
-    assertThat(claimStrict(new AgentGuard(EXCLUSIVE, b, current.epoch()), 10)).as("another node").isEmpty();
+    assertThat(claimStrict(new AgentGuard(EXCLUSIVE, b, current.epoch()), 10))
+        .as("another node")
+        .isEmpty();
     AgentGuard noRow = new AgentGuard(AgentUri.parse("queue://none"), a, current.epoch());
     assertThat(claimStrict(noRow, 10)).as("no row").isEmpty();
 
@@ -935,7 +1046,14 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   @Test
   void an_exclusive_claim_with_the_current_guard_takes_the_oldest_message_whatever_its_priority() {
     long head = enqueue(message(QUEUE, null, 0, 3, Duration.ZERO, null));
-    enqueue(message(QUEUE, null, 9, 3, Duration.ZERO, null)); // strict order is id order: priority does not overtake
+    enqueue(
+        message(
+            QUEUE,
+            null,
+            9,
+            3,
+            Duration.ZERO,
+            null)); // strict order is id order: priority does not overtake
     AgentGuard guard = ownExclusiveQueue(a);
 
     assertThat(claimStrict(guard, 1)).extracting(QueueMessage::id).containsExactly(head);
@@ -982,10 +1100,15 @@ public abstract class QueueComplianceTest extends FixtureSupport {
    * charged, a message at its last attempt would be dead at its successor's first lease lapse.
    */
   @Test
-  void a_finish_with_a_stale_guard_applies_nothing_and_puts_the_message_back_with_its_attempt_given_back() {
+  void
+      a_finish_with_a_stale_guard_applies_nothing_and_puts_the_message_back_with_its_attempt_given_back() {
     AgentGuard guard = ownExclusiveQueue(a);
-    List<Outcome> finishes = List.of(new Done(false), new Done(true), new DeadLetter("poison"),
-        new Failed(Duration.ZERO, "boom on the last attempt"));
+    List<Outcome> finishes =
+        List.of(
+            new Done(false),
+            new Done(true),
+            new DeadLetter("poison"),
+            new Failed(Duration.ZERO, "boom on the last attempt"));
     for (Outcome finish : finishes) {
       long id = enqueue(attempts(1)); // one attempt: the claim spends the last one
       QueueMessage claimed = claimStrict(guard, 1).get(0);
@@ -1001,7 +1124,9 @@ public abstract class QueueComplianceTest extends FixtureSupport {
       assertThat(back.availableAt()).as("%s", finish).isEqualTo(claimed.availableAt());
       QueueMessage successor = claimStrict(guard, 1).get(0);
       assertThat(successor.id()).as("the new owner takes it").isEqualTo(id);
-      assertThat(successor.attempts()).as("%s: its one attempt is the successor's", finish).isEqualTo(1);
+      assertThat(successor.attempts())
+          .as("%s: its one attempt is the successor's", finish)
+          .isEqualTo(1);
       assertThat(resolve(successor, new Done(false), guard).allApplied()).isTrue();
     }
   }
@@ -1039,8 +1164,12 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     reclaimAgent(guard);
     MessageClaim madeUp = new MessageClaim(held.id() + 1_000, "no-such-claim");
 
-    ResolveResult result = queues.resolve(List.of(new Resolution(held.claim(), new Done(false)),
-        new Resolution(madeUp, new Done(false))), stale);
+    ResolveResult result =
+        queues.resolve(
+            List.of(
+                new Resolution(held.claim(), new Done(false)),
+                new Resolution(madeUp, new Done(false))),
+            stale);
 
     assertThat(result).isEqualTo(new ResolveResult(List.of(), List.of(madeUp.id()), true));
     assertPendingUnclaimed(stored(held.id()), 0);
@@ -1074,7 +1203,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     enqueueAndClaim(message(OTHER));
 
     assertThat(ids(MessageQuery.dead(QUEUE, 100))).containsExactly(first, second);
-    assertThat(ids(new MessageQuery(QUEUE, MessageStatus.DEAD, null, null, null, first, 100))).containsExactly(second);
+    assertThat(ids(new MessageQuery(QUEUE, MessageStatus.DEAD, null, null, null, first, 100)))
+        .containsExactly(second);
     assertThat(ids(MessageQuery.dead(QUEUE, 1))).containsExactly(first);
   }
 
@@ -1134,7 +1264,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     assertThat(queues.replay(keyK)).isEqualTo(2);
     assertThat(queues.purge(keyJ)).isEqualTo(1);
 
-    assertThat(List.of(stored(k1).status(), stored(k2).status())).containsOnly(MessageStatus.PENDING);
+    assertThat(List.of(stored(k1).status(), stored(k2).status()))
+        .containsOnly(MessageStatus.PENDING);
     assertThat(queues.find(j)).isEmpty();
     assertThat(stored(pending).status()).isEqualTo(MessageStatus.PENDING);
     assertThat(stored(elsewhere).status()).isEqualTo(MessageStatus.DEAD);
@@ -1155,9 +1286,13 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     DatabaseClock.awaitPast(store, stored(dead).finishedAt());
 
     assertThat(queues.deleteExpired(QUEUE, LATER, LATER, 100)).isZero();
-    assertThat(queues.deleteExpired(QUEUE, Duration.ZERO, LATER, 1)).as("capped by the limit").isEqualTo(1);
+    assertThat(queues.deleteExpired(QUEUE, Duration.ZERO, LATER, 1))
+        .as("capped by the limit")
+        .isEqualTo(1);
     assertThat(queues.deleteExpired(QUEUE, Duration.ZERO, LATER, 100)).isEqualTo(1);
-    assertThat(all(QUEUE)).extracting(QueueMessage::id).containsExactly(dead, inflight.id(), pending);
+    assertThat(all(QUEUE))
+        .extracting(QueueMessage::id)
+        .containsExactly(dead, inflight.id(), pending);
     assertThat(queues.deleteExpired(QUEUE, LATER, Duration.ZERO, 100)).isEqualTo(1);
 
     assertThat(all(QUEUE)).extracting(QueueMessage::id).containsExactly(inflight.id(), pending);
@@ -1198,7 +1333,9 @@ public abstract class QueueComplianceTest extends FixtureSupport {
 
     List<QueueStats> stats = queues.stats();
 
-    assertThat(stats).extracting(QueueStats::queue).containsExactly("only-dead", "only-done", "only-inflight");
+    assertThat(stats)
+        .extracting(QueueStats::queue)
+        .containsExactly("only-dead", "only-done", "only-inflight");
     assertThat(stats.stream().map(QueueComplianceTest::counts).toList())
         .containsExactly(List.of(0L, 0L, 1L, 0L), List.of(0L, 0L, 0L, 1L), List.of(0L, 1L, 0L, 0L));
   }
@@ -1210,7 +1347,9 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     return claimed;
   }
 
-  /** @return pending, in flight, dead, done */
+  /**
+   * @return pending, in flight, dead, done
+   */
   private static List<Long> counts(QueueStats stats) {
     return List.of(stats.pending(), stats.inflight(), stats.dead(), stats.done());
   }
@@ -1218,8 +1357,9 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   // ---- transactional outbox (SPEC §6.1)
 
   @Test
-  void an_outbox_enqueue_follows_the_callers_transaction_and_a_store_without_transactions_refuses_it()
-      throws SQLException {
+  void
+      an_outbox_enqueue_follows_the_callers_transaction_and_a_store_without_transactions_refuses_it()
+          throws SQLException {
     Optional<Connection> opened = fixture.openConnection();
     // Not an assumption: a skipped kit test fails CI, and a JDBC fixture that forgot openConnection
     // lands in the refusal branch, whose connection fails the test on first use.
@@ -1232,9 +1372,13 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     try (Connection transaction = opened.get()) {
       transaction.setAutoCommit(false);
       queues.enqueue(transaction, List.of(message(QUEUE)));
-      assertThat(transaction.isClosed() || transaction.getAutoCommit()).as("left open, in its transaction").isFalse();
+      assertThat(transaction.isClosed() || transaction.getAutoCommit())
+          .as("left open, in its transaction")
+          .isFalse();
       transaction.rollback();
-      assertThat(all(QUEUE)).as("rolled back").isEmpty(); // SQLite may hand the rolled-back id out again
+      assertThat(all(QUEUE))
+          .as("rolled back")
+          .isEmpty(); // SQLite may hand the rolled-back id out again
       long committed = queues.enqueue(transaction, List.of(message(QUEUE))).get(0).id();
       transaction.commit();
 
@@ -1246,7 +1390,8 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   // ---- wake-ups (SPEC §6.5)
 
   @Test
-  void listeners_hear_committed_enqueues_and_a_rolled_back_outbox_notifies_nobody() throws Exception {
+  void listeners_hear_committed_enqueues_and_a_rolled_back_outbox_notifies_nobody()
+      throws Exception {
     List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
     Optional<AutoCloseable> subscription = queues.listen(heard::add);
     if (subscription.isEmpty()) {
@@ -1257,10 +1402,13 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     }
     try (AutoCloseable listening = subscription.get()) {
       // The subscription may connect in the background: probe until it hears.
-      Await.until(Duration.ofSeconds(10), "the listener hears an enqueue", () -> {
-        queues.enqueue(List.of(message("probe")));
-        return heard.contains("probe");
-      });
+      Await.until(
+          Duration.ofSeconds(10),
+          "the listener hears an enqueue",
+          () -> {
+            queues.enqueue(List.of(message("probe")));
+            return heard.contains("probe");
+          });
       Optional<Connection> opened = fixture.openConnection();
       if (opened.isPresent()) {
         try (Connection transaction = opened.get()) {
@@ -1272,16 +1420,23 @@ public abstract class QueueComplianceTest extends FixtureSupport {
       queues.enqueue(List.of(message("committed")));
 
       // Notifications arrive in commit order: once the later one is heard, an earlier one would be.
-      Await.until(Duration.ofSeconds(10), "the committed enqueue is heard", () -> heard.contains("committed"));
+      Await.until(
+          Duration.ofSeconds(10),
+          "the committed enqueue is heard",
+          () -> heard.contains("committed"));
       assertThat(heard).doesNotContain("rolled-back");
     }
   }
 
   private static Connection unusableConnection() {
-    return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
-        (proxy, method, args) -> {
-          throw new AssertionError("the fixture gave no JDBC connection, so the store must refuse an outbox enqueue;"
-              + " a JDBC provider's fixture must implement StoreFixture.openConnection()");
-        });
+    return (Connection)
+        Proxy.newProxyInstance(
+            Connection.class.getClassLoader(),
+            new Class<?>[] {Connection.class},
+            (proxy, method, args) -> {
+              throw new AssertionError(
+                  "the fixture gave no JDBC connection, so the store must refuse an outbox enqueue;"
+                      + " a JDBC provider's fixture must implement StoreFixture.openConnection()");
+            });
   }
 }

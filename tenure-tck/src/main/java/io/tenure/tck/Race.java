@@ -12,7 +12,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-/** Runs calls on separate threads and collects their results; a timeout is a failure, not a wait. */
+/**
+ * Runs calls on separate threads and collects their results; a timeout is a failure, not a wait.
+ */
 public final class Race {
   /** Longest any race in the kit may take before it is reported as hung. */
   public static final Duration TIMEOUT = Duration.ofSeconds(60);

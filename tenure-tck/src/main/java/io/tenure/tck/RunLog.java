@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Records when each node ran each agent, and checks that no two intervals of one agent overlap:
- * the history checker the fault harness reuses.
+ * Records when each node ran each agent, and checks that no two intervals of one agent overlap: the
+ * history checker the fault harness reuses.
  */
 public final class RunLog {
   /** One run of one agent on one node, on this JVM's monotonic clock. */
@@ -62,18 +62,20 @@ public final class RunLog {
     Map<String, List<Interval>> byAgent = new TreeMap<>();
     intervals.forEach(i -> byAgent.computeIfAbsent(i.uri, k -> new ArrayList<>()).add(i));
     List<String> found = new ArrayList<>();
-    byAgent.forEach((uri, runs) -> {
-      runs.sort(Comparator.comparingLong(i -> i.start));
-      for (int i = 1; i < runs.size(); i++) {
-        for (int j = 0; j < i; j++) {
-          Long fault = faults.get(uri);
-          boolean injected = fault != null && runs.get(j).start < fault && runs.get(i).start >= fault;
-          if (runs.get(j).end > runs.get(i).start && !injected) {
-            found.add(uri + ": " + runs.get(j) + " overlaps " + runs.get(i));
+    byAgent.forEach(
+        (uri, runs) -> {
+          runs.sort(Comparator.comparingLong(i -> i.start));
+          for (int i = 1; i < runs.size(); i++) {
+            for (int j = 0; j < i; j++) {
+              Long fault = faults.get(uri);
+              boolean injected =
+                  fault != null && runs.get(j).start < fault && runs.get(i).start >= fault;
+              if (runs.get(j).end > runs.get(i).start && !injected) {
+                found.add(uri + ": " + runs.get(j) + " overlaps " + runs.get(i));
+              }
+            }
           }
-        }
-      }
-    });
+        });
     return found;
   }
 

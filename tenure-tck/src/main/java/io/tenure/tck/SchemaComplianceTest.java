@@ -41,8 +41,12 @@ public abstract class SchemaComplianceTest extends FixtureSupport {
     assertThat(version).isPositive();
     assertThat(stores).allSatisfy(s -> assertThat(s.describe().schemaVersion()).isEqualTo(version));
     Markers.builder(stores.get(3).markers()).build().transition("t", "r", "ARCHIVED", null);
-    assertThat(stores).allSatisfy(s ->
-        assertThat(s.markers().find(MarkerKey.of("t", "r"))).map(Marker::state).contains("ARCHIVED"));
+    assertThat(stores)
+        .allSatisfy(
+            s ->
+                assertThat(s.markers().find(MarkerKey.of("t", "r")))
+                    .map(Marker::state)
+                    .contains("ARCHIVED"));
   }
 
   @Test
@@ -64,8 +68,10 @@ public abstract class SchemaComplianceTest extends FixtureSupport {
     Markers blueMarkers = Markers.builder(blue.markers()).build();
     Markers greenMarkers = Markers.builder(green.markers()).build();
 
-    assertThat(blueMarkers.transition("t", "same", "ARCHIVED", null).outcome()).isEqualTo(Outcome.APPLIED);
-    assertThat(greenMarkers.transition("t", "same", "SOFT_DELETED", null).outcome()).isEqualTo(Outcome.APPLIED);
+    assertThat(blueMarkers.transition("t", "same", "ARCHIVED", null).outcome())
+        .isEqualTo(Outcome.APPLIED);
+    assertThat(greenMarkers.transition("t", "same", "SOFT_DELETED", null).outcome())
+        .isEqualTo(Outcome.APPLIED);
     assertThat(blueMarkers.clear("t", "same", "ARCHIVED")).isTrue();
 
     assertThat(blueMarkers.get("t", "same")).isEmpty();
@@ -84,8 +90,18 @@ public abstract class SchemaComplianceTest extends FixtureSupport {
   void times_round_trip_exactly_whatever_the_jvm_and_session_time_zones() {
     TimeZone original = TimeZone.getDefault();
     TablePrefix prefix = freshPrefix();
-    Marker beforeDst = new Marker(MarkerKey.of("t", "pst"), "ARCHIVED", null, Instant.parse("2024-03-10T09:30:00.123456Z"));
-    Marker afterDst = new Marker(MarkerKey.of("t", "pdt"), "ARCHIVED", null, Instant.parse("2024-03-10T10:30:00.654321Z"));
+    Marker beforeDst =
+        new Marker(
+            MarkerKey.of("t", "pst"),
+            "ARCHIVED",
+            null,
+            Instant.parse("2024-03-10T09:30:00.123456Z"));
+    Marker afterDst =
+        new Marker(
+            MarkerKey.of("t", "pdt"),
+            "ARCHIVED",
+            null,
+            Instant.parse("2024-03-10T10:30:00.654321Z"));
     try {
       TimeZone.setDefault(TimeZone.getTimeZone("Asia/Kathmandu"));
       Store pacific = fixture.openWithSessionTimeZone(prefix, ZoneId.of("America/Los_Angeles"));
@@ -93,8 +109,10 @@ public abstract class SchemaComplianceTest extends FixtureSupport {
       writer.save(beforeDst);
       writer.save(afterDst);
       Instant applied =
-          writer.transition("t", "now", "ARCHIVED", null) instanceof io.tenure.TransitionResult.Applied a
-              ? a.marker().markedAt() : Instant.EPOCH;
+          writer.transition("t", "now", "ARCHIVED", null)
+                  instanceof io.tenure.TransitionResult.Applied a
+              ? a.marker().markedAt()
+              : Instant.EPOCH;
 
       assertThat(pacific.markers().find(beforeDst.key())).contains(beforeDst);
       assertThat(pacific.markers().find(afterDst.key())).contains(afterDst);
@@ -105,7 +123,8 @@ public abstract class SchemaComplianceTest extends FixtureSupport {
       Store eastern = fixture.openWithSessionTimeZone(prefix, ZoneId.of("Asia/Kathmandu"));
       assertThat(eastern.markers().find(beforeDst.key())).contains(beforeDst);
       assertThat(eastern.markers().find(afterDst.key())).contains(afterDst);
-      assertThat(eastern.markers().find(MarkerKey.of("t", "now")).map(Marker::markedAt)).contains(applied);
+      assertThat(eastern.markers().find(MarkerKey.of("t", "now")).map(Marker::markedAt))
+          .contains(applied);
       assertThat(eastern.now()).isCloseTo(Instant.now(), within(CLOCK_SLACK));
     } finally {
       TimeZone.setDefault(original);
@@ -132,7 +151,8 @@ public abstract class SchemaComplianceTest extends FixtureSupport {
     assertThatThrownBy(() -> markers.get("t", "r")).isInstanceOf(SchemaMissingException.class);
     assertThatThrownBy(() -> markers.transition("t", "r", "ARCHIVED", null))
         .isInstanceOf(SchemaMissingException.class);
-    assertThatThrownBy(() -> markers.clear("t", "r", "ARCHIVED")).isInstanceOf(SchemaMissingException.class);
+    assertThatThrownBy(() -> markers.clear("t", "r", "ARCHIVED"))
+        .isInstanceOf(SchemaMissingException.class);
   }
 
   @Test
@@ -168,7 +188,9 @@ public abstract class SchemaComplianceTest extends FixtureSupport {
     assertThat(required.describe().schemaVersion()).isEqualTo(migrated.describe().schemaVersion());
     assertThat(required.markers().find(MarkerKey.of("t", "before"))).isPresent();
     Markers.builder(required.markers()).build().transition("t", "after", "DELETED", null);
-    assertThat(migrated.markers().find(MarkerKey.of("t", "after"))).map(Marker::state).contains("DELETED");
+    assertThat(migrated.markers().find(MarkerKey.of("t", "after")))
+        .map(Marker::state)
+        .contains("DELETED");
   }
 
   /** The version a store without migration sees; 0 also when there is no database to open. */
@@ -208,6 +230,7 @@ public abstract class SchemaComplianceTest extends FixtureSupport {
   }
 
   private static org.assertj.core.data.TemporalUnitOffset within(Duration slack) {
-    return new org.assertj.core.data.TemporalUnitWithinOffset(slack.toMillis(), java.time.temporal.ChronoUnit.MILLIS);
+    return new org.assertj.core.data.TemporalUnitWithinOffset(
+        slack.toMillis(), java.time.temporal.ChronoUnit.MILLIS);
   }
 }

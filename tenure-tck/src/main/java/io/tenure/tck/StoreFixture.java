@@ -30,8 +30,8 @@ public interface StoreFixture extends AutoCloseable {
    * Creates a brand-new empty database and returns a factory bound to it: each call opens a store
    * with migration on, and all of them MUST share their data. Empty means no Tenure table exists
    * yet, as on a first deploy: SQLite a file that does not exist yet, a server a new prefix in its
-   * test database, in-memory a new in-memory database. The factory MAY be called concurrently;
-   * what it creates is removed on {@link #close()}.
+   * test database, in-memory a new in-memory database. The factory MAY be called concurrently; what
+   * it creates is removed on {@link #close()}.
    */
   Supplier<Store> emptyDatabase();
 
@@ -39,8 +39,8 @@ public interface StoreFixture extends AutoCloseable {
   Store openWithoutMigration(TablePrefix prefix);
 
   /**
-   * Opens a store that requires its schema ({@code StoreSettings.requireSchema}): MUST throw
-   * {@link io.tenure.SchemaMissingException} and create nothing if the prefix has no current schema.
+   * Opens a store that requires its schema ({@code StoreSettings.requireSchema}): MUST throw {@link
+   * io.tenure.SchemaMissingException} and create nothing if the prefix has no current schema.
    */
   Store openRequiringSchema(TablePrefix prefix);
 
@@ -72,13 +72,16 @@ public interface StoreFixture extends AutoCloseable {
    * the transactional outbox test; the caller closes it. A JDBC provider MUST override this.
    *
    * @return empty for a provider without JDBC transactions (in-memory), whose stores MUST then
-   *     refuse {@code QueueStore.enqueue(Connection, ...)} with {@link UnsupportedOperationException}
+   *     refuse {@code QueueStore.enqueue(Connection, ...)} with {@link
+   *     UnsupportedOperationException}
    */
   default java.util.Optional<java.sql.Connection> openConnection() {
     return java.util.Optional.empty();
   }
 
-  /** Closes every store opened through this fixture so far; the tables stay. Called after each test. */
+  /**
+   * Closes every store opened through this fixture so far; the tables stay. Called after each test.
+   */
   void closeStores();
 
   /** Closes every store opened through this fixture and drops the tables of its prefixes. */

@@ -46,7 +46,13 @@ final class InMemoryFixture implements StoreFixture {
 
   @Override
   public Store openRequiringSchema(TablePrefix prefix) {
-    return track(InMemoryStore.builder().database(database).prefix(prefix).migrate(false).requireSchema(true).build());
+    return track(
+        InMemoryStore.builder()
+            .database(database)
+            .prefix(prefix)
+            .migrate(false)
+            .requireSchema(true)
+            .build());
   }
 
   @Override

@@ -17,11 +17,20 @@ class KitLayeringTest {
   @Test
   void the_kit_depends_only_on_the_api_the_spi_and_test_libraries() {
     classes()
-        .that().resideInAPackage("io.tenure.tck..")
-        .should().onlyDependOnClassesThat()
+        .that()
+        .resideInAPackage("io.tenure.tck..")
+        .should()
+        .onlyDependOnClassesThat()
         .resideInAnyPackage(
-            "io.tenure", "io.tenure.spi", "io.tenure.tck..", "java..", "javax.annotation..",
-            "org.junit..", "org.assertj..", "org.jspecify..", "org.opentest4j..")
+            "io.tenure",
+            "io.tenure.spi",
+            "io.tenure.tck..",
+            "java..",
+            "javax.annotation..",
+            "org.junit..",
+            "org.assertj..",
+            "org.jspecify..",
+            "org.opentest4j..")
         .check(kit);
   }
 }

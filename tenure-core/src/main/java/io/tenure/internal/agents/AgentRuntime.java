@@ -30,20 +30,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs this node's agents (SPEC §5): the leader pass when this node leads, and the node sweep
- * that starts, stops, releases and restores agents. Agent calls run on virtual threads with a
- * deadline; a call past its deadline is abandoned, not interrupted, and its agent stays in the
- * starting or stopping set until it returns, so it is never started or stopped twice. A row is
- * released only after its agent's stop returned, so no other node can start it while it still runs.
+ * Runs this node's agents (SPEC §5): the leader pass when this node leads, and the node sweep that
+ * starts, stops, releases and restores agents. Agent calls run on virtual threads with a deadline;
+ * a call past its deadline is abandoned, not interrupted, and its agent stays in the starting or
+ * stopping set until it returns, so it is never started or stopped twice. A row is released only
+ * after its agent's stop returned, so no other node can start it while it still runs.
  */
 public final class AgentRuntime {
   private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
+
   /**
-   * TEST ONLY, for the fault harness's negative control ({@code tenure chaos --unsafe handoff}):
-   * a move frees the row from its owner at once instead of waiting for the owner to stop it, so
-   * the target starts while the owner still runs. Never set this in production.
+   * TEST ONLY, for the fault harness's negative control ({@code tenure chaos --unsafe handoff}): a
+   * move frees the row from its owner at once instead of waiting for the owner to stop it, so the
+   * target starts while the owner still runs. Never set this in production.
    */
   static final boolean UNSAFE_SKIP_HANDOFF = Boolean.getBoolean("tenure.unsafe.skipHandoff");
+
   /**
    * TEST ONLY, for the fault harness ({@code tenure chaos --stall-leader-pass D}): the leader's
    * pass sleeps this long after it took its fence and membership snapshot and before it reads the
@@ -65,16 +67,25 @@ public final class AgentRuntime {
   private final Map<AgentUri, Running> running = new HashMap<>();
   private final Set<AgentUri> busy = new HashSet<>();
   private final Map<AgentUri, Long> stoppedAt = new HashMap<>();
+
   /** Unreadable rows already recorded in the history by this node's passes. */
   private final Set<String> reportedSkips = new HashSet<>();
+
   private long tick;
   private long stopSequence;
 
   private record Running(Agent agent, Context context) {}
 
-  public AgentRuntime(AgentStore store, NodeSettings settings, Map<String, AgentFamily> families,
-      Supplier<String> nodeId, EventStore events, io.tenure.Ticker ticker) {
-    this.quiet = new PlacementQuiet(settings.initialPlacementQuiet(), settings.initialPlacementMaxDelay(), ticker);
+  public AgentRuntime(
+      AgentStore store,
+      NodeSettings settings,
+      Map<String, AgentFamily> families,
+      Supplier<String> nodeId,
+      EventStore events,
+      io.tenure.Ticker ticker) {
+    this.quiet =
+        new PlacementQuiet(
+            settings.initialPlacementQuiet(), settings.initialPlacementMaxDelay(), ticker);
     this.store = store;
     this.settings = settings;
     this.families = Map.copyOf(families);
@@ -108,12 +119,15 @@ public final class AgentRuntime {
     long read = System.nanoTime();
     recordSkippedRows(fence);
     long hold = quiet.holdFor(membership, hasNewAgents(wanted, rows));
-    List<PlanAction> plan = AssignmentPlanner.plan(membership.nodes(), wanted, rows, settings.maxMovesPerPass(),
-        hold == 0);
+    List<PlanAction> plan =
+        AssignmentPlanner.plan(
+            membership.nodes(), wanted, rows, settings.maxMovesPerPass(), hold == 0);
     long planned = System.nanoTime();
     if (hold > 0) {
-      LOG.debug("leader {}: agents without a row wait up to {} ms more for membership to be quiet",
-          fence.nodeId(), hold / 1_000_000);
+      LOG.debug(
+          "leader {}: agents without a row wait up to {} ms more for membership to be quiet",
+          fence.nodeId(),
+          hold / 1_000_000);
     }
     try {
       apply(plan, fence, membership);
@@ -122,9 +136,17 @@ public final class AgentRuntime {
       // A pass slower than a renew interval is worth an operator's look: it delays the next one.
       boolean slow = took > settings.renewInterval().toNanos();
       if (slow || LOG.isDebugEnabled()) {
-        String line = "agent pass of leader {} at epoch {}: {} rows read in {} ms, {} writes planned in {} ms, applied in {} ms";
-        Object[] args = {fence.nodeId(), fence.epoch(), rows.size(), (read - began) / 1_000_000, plan.size(),
-            (planned - read) / 1_000_000, (System.nanoTime() - planned) / 1_000_000};
+        String line =
+            "agent pass of leader {} at epoch {}: {} rows read in {} ms, {} writes planned in {} ms, applied in {} ms";
+        Object[] args = {
+          fence.nodeId(),
+          fence.epoch(),
+          rows.size(),
+          (read - began) / 1_000_000,
+          plan.size(),
+          (planned - read) / 1_000_000,
+          (System.nanoTime() - planned) / 1_000_000
+        };
         if (slow) {
           LOG.info(line, args);
         } else {
@@ -145,8 +167,14 @@ public final class AgentRuntime {
         }
       }
       try {
-        events.append(ClusterEvent.Kind.AGENT_ROW_SKIPPED, nodeId.get(), fence.epoch(),
-            "agent row '" + row.getKey() + "' cannot be read and is skipped: " + row.getValue()
+        events.append(
+            ClusterEvent.Kind.AGENT_ROW_SKIPPED,
+            nodeId.get(),
+            fence.epoch(),
+            "agent row '"
+                + row.getKey()
+                + "' cannot be read and is skipped: "
+                + row.getValue()
                 + "; no pass places, frees or retires it: fix or delete it");
         synchronized (this) {
           reportedSkips.add(row.getKey());
@@ -158,7 +186,8 @@ public final class AgentRuntime {
     }
   }
 
-  private static boolean hasNewAgents(Map<String, Set<AgentUri>> wanted, List<AgentAssignment> rows) {
+  private static boolean hasNewAgents(
+      Map<String, Set<AgentUri>> wanted, List<AgentAssignment> rows) {
     Set<AgentUri> withRows = new HashSet<>();
     rows.forEach(row -> withRows.add(row.uri()));
     return wanted.values().stream().flatMap(Set::stream).anyMatch(uri -> !withRows.contains(uri));
@@ -166,7 +195,8 @@ public final class AgentRuntime {
 
   private void apply(List<PlanAction> plan, LeaderFence fence, MembershipView membership) {
     // Placements go in one fenced transaction: a cold start is one write, not one per agent.
-    Map<AgentUri, @org.jspecify.annotations.Nullable String> targets = new java.util.LinkedHashMap<>();
+    Map<AgentUri, @org.jspecify.annotations.Nullable String> targets =
+        new java.util.LinkedHashMap<>();
     Set<AgentUri> onlyIfUnowned = new HashSet<>();
     for (PlanAction action : plan) {
       if (action instanceof PlanAction.Place place) {
@@ -181,48 +211,77 @@ public final class AgentRuntime {
     // A row claimed between the snapshot and this write keeps its target: the plan counted its
     // re-targeting as free, and a hand-off of a running agent would exceed maxMovesPerPass.
     if (store.placeAll(targets, onlyIfUnowned, fence) == AssignmentWrite.FENCED) {
-      LOG.warn("leader {} at epoch {} was fenced during its agent pass; it stops", fence.nodeId(), fence.epoch());
+      LOG.warn(
+          "leader {} at epoch {} was fenced during its agent pass; it stops",
+          fence.nodeId(),
+          fence.epoch());
       return;
     }
     for (PlanAction action : plan) {
-      AssignmentWrite result = switch (action) {
-        case PlanAction.Place place -> {
-          if (place.move()) {
-            record(ClusterEvent.Kind.AGENT_MOVED, place.uri(), fence.epoch(), "to " + named(place.target(), membership));
-            if (UNSAFE_SKIP_HANDOFF) {
-              skipHandoff(place);
+      AssignmentWrite result =
+          switch (action) {
+            case PlanAction.Place place -> {
+              if (place.move()) {
+                record(
+                    ClusterEvent.Kind.AGENT_MOVED,
+                    place.uri(),
+                    fence.epoch(),
+                    "to " + named(place.target(), membership));
+                if (UNSAFE_SKIP_HANDOFF) {
+                  skipHandoff(place);
+                }
+              }
+              yield AssignmentWrite.APPLIED;
             }
-          }
-          yield AssignmentWrite.APPLIED;
-        }
-        case PlanAction.Unplace unplace -> AssignmentWrite.APPLIED;
-        case PlanAction.Retire retire -> store.retire(retire.uri(), fence);
-        case PlanAction.ReleaseFromDeadOwner dead -> store.releaseFromDeadOwner(dead.uri(), dead.deadOwner(), fence);
-      };
+            case PlanAction.Unplace unplace -> AssignmentWrite.APPLIED;
+            case PlanAction.Retire retire -> store.retire(retire.uri(), fence);
+            case PlanAction.ReleaseFromDeadOwner dead ->
+                store.releaseFromDeadOwner(dead.uri(), dead.deadOwner(), fence);
+          };
       if (result == AssignmentWrite.FENCED) {
-        LOG.warn("leader {} at epoch {} was fenced during its agent pass; it stops", fence.nodeId(), fence.epoch());
+        LOG.warn(
+            "leader {} at epoch {} was fenced during its agent pass; it stops",
+            fence.nodeId(),
+            fence.epoch());
         return;
       }
     }
   }
 
   /** A node as events show it: its name, with its incarnation id (names repeat across restarts). */
-  private static String named(@org.jspecify.annotations.Nullable String nodeId, MembershipView membership) {
-    return membership.nodes().stream().filter(n -> n.nodeId().equals(nodeId)).findFirst()
-        .map(n -> n.name() + " (" + nodeId + ")").orElse(String.valueOf(nodeId));
+  private static String named(
+      @org.jspecify.annotations.Nullable String nodeId, MembershipView membership) {
+    return membership.nodes().stream()
+        .filter(n -> n.nodeId().equals(nodeId))
+        .findFirst()
+        .map(n -> n.name() + " (" + nodeId + ")")
+        .orElse(String.valueOf(nodeId));
   }
 
-  /** The broken hand-off of {@link #UNSAFE_SKIP_HANDOFF}: the owner is dropped from the row at once. */
+  /**
+   * The broken hand-off of {@link #UNSAFE_SKIP_HANDOFF}: the owner is dropped from the row at once.
+   */
   private void skipHandoff(PlanAction.Place place) {
-    store.read(place.uri()).ifPresent(row -> store.upsert(
-        new AgentAssignment(row.uri(), null, place.target(), row.epoch(), row.paused(), row.pinnedTo())));
+    store
+        .read(place.uri())
+        .ifPresent(
+            row ->
+                store.upsert(
+                    new AgentAssignment(
+                        row.uri(),
+                        null,
+                        place.target(),
+                        row.epoch(),
+                        row.paused(),
+                        row.pinnedTo())));
   }
 
   private static Set<AgentUri> wantedOf(AgentFamily family) {
     Set<AgentUri> agents = family.wantedAgents();
     for (AgentUri uri : agents) {
       if (!uri.scheme().equals(family.scheme())) {
-        throw new IllegalStateException("family '" + family.scheme() + "' listed " + uri + " of another scheme");
+        throw new IllegalStateException(
+            "family '" + family.scheme() + "' listed " + uri + " of another scheme");
       }
     }
     return agents;
@@ -242,7 +301,8 @@ public final class AgentRuntime {
    */
   public int sweepTick(int most) {
     if (most <= 0) {
-      throw new IllegalArgumentException("a sweep must be allowed at least one action, was " + most);
+      throw new IllegalArgumentException(
+          "a sweep must be allowed at least one action, was " + most);
     }
     long snapshotSequence;
     Set<AgentUri> runningNow;
@@ -267,14 +327,18 @@ public final class AgentRuntime {
       switch (action) {
         case SweepAction.Start s -> starts.add(s.uri());
         // Stops run side by side, as in stopAll: a tick's stops take one deadline, not one each.
-        case SweepAction.StopAndRelease s -> stops.add(CompletableFuture.runAsync(() -> stop(s.uri(), true), calls));
-        case SweepAction.StopOrphan s -> stops.add(CompletableFuture.runAsync(() -> stop(s.uri(), false), calls));
+        case SweepAction.StopAndRelease s ->
+            stops.add(CompletableFuture.runAsync(() -> stop(s.uri(), true), calls));
+        case SweepAction.StopOrphan s ->
+            stops.add(CompletableFuture.runAsync(() -> stop(s.uri(), false), calls));
         case SweepAction.Release r -> guarded(action, me, () -> store.release(r.uri(), me));
         case SweepAction.Restore r -> guarded(action, me, () -> restore(r.uri(), me));
       }
     }
     if (!stops.isEmpty()) {
-      await(CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)), settings.agentStopTimeout(),
+      await(
+          CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)),
+          settings.agentStopTimeout(),
           "stop of " + stops.size() + " agents");
     }
     try {
@@ -283,7 +347,11 @@ public final class AgentRuntime {
       LOG.warn("node {}: starting {} agents failed: {}", me, starts.size(), e.toString());
     }
     if (!actions.isEmpty() && LOG.isDebugEnabled()) {
-      LOG.debug("node {}: sweep took {} actions (at most {})", me, actions.size(), most == Integer.MAX_VALUE ? "any" : most);
+      LOG.debug(
+          "node {}: sweep took {} actions (at most {})",
+          me,
+          actions.size(),
+          most == Integer.MAX_VALUE ? "any" : most);
     }
     return actions.size();
   }
@@ -317,8 +385,11 @@ public final class AgentRuntime {
       copy = running.get(uri);
     }
     if (copy != null && copy.context().ownershipEpoch() != epoch) {
-      LOG.info("agent {} runs here at epoch {} but its row was issued epoch {}; restarting it",
-          uri, copy.context().ownershipEpoch(), epoch);
+      LOG.info(
+          "agent {} runs here at epoch {} but its row was issued epoch {}; restarting it",
+          uri,
+          copy.context().ownershipEpoch(),
+          epoch);
       stop(uri, false);
     }
   }
@@ -331,9 +402,13 @@ public final class AgentRuntime {
     List<AgentUri> eligible;
     synchronized (this) {
       // A stop that arrived after the snapshot was read wins over a start planned from it.
-      eligible = uris.stream()
-          .filter(uri -> stoppedAt.getOrDefault(uri, Long.MIN_VALUE) <= snapshotSequence && !busy.contains(uri))
-          .toList();
+      eligible =
+          uris.stream()
+              .filter(
+                  uri ->
+                      stoppedAt.getOrDefault(uri, Long.MIN_VALUE) <= snapshotSequence
+                          && !busy.contains(uri))
+              .toList();
     }
     if (eligible.isEmpty()) {
       return;
@@ -352,7 +427,9 @@ public final class AgentRuntime {
       }
     }
     // Await the bookkeeping stages, not just the calls: once this returns they count as running.
-    await(CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)), settings.agentStartTimeout(),
+    await(
+        CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)),
+        settings.agentStartTimeout(),
         "start of " + starts.size() + " agents");
     events.close();
   }
@@ -360,7 +437,8 @@ public final class AgentRuntime {
   private @org.jspecify.annotations.Nullable CompletableFuture<Void> launchStart(
       AgentUri uri, String me, long epoch, long snapshotSequence, EventBatch events) {
     synchronized (this) {
-      if (running.containsKey(uri) || busy.contains(uri)
+      if (running.containsKey(uri)
+          || busy.contains(uri)
           || stoppedAt.getOrDefault(uri, Long.MIN_VALUE) > snapshotSequence) {
         return null;
       }
@@ -380,7 +458,8 @@ public final class AgentRuntime {
         .whenComplete((ok, failure) -> started(uri, agent, context, failure, events));
   }
 
-  private void started(AgentUri uri, Agent agent, Context context, Throwable failure, EventBatch events) {
+  private void started(
+      AgentUri uri, Agent agent, Context context, Throwable failure, EventBatch events) {
     synchronized (this) {
       busy.remove(uri);
       if (failure == null) {
@@ -388,10 +467,15 @@ public final class AgentRuntime {
       }
     }
     if (failure == null) {
-      events.add(new EventStore.NewEvent(ClusterEvent.Kind.AGENT_STARTED, nodeId.get(), context.ownershipEpoch(),
-          uri.toString()));
+      events.add(
+          new EventStore.NewEvent(
+              ClusterEvent.Kind.AGENT_STARTED,
+              nodeId.get(),
+              context.ownershipEpoch(),
+              uri.toString()));
     } else {
-      LOG.warn("agent {} failed to start on node {}: {}", uri, context.nodeId(), failure.toString());
+      LOG.warn(
+          "agent {} failed to start on node {}: {}", uri, context.nodeId(), failure.toString());
     }
   }
 
@@ -441,8 +525,9 @@ public final class AgentRuntime {
     }
     Context context = stopping.context().withDeadline(settings.agentStopTimeout());
     // Await the release stage, not just the call: once this returns the row is released too.
-    CompletableFuture<Void> done = CompletableFuture.runAsync(() -> run(() -> stopping.agent().stop(context)), calls)
-        .whenComplete((ok, failure) -> stopped(uri, context, release, failure));
+    CompletableFuture<Void> done =
+        CompletableFuture.runAsync(() -> run(() -> stopping.agent().stop(context)), calls)
+            .whenComplete((ok, failure) -> stopped(uri, context, release, failure));
     await(done, settings.agentStopTimeout(), "stop of " + uri);
   }
 
@@ -451,7 +536,11 @@ public final class AgentRuntime {
       busy.remove(uri);
     }
     if (failure != null) {
-      LOG.warn("agent {} failed to stop cleanly on node {}: {}", uri, context.nodeId(), failure.toString());
+      LOG.warn(
+          "agent {} failed to stop cleanly on node {}: {}",
+          uri,
+          context.nodeId(),
+          failure.toString());
     }
     record(ClusterEvent.Kind.AGENT_STOPPED, uri, context.ownershipEpoch(), "");
     if (!release) {
@@ -476,10 +565,14 @@ public final class AgentRuntime {
     synchronized (this) {
       uris = Set.copyOf(running.keySet());
     }
-    CompletableFuture<?>[] stops = uris.stream()
-        .map(uri -> CompletableFuture.runAsync(() -> stop(uri, release), calls))
-        .toArray(CompletableFuture[]::new);
-    await(CompletableFuture.allOf(stops), settings.agentStopTimeout(), "stop of " + uris.size() + " agents");
+    CompletableFuture<?>[] stops =
+        uris.stream()
+            .map(uri -> CompletableFuture.runAsync(() -> stop(uri, release), calls))
+            .toArray(CompletableFuture[]::new);
+    await(
+        CompletableFuture.allOf(stops),
+        settings.agentStopTimeout(),
+        "stop of " + uris.size() + " agents");
   }
 
   /**
@@ -495,7 +588,8 @@ public final class AgentRuntime {
 
   private void record(ClusterEvent.Kind kind, AgentUri uri, long epoch, String detail) {
     try {
-      events.append(kind, nodeId.get(), epoch, detail.isEmpty() ? uri.toString() : uri + " " + detail);
+      events.append(
+          kind, nodeId.get(), epoch, detail.isEmpty() ? uri.toString() : uri + " " + detail);
     } catch (RuntimeException e) {
       LOG.debug("could not record {} of {}: {}", kind, uri, e.toString());
     }

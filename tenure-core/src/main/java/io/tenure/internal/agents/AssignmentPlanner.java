@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -33,8 +33,8 @@ import org.jspecify.annotations.Nullable;
  *
  * Placing an agent that has no valid target is never capped: after a crash or a cold start every
  * agent must find a node in one pass. Only agents that have no row at all may be held back (by
- * {@code placeNew}, while a cold start's membership settles); an agent whose row names a node
- * that is gone is always placed. The plan is deterministic: ties break by node id and URI.
+ * {@code placeNew}, while a cold start's membership settles); an agent whose row names a node that
+ * is gone is always placed. The plan is deterministic: ties break by node id and URI.
  */
 public final class AssignmentPlanner {
   private AssignmentPlanner() {}
@@ -47,20 +47,28 @@ public final class AssignmentPlanner {
    * @return the writes to apply, in order
    */
   public static List<PlanAction> plan(
-      List<NodeInfo> nodes, Map<String, Set<AgentUri>> wanted, List<AgentAssignment> rows, int maxMoves) {
+      List<NodeInfo> nodes,
+      Map<String, Set<AgentUri>> wanted,
+      List<AgentAssignment> rows,
+      int maxMoves) {
     return plan(nodes, wanted, rows, maxMoves, true);
   }
 
   /**
-   * @param placeNew false to leave agents that have no row unplaced in this pass (every other
-   *     agent is planned as usual)
+   * @param placeNew false to leave agents that have no row unplaced in this pass (every other agent
+   *     is planned as usual)
    * @return the writes to apply, in order
    */
-  public static List<PlanAction> plan(List<NodeInfo> nodes, Map<String, Set<AgentUri>> wanted,
-      List<AgentAssignment> rows, int maxMoves, boolean placeNew) {
-    Map<String, NodeInfo> active = nodes.stream()
-        .filter(n -> n.status() == NodeStatus.ACTIVE)
-        .collect(Collectors.toMap(NodeInfo::nodeId, n -> n, (a, b) -> a, TreeMap::new));
+  public static List<PlanAction> plan(
+      List<NodeInfo> nodes,
+      Map<String, Set<AgentUri>> wanted,
+      List<AgentAssignment> rows,
+      int maxMoves,
+      boolean placeNew) {
+    Map<String, NodeInfo> active =
+        nodes.stream()
+            .filter(n -> n.status() == NodeStatus.ACTIVE)
+            .collect(Collectors.toMap(NodeInfo::nodeId, n -> n, (a, b) -> a, TreeMap::new));
     Map<AgentUri, AgentAssignment> byUri = new HashMap<>();
     rows.forEach(row -> byUri.put(row.uri(), row));
     List<PlanAction> actions = new ArrayList<>();
@@ -105,9 +113,8 @@ public final class AssignmentPlanner {
       int[] movesLeft,
       boolean placeNew,
       List<PlanAction> actions) {
-    List<NodeInfo> capable = active.values().stream()
-        .filter(n -> n.capabilities().contains(scheme))
-        .toList();
+    List<NodeInfo> capable =
+        active.values().stream().filter(n -> n.capabilities().contains(scheme)).toList();
     if (capable.isEmpty()) {
       return;
     }
@@ -147,8 +154,12 @@ public final class AssignmentPlanner {
     for (Map.Entry<AgentUri, String> entry : planned.entrySet()) {
       AgentAssignment row = rows.get(entry.getKey());
       if (row == null || !entry.getValue().equals(row.target())) {
-        actions.add(new PlanAction.Place(entry.getKey(), entry.getValue(), moved.contains(entry.getKey()),
-            row == null || row.owner() == null));
+        actions.add(
+            new PlanAction.Place(
+                entry.getKey(),
+                entry.getValue(),
+                moved.contains(entry.getKey()),
+                row == null || row.owner() == null));
       }
     }
   }
@@ -157,8 +168,11 @@ public final class AssignmentPlanner {
     if (row.pinnedTo() == null) {
       return null;
     }
-    return capable.stream().filter(n -> n.name().equals(row.pinnedTo())).map(NodeInfo::nodeId)
-        .findFirst().orElse(null);
+    return capable.stream()
+        .filter(n -> n.name().equals(row.pinnedTo()))
+        .map(NodeInfo::nodeId)
+        .findFirst()
+        .orElse(null);
   }
 
   /** The row's target if that node can still run it, else its owner if that one can. */
@@ -176,7 +190,10 @@ public final class AssignmentPlanner {
   }
 
   private static Set<AgentUri> rebalance(
-      Loads load, Map<AgentUri, AgentAssignment> rows, Map<AgentUri, String> planned, int[] movesLeft) {
+      Loads load,
+      Map<AgentUri, AgentAssignment> rows,
+      Map<AgentUri, String> planned,
+      int[] movesLeft) {
     Set<AgentUri> moved = new java.util.HashSet<>();
     Comparator<AgentUri> cheapestFirst = cheapestFirst(rows);
     // Each node's agents, cheapest to move first, as they were before this pass moved any: agents
@@ -210,10 +227,12 @@ public final class AssignmentPlanner {
 
   /** Prefer an agent nobody runs yet (moving it stops nothing), then the last by URI. */
   private static Comparator<AgentUri> cheapestFirst(Map<AgentUri, AgentAssignment> rows) {
-    Comparator<AgentUri> byRunning = Comparator.comparing(uri -> {
-      AgentAssignment row = rows.get(uri);
-      return row != null && row.owner() != null;
-    });
+    Comparator<AgentUri> byRunning =
+        Comparator.comparing(
+            uri -> {
+              AgentAssignment row = rows.get(uri);
+              return row != null && row.owner() != null;
+            });
     return byRunning.thenComparing(AgentUri::toString, Comparator.reverseOrder());
   }
 
@@ -234,8 +253,10 @@ public final class AssignmentPlanner {
    */
   private static final class Loads {
     private final Map<String, Set<AgentUri>> agents = new HashMap<>();
-    private final TreeSet<String> bySize = new TreeSet<>(
-        Comparator.comparingInt((String node) -> agents.get(node).size()).thenComparing(node -> node));
+    private final TreeSet<String> bySize =
+        new TreeSet<>(
+            Comparator.comparingInt((String node) -> agents.get(node).size())
+                .thenComparing(node -> node));
 
     void addNode(String node) {
       agents.put(node, new java.util.HashSet<>());

@@ -27,7 +27,11 @@ public final class PacedSweeps {
    * @param thread runs the sweeps; must be the ticker's clock ({@code System.nanoTime})
    * @param sweep one sweep: given the most actions it may take, returns how many it took
    */
-  public PacedSweeps(ScheduledExecutorService thread, java.time.Duration interval, int cap, Ticker ticker,
+  public PacedSweeps(
+      ScheduledExecutorService thread,
+      java.time.Duration interval,
+      int cap,
+      Ticker ticker,
       IntUnaryOperator sweep) {
     this.thread = thread;
     this.pacer = new SweepPacer(interval, cap);
@@ -41,8 +45,8 @@ public final class PacedSweeps {
   }
 
   /**
-   * Placements were announced: brings the next sweep forward as far as the pacer allows. Cheap
-   * and safe on any thread; wake-ups heard during a sweep lead to one more after it.
+   * Placements were announced: brings the next sweep forward as far as the pacer allows. Cheap and
+   * safe on any thread; wake-ups heard during a sweep lead to one more after it.
    */
   public synchronized void wake() {
     pacer.wake();

@@ -62,7 +62,9 @@ final class PlacementQuiet {
       if (node.status() == NodeStatus.JOINING) {
         left = Math.max(left, quietNanos);
       } else if (node.status() != NodeStatus.DEAD) {
-        left = Math.max(left, quietNanos - Duration.between(node.startedAt(), view.readAt()).toNanos());
+        left =
+            Math.max(
+                left, quietNanos - Duration.between(node.startedAt(), view.readAt()).toNanos());
       }
     }
     return left;

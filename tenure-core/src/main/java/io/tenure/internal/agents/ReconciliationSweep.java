@@ -18,7 +18,9 @@ import java.util.TreeSet;
  * seen on while it persists, so deferred ones age and go first later.
  */
 final class ReconciliationSweep {
-  /** Divergences seen so far, by agent: the tick each was first seen. Mutable, owned by one node. */
+  /**
+   * Divergences seen so far, by agent: the tick each was first seen. Mutable, owned by one node.
+   */
   private final Map<AgentUri, Long> firstSeen = new HashMap<>();
 
   /**
@@ -30,8 +32,12 @@ final class ReconciliationSweep {
    * @param maxPerTick most actions returned; 0 or less means no cap
    */
   List<SweepAction> sweep(
-      String nodeId, List<AgentAssignment> rows, Set<AgentUri> running, Set<AgentUri> busy,
-      long tick, int maxPerTick) {
+      String nodeId,
+      List<AgentAssignment> rows,
+      Set<AgentUri> running,
+      Set<AgentUri> busy,
+      long tick,
+      int maxPerTick) {
     Map<AgentUri, AgentAssignment> byUri = new HashMap<>();
     rows.forEach(row -> byUri.put(row.uri(), row));
     List<SweepAction> divergences = new ArrayList<>();
@@ -49,8 +55,9 @@ final class ReconciliationSweep {
     divergences.forEach(action -> current.add(action.uri()));
     firstSeen.keySet().retainAll(current);
     divergences.forEach(action -> firstSeen.putIfAbsent(action.uri(), tick));
-    divergences.sort(Comparator.comparingLong((SweepAction action) -> firstSeen.get(action.uri()))
-        .thenComparing(action -> action.uri().toString()));
+    divergences.sort(
+        Comparator.comparingLong((SweepAction action) -> firstSeen.get(action.uri()))
+            .thenComparing(action -> action.uri().toString()));
     return maxPerTick > 0 && divergences.size() > maxPerTick
         ? List.copyOf(divergences.subList(0, maxPerTick))
         : List.copyOf(divergences);
@@ -68,7 +75,8 @@ final class ReconciliationSweep {
     return java.util.Optional.empty();
   }
 
-  private static java.util.Optional<SweepAction> running(String nodeId, AgentAssignment row, AgentUri uri) {
+  private static java.util.Optional<SweepAction> running(
+      String nodeId, AgentAssignment row, AgentUri uri) {
     if (row == null) {
       return java.util.Optional.of(new SweepAction.Restore(uri));
     }

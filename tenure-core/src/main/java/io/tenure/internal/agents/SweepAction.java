@@ -12,7 +12,9 @@ sealed interface SweepAction {
   /** Assigned here and not running: claim the row (if free) and start the agent. */
   record Start(AgentUri uri) implements SweepAction {}
 
-  /** Running here but the row sends it elsewhere, pauses it or frees it: stop, then release the row. */
+  /**
+   * Running here but the row sends it elsewhere, pauses it or frees it: stop, then release the row.
+   */
   record StopAndRelease(AgentUri uri) implements SweepAction {}
 
   /** Owned here but neither running nor wanted here: release the row. */

@@ -10,9 +10,8 @@ import java.util.ArrayDeque;
  * <p>A sweep begins one {@code agentSweepInterval} after the previous one began (at a fixed rate,
  * so a backlog's second sweep does not also wait for the first one's duration), or a tenth of an
  * interval after the previous one ended if that is later (a slow sweep is followed by a pause, not
- * by another at once). A wake-up (the leader placed agents)
- * brings the next sweep forward, within two bounds, so that wake-ups cannot turn the per-tick cap
- * into a higher rate:
+ * by another at once). A wake-up (the leader placed agents) brings the next sweep forward, within
+ * two bounds, so that wake-ups cannot turn the per-tick cap into a higher rate:
  *
  * <ul>
  *   <li>within any sweep interval a node takes at most {@code maxReconciliationsPerTick} actions,
@@ -27,14 +26,19 @@ import java.util.ArrayDeque;
  * began: it reads the rows they announced.
  */
 final class SweepPacer {
-  /** Every sweep, woken or not, begins at least this fraction of an interval after the previous one ended. */
+  /**
+   * Every sweep, woken or not, begins at least this fraction of an interval after the previous one
+   * ended.
+   */
   static final int MIN_GAP_DIVISOR = 10;
 
   private final long interval;
   private final long minGap;
   private final int cap;
+
   /** {begin, actions} of the sweeps that may still count against a later one, oldest first. */
   private final ArrayDeque<long[]> recent = new ArrayDeque<>();
+
   private boolean ran;
   private long lastBegin;
   private long lastEnd;
@@ -82,7 +86,9 @@ final class SweepPacer {
     return allowance(now);
   }
 
-  /** A sweep that began at {@code begin} ended at {@code end} after taking {@code actions} actions. */
+  /**
+   * A sweep that began at {@code begin} ended at {@code end} after taking {@code actions} actions.
+   */
   synchronized void ended(long begin, long end, int actions) {
     if (actions < 0) {
       throw new IllegalArgumentException("a sweep cannot take " + actions + " actions");

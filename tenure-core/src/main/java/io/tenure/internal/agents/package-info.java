@@ -1,4 +1,7 @@
-/** The agent runtime: the leader's assignment planner and the node reconciliation sweep. Not exported. */
+/**
+ * The agent runtime: the leader's assignment planner and the node reconciliation sweep. Not
+ * exported.
+ */
 @NullMarked
 package io.tenure.internal.agents;
 

@@ -4,15 +4,15 @@ import io.tenure.AgentAssignment;
 import io.tenure.AgentFamily;
 import io.tenure.AgentUri;
 import io.tenure.DemotionReason;
+import io.tenure.NodeListener;
+import io.tenure.NodeSettings;
 import io.tenure.TenureException;
+import io.tenure.TenureNode;
+import io.tenure.Ticker;
 import io.tenure.internal.agents.AgentRuntime;
 import io.tenure.internal.agents.PacedSweeps;
 import io.tenure.internal.queue.QueueConsumer;
 import io.tenure.internal.queue.QueueSettings;
-import io.tenure.NodeListener;
-import io.tenure.NodeSettings;
-import io.tenure.TenureNode;
-import io.tenure.Ticker;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.Store;
 import java.time.Duration;
@@ -60,34 +60,51 @@ public final class DefaultTenureNode implements TenureNode {
   private volatile Optional<AutoCloseable> listening = Optional.empty();
   private volatile Optional<AutoCloseable> placements = Optional.empty();
   private final Object lifecycle = new Object();
-  private final java.util.Map<String, ScheduledExecutorService> threads = new java.util.LinkedHashMap<>();
+  private final java.util.Map<String, ScheduledExecutorService> threads =
+      new java.util.LinkedHashMap<>();
   private volatile @org.jspecify.annotations.Nullable ScheduledExecutorService leaderThread;
-  private final java.util.concurrent.atomic.AtomicBoolean earlyPass = new java.util.concurrent.atomic.AtomicBoolean();
+  private final java.util.concurrent.atomic.AtomicBoolean earlyPass =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private boolean started;
   private boolean closed;
 
-  public DefaultTenureNode(Store store, NodeSettings settings, Ticker ticker, List<NodeListener> listeners,
-      java.util.Map<String, AgentFamily> families, QueueSettings queueSettings) {
+  public DefaultTenureNode(
+      Store store,
+      NodeSettings settings,
+      Ticker ticker,
+      List<NodeListener> listeners,
+      java.util.Map<String, AgentFamily> families,
+      QueueSettings queueSettings) {
     this.store = store;
     this.settings = settings;
-    this.registryKey = store.describe().location() + "|" + store.describe().prefix() + "|" + settings.name();
+    this.registryKey =
+        store.describe().location() + "|" + store.describe().prefix() + "|" + settings.name();
     List<NodeListener> all = new ArrayList<>(listeners);
-    all.add(new NodeListener() {
-      @Override
-      public void onPromoted(long epoch) {
-        passNow();
-      }
-    });
+    all.add(
+        new NodeListener() {
+          @Override
+          public void onPromoted(long epoch) {
+            passNow();
+          }
+        });
     Listeners fired = new Listeners(all);
     History history = new History(store.events());
     this.keeper = new MembershipKeeper(store.membership(), settings, ticker, fired, history);
-    this.elector = new LeaderElector(store.leases(), settings, ticker, keeper::nodeId, fired, history);
-    this.duties = new LeaderDuties(store.membership(), store.events(), settings, history, keeper::steady);
-    this.agents = new AgentRuntime(store.agents(), settings, families, keeper::nodeId, store.events(), ticker);
+    this.elector =
+        new LeaderElector(store.leases(), settings, ticker, keeper::nodeId, fired, history);
+    this.duties =
+        new LeaderDuties(store.membership(), store.events(), settings, history, keeper::steady);
+    this.agents =
+        new AgentRuntime(
+            store.agents(), settings, families, keeper::nodeId, store.events(), ticker);
     this.queueSettings = queueSettings;
-    this.consumers = queueSettings.consumers().stream()
-        .map(spec -> new QueueConsumer(store.queues(), spec, keeper::nodeId, () -> !keeper.isSelfFenced(), ticker))
-        .toList();
+    this.consumers =
+        queueSettings.consumers().stream()
+            .map(
+                spec ->
+                    new QueueConsumer(
+                        store.queues(), spec, keeper::nodeId, () -> !keeper.isSelfFenced(), ticker))
+            .toList();
   }
 
   @Override
@@ -108,8 +125,13 @@ public final class DefaultTenureNode implements TenureNode {
       }
       if (!RUNNING_NAMES.add(registryKey)) {
         throw new IllegalStateException(
-            "a node named '" + settings.name() + "' already runs in this process on "
-                + store.describe().location() + " (prefix " + store.describe().prefix() + ")");
+            "a node named '"
+                + settings.name()
+                + "' already runs in this process on "
+                + store.describe().location()
+                + " (prefix "
+                + store.describe().prefix()
+                + ")");
       }
       started = true;
     }
@@ -121,7 +143,9 @@ public final class DefaultTenureNode implements TenureNode {
     }
     schedule("heartbeat", settings.heartbeatInterval(), this::heartbeatTick);
     schedule("elector", settings.renewInterval(), elector::tick);
-    elector.lockWatch().ifPresent(watch -> schedule("lock", LeaderElector.lockInterval(settings), watch::tick));
+    elector
+        .lockWatch()
+        .ifPresent(watch -> schedule("lock", LeaderElector.lockInterval(settings), watch::tick));
     leaderThread = schedule("leader", settings.renewInterval(), this::leaderTick);
     startSweeps();
     schedule("reclaim", queueSettings.reclaimInterval(), this::reclaimTick);
@@ -130,29 +154,39 @@ public final class DefaultTenureNode implements TenureNode {
       // Wake-ups where the store has them (PostgreSQL NOTIFY); consumers poll either way.
       java.util.Map<String, QueueConsumer> byQueue = new java.util.HashMap<>();
       consumers.forEach(c -> byQueue.put(c.queueName(), c));
-      listening = store.queues().listen(queue -> {
-        QueueConsumer consumer = byQueue.get(queue);
-        if (consumer != null) {
-          consumer.wake();
-        }
-      });
+      listening =
+          store
+              .queues()
+              .listen(
+                  queue -> {
+                    QueueConsumer consumer = byQueue.get(queue);
+                    if (consumer != null) {
+                      consumer.wake();
+                    }
+                  });
     }
     Duration watch = settings.renewInterval().dividedBy(20);
-    schedule("watchdog", watch.compareTo(Duration.ofMillis(5)) < 0 ? Duration.ofMillis(5) : watch, this::watchdogTick);
+    schedule(
+        "watchdog",
+        watch.compareTo(Duration.ofMillis(5)) < 0 ? Duration.ofMillis(5) : watch,
+        this::watchdogTick);
   }
 
   private ScheduledExecutorService schedule(String role, Duration period, Runnable tick) {
     ScheduledExecutorService thread = thread(role);
-    thread.scheduleWithFixedDelay(() -> guarded(role, tick), 0, period.toNanos(), TimeUnit.NANOSECONDS);
+    thread.scheduleWithFixedDelay(
+        () -> guarded(role, tick), 0, period.toNanos(), TimeUnit.NANOSECONDS);
     return thread;
   }
 
   private ScheduledExecutorService thread(String role) {
-    ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
-      Thread t = new Thread(runnable, "tenure-" + role + "-" + settings.name());
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledExecutorService thread =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread t = new Thread(runnable, "tenure-" + role + "-" + settings.name());
+              t.setDaemon(true);
+              return t;
+            });
     threads.put(role, thread);
     return thread;
   }
@@ -164,8 +198,13 @@ public final class DefaultTenureNode implements TenureNode {
    */
   private void startSweeps() {
     // On the scheduler's own clock: the pacer's times become its delays.
-    PacedSweeps sweeps = new PacedSweeps(thread("agents"), settings.agentSweepInterval(),
-        settings.maxReconciliationsPerTick(), Ticker.system(), this::agentTick);
+    PacedSweeps sweeps =
+        new PacedSweeps(
+            thread("agents"),
+            settings.agentSweepInterval(),
+            settings.maxReconciliationsPerTick(),
+            Ticker.system(),
+            this::agentTick);
     placements = store.agents().listen(epoch -> sweeps.wake());
     sweeps.start();
   }
@@ -193,15 +232,18 @@ public final class DefaultTenureNode implements TenureNode {
    * writes carry the fence, so a pass that outlives the leadership changes nothing.
    */
   private void leaderTick() {
-    elector.fence().ifPresent(fence -> {
-      duties.tick(fence);
-      agentPass(fence);
-    });
+    elector
+        .fence()
+        .ifPresent(
+            fence -> {
+              duties.tick(fence);
+              agentPass(fence);
+            });
   }
 
   /**
-   * A new leader runs its duties and agent pass at once, not up to a {@code renewInterval} after
-   * it won the lease: at a cold start that is when every agent is waiting for its first placement.
+   * A new leader runs its duties and agent pass at once, not up to a {@code renewInterval} after it
+   * won the lease: at a cold start that is when every agent is waiting for its first placement.
    */
   private void passNow() {
     ScheduledExecutorService thread = leaderThread;
@@ -221,12 +263,18 @@ public final class DefaultTenureNode implements TenureNode {
   private void agentPass(LeaderFence fence) {
     long hold = agents.leaderPass(fence, store.membership().read());
     ScheduledExecutorService thread = leaderThread;
-    if (hold > 0 && hold < settings.renewInterval().toNanos() && thread != null && earlyPass.compareAndSet(false, true)) {
+    if (hold > 0
+        && hold < settings.renewInterval().toNanos()
+        && thread != null
+        && earlyPass.compareAndSet(false, true)) {
       try {
-        thread.schedule(() -> {
-          earlyPass.set(false);
-          guarded("leader", () -> elector.fence().ifPresent(this::agentPass));
-        }, hold, TimeUnit.NANOSECONDS);
+        thread.schedule(
+            () -> {
+              earlyPass.set(false);
+              guarded("leader", () -> elector.fence().ifPresent(this::agentPass));
+            },
+            hold,
+            TimeUnit.NANOSECONDS);
       } catch (java.util.concurrent.RejectedExecutionException e) {
         earlyPass.set(false); // the node is stopping
       }
@@ -243,8 +291,13 @@ public final class DefaultTenureNode implements TenureNode {
     if (elector.fence().isPresent()) {
       for (io.tenure.internal.queue.ConsumerSpec spec : queueSettings.consumers()) {
         io.tenure.QueuePolicy policy = spec.queue().policy();
-        store.queues().deleteExpired(spec.queue().name(), policy.retainDone(), policy.retainDead(),
-            queueSettings.reclaimPerTick());
+        store
+            .queues()
+            .deleteExpired(
+                spec.queue().name(),
+                policy.retainDone(),
+                policy.retainDead(),
+                queueSettings.reclaimPerTick());
       }
     }
   }
@@ -292,12 +345,18 @@ public final class DefaultTenureNode implements TenureNode {
       throw new IllegalArgumentException("no agent " + uri + " is assigned; nothing paused");
     }
     agents.stop(uri, true);
-    Duration bound = settings.agentStopTimeout().plus(settings.agentSweepInterval().multipliedBy(2));
+    Duration bound =
+        settings.agentStopTimeout().plus(settings.agentSweepInterval().multipliedBy(2));
     long deadline = System.nanoTime() + bound.toNanos();
     while (store.agents().read(uri).map(row -> row.owner() != null).orElse(false)) {
       if (System.nanoTime() > deadline) {
-        throw new TenureException("agent " + uri + " is paused but its owner "
-            + store.agents().read(uri).map(AgentAssignment::owner).orElse("?") + " did not stop it within " + bound);
+        throw new TenureException(
+            "agent "
+                + uri
+                + " is paused but its owner "
+                + store.agents().read(uri).map(AgentAssignment::owner).orElse("?")
+                + " did not stop it within "
+                + bound);
       }
       sleepBriefly();
     }
@@ -312,11 +371,21 @@ public final class DefaultTenureNode implements TenureNode {
 
   @Override
   public void pin(AgentUri uri, @org.jspecify.annotations.Nullable String nodeName) {
-    if (nodeName != null && store.membership().read().nodes().stream().noneMatch(n ->
-        n.name().equals(nodeName) && n.status() == io.tenure.NodeStatus.ACTIVE
-            && n.capabilities().contains(uri.scheme()))) {
+    if (nodeName != null
+        && store.membership().read().nodes().stream()
+            .noneMatch(
+                n ->
+                    n.name().equals(nodeName)
+                        && n.status() == io.tenure.NodeStatus.ACTIVE
+                        && n.capabilities().contains(uri.scheme()))) {
       throw new IllegalArgumentException(
-          "no ACTIVE node named '" + nodeName + "' can run " + uri.scheme() + " agents; " + uri + " not pinned");
+          "no ACTIVE node named '"
+              + nodeName
+              + "' can run "
+              + uri.scheme()
+              + " agents; "
+              + uri
+              + " not pinned");
     }
     if (!store.agents().pin(uri, nodeName)) {
       throw new IllegalArgumentException("no agent " + uri + " is assigned; nothing pinned");
@@ -384,7 +453,10 @@ public final class DefaultTenureNode implements TenureNode {
       stopThreads("heartbeat");
       keeper.remove();
     } catch (RuntimeException e) {
-      LOG.warn("node {} did not leave cleanly; its row expires and is cleaned up: {}", nodeId(), e.toString());
+      LOG.warn(
+          "node {} did not leave cleanly; its row expires and is cleaned up: {}",
+          nodeId(),
+          e.toString());
     } finally {
       elector.close();
       agents.close();
@@ -394,20 +466,30 @@ public final class DefaultTenureNode implements TenureNode {
 
   /**
    * Stops claiming, lets handlers finish, releases what never started (SPEC §6.6), every consumer
-   * at once, and waits at most {@link QueueConsumer#closeBound}: shutdown never waits without bound.
-   * On platform threads: handlers that spin without blocking can hold every carrier thread, and a
-   * virtual thread would then never run.
+   * at once, and waits at most {@link QueueConsumer#closeBound}: shutdown never waits without
+   * bound. On platform threads: handlers that spin without blocking can hold every carrier thread,
+   * and a virtual thread would then never run.
    */
   private void closeConsumers() {
     Duration drain = queueSettings.drainDeadline();
-    List<Thread> closing = consumers.stream().map(c -> Thread.ofPlatform().daemon()
-        .name("tenure-close-" + c.queueName()).start(() -> c.close(drain))).toList();
+    List<Thread> closing =
+        consumers.stream()
+            .map(
+                c ->
+                    Thread.ofPlatform()
+                        .daemon()
+                        .name("tenure-close-" + c.queueName())
+                        .start(() -> c.close(drain)))
+            .toList();
     long end = System.nanoTime() + QueueConsumer.closeBound(drain).toNanos();
     for (Thread thread : closing) {
       try {
         if (!thread.join(Duration.ofNanos(Math.max(0, end - System.nanoTime())))) {
-          LOG.warn("node {}: closing the consumer on {} took longer than {}; abandoned", nodeId(),
-              thread.getName(), QueueConsumer.closeBound(drain));
+          LOG.warn(
+              "node {}: closing the consumer on {} took longer than {}; abandoned",
+              nodeId(),
+              thread.getName(),
+              QueueConsumer.closeBound(drain));
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

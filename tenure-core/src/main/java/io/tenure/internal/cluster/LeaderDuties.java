@@ -15,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the leader does each tick, every write fenced by its epoch: declare stale nodes dead,
- * delete defunct rows in capped batches, trim the history.
+ * What the leader does each tick, every write fenced by its epoch: declare stale nodes dead, delete
+ * defunct rows in capped batches, trim the history.
  */
 final class LeaderDuties {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderDuties.class);
@@ -29,10 +29,14 @@ final class LeaderDuties {
   private final java.util.function.BooleanSupplier steady;
 
   /**
-   * @param steady whether this node's own heartbeats have gone through steadily of late (see
-   *     {@link MembershipKeeper#steady}); deaths are declared only then
+   * @param steady whether this node's own heartbeats have gone through steadily of late (see {@link
+   *     MembershipKeeper#steady}); deaths are declared only then
    */
-  LeaderDuties(MembershipStore membership, EventStore events, NodeSettings settings, History history,
+  LeaderDuties(
+      MembershipStore membership,
+      EventStore events,
+      NodeSettings settings,
+      History history,
       java.util.function.BooleanSupplier steady) {
     this.membership = membership;
     this.events = events;
@@ -57,17 +61,26 @@ final class LeaderDuties {
       }
       MembershipWrite result = MembershipWrite.STALE_VERSION;
       for (int attempt = 0; attempt < 10 && result == MembershipWrite.STALE_VERSION; attempt++) {
-        result = membership.declareDead(stale.nodeId(), settings.staleAfter(),
-            membership.read().version(), fence);
+        result =
+            membership.declareDead(
+                stale.nodeId(), settings.staleAfter(), membership.read().version(), fence);
       }
       if (result == MembershipWrite.FENCED) {
-        LOG.warn("leader {} at epoch {} was fenced; it stops its duties", fence.nodeId(), fence.epoch());
+        LOG.warn(
+            "leader {} at epoch {} was fenced; it stops its duties", fence.nodeId(), fence.epoch());
         return;
       }
       if (result == MembershipWrite.APPLIED) {
-        LOG.warn("leader {} declared node {} ({}) dead: last heartbeat {}", fence.nodeId(),
-            stale.nodeId(), stale.name(), stale.heartbeatAt());
-        history.record(ClusterEvent.Kind.DECLARED_DEAD, stale.nodeId(), fence.epoch(),
+        LOG.warn(
+            "leader {} declared node {} ({}) dead: last heartbeat {}",
+            fence.nodeId(),
+            stale.nodeId(),
+            stale.name(),
+            stale.heartbeatAt());
+        history.record(
+            ClusterEvent.Kind.DECLARED_DEAD,
+            stale.nodeId(),
+            fence.epoch(),
             "by " + fence.nodeId() + "; last heartbeat " + stale.heartbeatAt());
       }
     }
@@ -80,7 +93,8 @@ final class LeaderDuties {
    * @return how many rows were deleted
    */
   int cleanUpDefunct(LeaderFence fence) {
-    List<NodeInfo> defunct = membership.findDefunct(settings.defunctAfter(), settings.maxCleanupPerTick());
+    List<NodeInfo> defunct =
+        membership.findDefunct(settings.defunctAfter(), settings.maxCleanupPerTick());
     List<List<NodeInfo>> pending = batches(defunct, settings.cleanupBatchSize());
     int deleted = 0;
     for (int round = 0; round <= CONTENTION_RETRIES && !pending.isEmpty(); round++) {
@@ -108,10 +122,11 @@ final class LeaderDuties {
   }
 
   private static RuntimeException aggregate(List<RuntimeException> failures) {
-    RuntimeException first = failures.stream()
-        .filter(f -> !(f instanceof ContentionException))
-        .findFirst()
-        .orElse(failures.get(0));
+    RuntimeException first =
+        failures.stream()
+            .filter(f -> !(f instanceof ContentionException))
+            .findFirst()
+            .orElse(failures.get(0));
     for (RuntimeException failure : failures) {
       if (failure != first) {
         first.addSuppressed(failure);

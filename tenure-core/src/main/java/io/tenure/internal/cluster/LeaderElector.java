@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * <p>Where the store has a session lock (PostgreSQL), a second window applies once the leader has
  * promised candidates that it holds that lock ({@link SessionLockWatch}): it trusts itself only
  * until {@link #lockTrust} after the start of its last check that found the lock held without a
- * break. A candidate that finds the lock free waits longer than that before it takes the lease over,
- * so the two never lead at once, even when the old leader was paused while its session was killed.
+ * break. A candidate that finds the lock free waits longer than that before it takes the lease
+ * over, so the two never lead at once, even when the old leader was paused while its session was
+ * killed.
  */
 final class LeaderElector {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElector.class);
@@ -50,16 +51,26 @@ final class LeaderElector {
   private long epoch;
   private long renewStartedAt = NEVER;
   private long acquirableSince = NEVER;
-  /** No acquire before this (monotonic): after losing the lock, the candidate that took it goes first. */
+
+  /**
+   * No acquire before this (monotonic): after losing the lock, the candidate that took it goes
+   * first.
+   */
   private long holdOffUntil = NEVER;
+
   /** While leader: candidates may rely on this node's session lock, so trust needs lock checks. */
   private boolean lockPromised;
+
   /** The start of the last check that found the session lock held without a break. */
   private long lockConfirmedAt = NEVER;
 
   LeaderElector(
-      LeaseStore leases, NodeSettings settings, Ticker ticker, Supplier<String> nodeId,
-      Listeners listeners, History history) {
+      LeaseStore leases,
+      NodeSettings settings,
+      Ticker ticker,
+      Supplier<String> nodeId,
+      Listeners listeners,
+      History history) {
     this.leases = leases;
     this.settings = settings;
     this.ticker = ticker;
@@ -70,7 +81,8 @@ final class LeaderElector {
     this.acquireDelayNanos = settings.acquireDelay().toNanos();
     this.lockTrustNanos = lockTrust(settings).toNanos();
     LeaseStore.SessionLock lock = settings.promotable() ? leases.sessionLock().orElse(null) : null;
-    this.lockWatch = lock == null ? null : new SessionLockWatch(this, lock, leases, settings, ticker, nodeId);
+    this.lockWatch =
+        lock == null ? null : new SessionLockWatch(this, lock, leases, settings, ticker, nodeId);
   }
 
   /** The shortest lock trust: a check overdue by less is scheduling noise, not a pause. */
@@ -102,8 +114,8 @@ final class LeaderElector {
   }
 
   /**
-   * @return the session lock's watch, to tick every {@link #lockInterval}; empty where the store has
-   *     no session lock or the node never leads
+   * @return the session lock's watch, to tick every {@link #lockInterval}; empty where the store
+   *     has no session lock or the node never leads
    */
   Optional<SessionLockWatch> lockWatch() {
     return Optional.ofNullable(lockWatch);
@@ -138,7 +150,8 @@ final class LeaderElector {
     String me = nodeId.get();
     Lease lease = leases.read();
     if (lease.heldBy(me) && leases.release(me, lease.epoch())) {
-      LOG.warn("node {} may not lead but held the lease at epoch {}; released it", me, lease.epoch());
+      LOG.warn(
+          "node {} may not lead but held the lease at epoch {}; released it", me, lease.epoch());
     }
   }
 
@@ -153,7 +166,8 @@ final class LeaderElector {
       return;
     }
     if (held) {
-      // Two threads renew (the elector, and the lock watch after re-taking the lock): keep the later.
+      // Two threads renew (the elector, and the lock watch after re-taking the lock): keep the
+      // later.
       renewStartedAt = Math.max(renewStartedAt, start);
     } else {
       demoteLocked(DemotionReason.SUPERSEDED);
@@ -176,7 +190,9 @@ final class LeaderElector {
   /** Acquires the lease if free, expired or already this node's, once the acquire delay allows. */
   void acquire(long start) {
     if (delayElapsed(start)) {
-      leases.acquire(nodeId.get(), settings.leaseTtl()).ifPresent(acquired -> promote(start, acquired));
+      leases
+          .acquire(nodeId.get(), settings.leaseTtl())
+          .ifPresent(acquired -> promote(start, acquired));
     }
   }
 
@@ -243,7 +259,10 @@ final class LeaderElector {
       if (!leader || epoch != heldEpoch || !lockPromised) {
         return;
       }
-      LOG.warn("node {}: another session holds the leader's session lock at epoch {}", nodeId.get(), heldEpoch);
+      LOG.warn(
+          "node {}: another session holds the leader's session lock at epoch {}",
+          nodeId.get(),
+          heldEpoch);
       demoteLocked(DemotionReason.LOCK_LOST);
       holdOffUntil = ticker.read() + settings.leaseTtl().toNanos();
     }
@@ -251,8 +270,12 @@ final class LeaderElector {
     try {
       leases.release(me, heldEpoch);
     } catch (RuntimeException e) {
-      LOG.warn("node {} could not release the lease at epoch {} after losing its session lock; a candidate"
-          + " takes it over: {}", me, heldEpoch, e.toString());
+      LOG.warn(
+          "node {} could not release the lease at epoch {} after losing its session lock; a candidate"
+              + " takes it over: {}",
+          me,
+          heldEpoch,
+          e.toString());
     }
   }
 
@@ -319,7 +342,9 @@ final class LeaderElector {
     history.record(ClusterEvent.Kind.LEADER_LOST, nodeId.get(), lost, reason.name());
   }
 
-  /** Stops further election ticks from acquiring; the caller then stops the thread and steps down. */
+  /**
+   * Stops further election ticks from acquiring; the caller then stops the thread and steps down.
+   */
   synchronized void shutdown() {
     shutDown = true;
   }
@@ -341,8 +366,11 @@ final class LeaderElector {
     try {
       leases.release(holderId, held);
     } catch (RuntimeException e) {
-      LOG.warn("node {} could not release the lease at epoch {}; it expires on its own: {}",
-          holderId, held, e.toString());
+      LOG.warn(
+          "node {} could not release the lease at epoch {}; it expires on its own: {}",
+          holderId,
+          held,
+          e.toString());
     }
   }
 

@@ -32,12 +32,20 @@ final class MembershipKeeper {
   private volatile String nodeId = UUID.randomUUID().toString();
   // Guarded by this.
   private long heartbeatStartedAt = NEVER;
-  /** The start of the first heartbeat of the current unbroken run of them; NEVER after a failure. */
+
+  /**
+   * The start of the first heartbeat of the current unbroken run of them; NEVER after a failure.
+   */
   private long steadySince = NEVER;
+
   private boolean selfFenced;
 
-  MembershipKeeper(MembershipStore membership, NodeSettings settings, Ticker ticker,
-      Listeners listeners, History history) {
+  MembershipKeeper(
+      MembershipStore membership,
+      NodeSettings settings,
+      Ticker ticker,
+      Listeners listeners,
+      History history) {
     this.membership = membership;
     this.settings = settings;
     this.ticker = ticker;
@@ -56,14 +64,22 @@ final class MembershipKeeper {
    * their deadline. The leader frees its rows only after that (SPEC §5.3).
    */
   static java.time.Duration mayRunFor(NodeSettings settings) {
-    return settings.selfFenceAfter().plus(settings.agentSweepInterval()).plus(settings.agentStopTimeout());
+    return settings
+        .selfFenceAfter()
+        .plus(settings.agentSweepInterval())
+        .plus(settings.agentStopTimeout());
   }
 
   /** Inserts this incarnation as JOINING, then makes it ACTIVE. */
   void join() {
     long start = ticker.read();
-    NewNode node = new NewNode(nodeId, settings.name(), settings.address(), settings.capabilities(),
-        mayRunFor(settings));
+    NewNode node =
+        new NewNode(
+            nodeId,
+            settings.name(),
+            settings.address(),
+            settings.capabilities(),
+            mayRunFor(settings));
     MembershipWrite joined = membership.joinQueued(node);
     if (joined != MembershipWrite.APPLIED) {
       throw new IllegalStateException("node " + nodeId + " could not join: " + joined);
@@ -102,8 +118,11 @@ final class MembershipKeeper {
     if (alive) {
       boolean unfenced;
       synchronized (this) {
-        if (steadySince == NEVER || heartbeatStartedAt == NEVER || start - heartbeatStartedAt > gapNanos()) {
-          steadySince = start; // a failure, or a gap (this process was frozen, or its heartbeats stalled)
+        if (steadySince == NEVER
+            || heartbeatStartedAt == NEVER
+            || start - heartbeatStartedAt > gapNanos()) {
+          steadySince =
+              start; // a failure, or a gap (this process was frozen, or its heartbeats stalled)
         }
         heartbeatStartedAt = start;
         unfenced = selfFenced;
@@ -121,14 +140,18 @@ final class MembershipKeeper {
   void checkSelfFence() {
     boolean fenceNow;
     synchronized (this) {
-      fenceNow = !selfFenced && heartbeatStartedAt != NEVER
-          && ticker.read() - heartbeatStartedAt > selfFenceAfterNanos;
+      fenceNow =
+          !selfFenced
+              && heartbeatStartedAt != NEVER
+              && ticker.read() - heartbeatStartedAt > selfFenceAfterNanos;
       if (fenceNow) {
         selfFenced = true;
       }
     }
     if (fenceNow) {
-      LOG.warn("node {} has not heart-beaten for {}; it stops its work (self-fence)", nodeId,
+      LOG.warn(
+          "node {} has not heart-beaten for {}; it stops its work (self-fence)",
+          nodeId,
           settings.selfFenceAfter());
       listeners.fire("self-fence", l -> l.onSelfFenced());
     }
@@ -136,15 +159,17 @@ final class MembershipKeeper {
 
   /**
    * Whether this node may judge others' heartbeats (SPEC §3.4): its own heartbeats have gone
-   * through, without a failure or a gap, for two intervals, and the latest is recent. After a freeze
-   * of this process, or a stall that held every node's heartbeats back (on SQLite a frozen process
-   * can hold the one write lock), the others' heartbeats are as old as its own; they get two
-   * intervals to heartbeat again before this node declares any of them dead.
+   * through, without a failure or a gap, for two intervals, and the latest is recent. After a
+   * freeze of this process, or a stall that held every node's heartbeats back (on SQLite a frozen
+   * process can hold the one write lock), the others' heartbeats are as old as its own; they get
+   * two intervals to heartbeat again before this node declares any of them dead.
    */
   synchronized boolean steady() {
     long now = ticker.read();
     long two = 2 * settings.heartbeatInterval().toNanos();
-    return steadySince != NEVER && now - heartbeatStartedAt <= gapNanos() && now - steadySince >= two;
+    return steadySince != NEVER
+        && now - heartbeatStartedAt <= gapNanos()
+        && now - steadySince >= two;
   }
 
   /** More than this between two heartbeats' starts is a gap: two intervals and a slow statement. */

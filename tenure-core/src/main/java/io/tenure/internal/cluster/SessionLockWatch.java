@@ -20,12 +20,12 @@ import org.slf4j.LoggerFactory;
  * only {@link LeaderElector#lockTrust} past its last such check. A check that finds another session
  * holding the lock steps the leader down at once.
  *
- * <p>As candidate, it tries the lock only while the lease's holder has recorded it, and a free
- * lock then means the holder's session is gone. It keeps the lock and waits longer than the
- * holder's lock trust ({@link #takeOverWait}): by then a live holder has noticed and stepped down,
- * a paused one no longer trusts itself, and a crashed one is gone. Then it takes the lease over,
- * conditional on the same holder, epoch and record. A holder that never recorded the lock (it took
- * the lease at expiry while a frozen predecessor still held the lock) is never taken over this way.
+ * <p>As candidate, it tries the lock only while the lease's holder has recorded it, and a free lock
+ * then means the holder's session is gone. It keeps the lock and waits longer than the holder's
+ * lock trust ({@link #takeOverWait}): by then a live holder has noticed and stepped down, a paused
+ * one no longer trusts itself, and a crashed one is gone. Then it takes the lease over, conditional
+ * on the same holder, epoch and record. A holder that never recorded the lock (it took the lease at
+ * expiry while a frozen predecessor still held the lock) is never taken over this way.
  */
 final class SessionLockWatch {
   private static final Logger LOG = LoggerFactory.getLogger(SessionLockWatch.class);
@@ -41,22 +41,33 @@ final class SessionLockWatch {
   private final long tryEveryNanos;
   private final long acquireDelayNanos;
 
-  /** Set by a demotion (any thread): the next tick starts over as a candidate, letting go of the lock. */
+  /**
+   * Set by a demotion (any thread): the next tick starts over as a candidate, letting go of the
+   * lock.
+   */
   private volatile boolean letGo;
+
   /** The lease last read by either thread. */
   private volatile @Nullable Lease seen;
 
   // The lock thread's own state.
   /** The epoch whose lock record is in the store; 0 for none. */
   private long recordedEpoch;
+
   /** The lease this candidate holds the lock to take over, and since when (after the reply). */
   private @Nullable Lease waitingOn;
+
   private long heldSince = NEVER;
   private long lastTry = NEVER;
   private long freeSince = NEVER;
 
-  SessionLockWatch(LeaderElector elector, LeaseStore.SessionLock lock, LeaseStore leases, NodeSettings settings,
-      Ticker ticker, Supplier<String> nodeId) {
+  SessionLockWatch(
+      LeaderElector elector,
+      LeaseStore.SessionLock lock,
+      LeaseStore leases,
+      NodeSettings settings,
+      Ticker ticker,
+      Supplier<String> nodeId) {
     this.elector = elector;
     this.lock = lock;
     this.leases = leases;
@@ -109,7 +120,8 @@ final class SessionLockWatch {
     if (waitingOn != null) {
       waitForTakeOver(start);
     } else {
-      lock.release(); // a candidate that is not about to take over holds nothing (a no-op if not held)
+      lock.release(); // a candidate that is not about to take over holds nothing (a no-op if not
+      // held)
       watch(start);
     }
   }
@@ -120,13 +132,14 @@ final class SessionLockWatch {
       case KEPT -> confirm(start, heldEpoch);
       case TAKEN -> {
         // Not held before, or lost and ours again. A take-over in between would have bumped the
-        // epoch: a renewal at this epoch proves there was none, and only then does this check count.
+        // epoch: a renewal at this epoch proves there was none, and only then does this check
+        // count.
         if (renewal(start, heldEpoch)) {
           confirm(start, heldEpoch);
         }
       }
       case REFUSED -> elector.lockLost(heldEpoch);
-      case UNAVAILABLE -> { } // the trust windows lapse on their own
+      case UNAVAILABLE -> {} // the trust windows lapse on their own
     }
   }
 
@@ -136,7 +149,10 @@ final class SessionLockWatch {
       elector.renewed(start, heldEpoch, held);
       return held;
     } catch (RuntimeException e) {
-      LOG.debug("node {}: renewal after re-taking the session lock failed: {}", nodeId.get(), e.toString());
+      LOG.debug(
+          "node {}: renewal after re-taking the session lock failed: {}",
+          nodeId.get(),
+          e.toString());
       return false;
     }
   }
@@ -160,8 +176,12 @@ final class SessionLockWatch {
   private void watch(long start) {
     Lease lease = seen;
     String me = nodeId.get();
-    if (lease == null || !lease.live() || lease.holder() == null || me.equals(lease.holder())
-        || !lease.sessionLocked() || (lastTry != NEVER && start - lastTry < tryEveryNanos)) {
+    if (lease == null
+        || !lease.live()
+        || lease.holder() == null
+        || me.equals(lease.holder())
+        || !lease.sessionLocked()
+        || (lastTry != NEVER && start - lastTry < tryEveryNanos)) {
       return;
     }
     lastTry = start;
@@ -178,8 +198,13 @@ final class SessionLockWatch {
       lock.release(); // let a preferred node take the lock and the lease
       return;
     }
-    LOG.info("node {}: the session lock of leader {} (epoch {}) is free; taking over in {} ms unless it steps"
-        + " down", me, lease.holder(), lease.epoch(), takeOverWaitNanos / 1_000_000);
+    LOG.info(
+        "node {}: the session lock of leader {} (epoch {}) is free; taking over in {} ms unless it steps"
+            + " down",
+        me,
+        lease.holder(),
+        lease.epoch(),
+        takeOverWaitNanos / 1_000_000);
     waitingOn = lease;
     heldSince = held;
   }
@@ -207,7 +232,10 @@ final class SessionLockWatch {
       elector.acquire(start); // the holder stepped down: take it as anyone may
       return;
     }
-    boolean same = observed.holder().equals(now.holder()) && observed.epoch() == now.epoch() && now.sessionLocked();
+    boolean same =
+        observed.holder().equals(now.holder())
+            && observed.epoch() == now.epoch()
+            && now.sessionLocked();
     if (!same) {
       lock.release();
       forgetCandidacy();
@@ -216,11 +244,15 @@ final class SessionLockWatch {
     if (ticker.read() - heldSince < takeOverWaitNanos) {
       return;
     }
-    Optional<Lease> taken = leases.takeOver(nodeId.get(), observed.holder(), observed.epoch(), settings.leaseTtl());
+    Optional<Lease> taken =
+        leases.takeOver(nodeId.get(), observed.holder(), observed.epoch(), settings.leaseTtl());
     forgetCandidacy();
     if (taken.isPresent()) {
-      LOG.info("node {} took the lease over from {} (epoch {}), whose session lock was free", nodeId.get(),
-          observed.holder(), observed.epoch());
+      LOG.info(
+          "node {} took the lease over from {} (epoch {}), whose session lock was free",
+          nodeId.get(),
+          observed.holder(),
+          observed.epoch());
       elector.promote(start, taken.get());
     } else {
       lock.release();

@@ -73,8 +73,13 @@ public final class DefaultMarkers implements Markers {
         if (failure == null) {
           failure =
               new MarkerHookException(
-                  "after-transition hook failed for " + change.key() + " -> " + change.state()
-                      + " (" + result.outcome() + " stands)",
+                  "after-transition hook failed for "
+                      + change.key()
+                      + " -> "
+                      + change.state()
+                      + " ("
+                      + result.outcome()
+                      + " stands)",
                   result,
                   e);
         } else {

@@ -13,10 +13,10 @@ import java.util.stream.Collectors;
 
 /**
  * Exclusive queues (SPEC §6.9) as an agent family: the agent {@code queue://NAME} consumes its
- * queue, one message at a time in strict order, on whichever single node the leader placed it.
- * Its consumer carries the agent's ownership epoch on every claim and resolve, so a node that lost
- * the agent can neither take the next message nor finish one its successor owns. Every node that
- * can run exclusive queues should register the same ones.
+ * queue, one message at a time in strict order, on whichever single node the leader placed it. Its
+ * consumer carries the agent's ownership epoch on every claim and resolve, so a node that lost the
+ * agent can neither take the next message nor finish one its successor owns. Every node that can
+ * run exclusive queues should register the same ones.
  */
 public final class ExclusiveQueues implements AgentFamily {
   /** The agent scheme of exclusive queues. */
@@ -26,13 +26,16 @@ public final class ExclusiveQueues implements AgentFamily {
   private final Map<String, ConsumerSpec> byName;
   private final Duration drainDeadline;
 
-  public ExclusiveQueues(QueueStore store, Map<String, ConsumerSpec> byName, Duration drainDeadline) {
+  public ExclusiveQueues(
+      QueueStore store, Map<String, ConsumerSpec> byName, Duration drainDeadline) {
     this.store = store;
     this.byName = Map.copyOf(byName);
     this.drainDeadline = drainDeadline;
   }
 
-  /** @return the agent that consumes {@code queue} */
+  /**
+   * @return the agent that consumes {@code queue}
+   */
   public static AgentUri agentOf(String queue) {
     return new AgentUri(SCHEME, queue);
   }
@@ -44,15 +47,19 @@ public final class ExclusiveQueues implements AgentFamily {
 
   @Override
   public Set<AgentUri> wantedAgents() {
-    return byName.keySet().stream().map(ExclusiveQueues::agentOf).collect(Collectors.toUnmodifiableSet());
+    return byName.keySet().stream()
+        .map(ExclusiveQueues::agentOf)
+        .collect(Collectors.toUnmodifiableSet());
   }
 
   @Override
   public Agent build(AgentUri uri) {
     ConsumerSpec spec = byName.get(uri.name());
     if (spec == null) {
-      throw new IllegalStateException("this node has no exclusive consumer for queue '" + uri.name()
-          + "'; register the same exclusive queues on every node");
+      throw new IllegalStateException(
+          "this node has no exclusive consumer for queue '"
+              + uri.name()
+              + "'; register the same exclusive queues on every node");
     }
     return new QueueAgent(spec);
   }

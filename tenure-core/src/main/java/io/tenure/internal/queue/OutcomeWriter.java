@@ -20,17 +20,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes one consumer's batches of outcomes (SPEC §6.3). A write that fails on the connection (the
- * classifier says unavailable, or contention outlasted the store's own retries) is tried again
- * with backoff, each try on a connection of its own (the store borrows one per call, and discards
- * a broken one), until it lands or the earliest lease of the batch is near its end; only then is
- * it given up: the message is handled again once its lease lapses (at least once). Any other
- * failure is not a passing one and is given up at once.
+ * classifier says unavailable, or contention outlasted the store's own retries) is tried again with
+ * backoff, each try on a connection of its own (the store borrows one per call, and discards a
+ * broken one), until it lands or the earliest lease of the batch is near its end; only then is it
+ * given up: the message is handled again once its lease lapses (at least once). Any other failure
+ * is not a passing one and is given up at once.
  *
  * <p>A try whose commit landed but whose reply was lost is tried again too. That is safe: every
  * resolve is conditional on its claim token, so the second finds the claim ended and is a lost
  * claim that changes nothing. Within its lease a claim ends only by its holder's own resolve (a
- * reclaim waits for the lease to lapse; admin commands touch only dead and done rows), so a claim
- * a retry reports lost was ended by an earlier try of this batch: it is counted as written.
+ * reclaim waits for the lease to lapse; admin commands touch only dead and done rows), so a claim a
+ * retry reports lost was ended by an earlier try of this batch: it is counted as written.
  */
 final class OutcomeWriter {
   static final Duration FIRST_BACKOFF = Duration.ofMillis(20);
@@ -41,14 +41,23 @@ final class OutcomeWriter {
   private final String queue;
   private final @Nullable AgentGuard guard;
   private final Ticker ticker;
-  /** Real time (System.nanoTime) past which no retry starts: closing's bound, whatever the ticker says. */
+
+  /**
+   * Real time (System.nanoTime) past which no retry starts: closing's bound, whatever the ticker
+   * says.
+   */
   private final LongSupplier stopBy;
 
   /**
    * @param ticker the clock of the leases' local deadlines
    * @param stopBy {@link System#nanoTime()} past which no write is tried again (closing)
    */
-  OutcomeWriter(QueueStore store, String queue, @Nullable AgentGuard guard, Ticker ticker, LongSupplier stopBy) {
+  OutcomeWriter(
+      QueueStore store,
+      String queue,
+      @Nullable AgentGuard guard,
+      Ticker ticker,
+      LongSupplier stopBy) {
     this.store = store;
     this.queue = queue;
     this.guard = guard;
@@ -59,18 +68,21 @@ final class OutcomeWriter {
   /**
    * What became of a batch.
    *
-   * @param written outcomes written as asked (by this call, or by an earlier try whose reply was lost)
+   * @param written outcomes written as asked (by this call, or by an earlier try whose reply was
+   *     lost)
    * @param lost outcomes refused because their claim had ended before this batch's first try
    * @param unwritten outcomes given up: their messages run again when their leases lapse
    * @param returned outcomes an exclusive queue's stale guard refused: their messages went back
    * @param guardRefused the agent guard no longer held
    */
-  record Written(List<Resolution> written, List<Resolution> lost, List<Resolution> unwritten,
-      List<Resolution> returned, boolean guardRefused) {}
+  record Written(
+      List<Resolution> written,
+      List<Resolution> lost,
+      List<Resolution> unwritten,
+      List<Resolution> returned,
+      boolean guardRefused) {}
 
-  /**
-   * Writes {@code batch}, trying again until {@code giveUpAt} (on the ticker).
-   */
+  /** Writes {@code batch}, trying again until {@code giveUpAt} (on the ticker). */
   Written write(List<Resolution> batch, long giveUpAt) {
     List<Resolution> pending = batch;
     List<Resolution> written = new ArrayList<>();
@@ -83,21 +95,34 @@ final class OutcomeWriter {
         result = store.resolve(pending, guard);
       } catch (StoreUnavailableException | ContentionException e) {
         triedBefore = true;
-        if (ticker.read() + backoff >= giveUpAt || System.nanoTime() + backoff >= stopBy.getAsLong()) {
-          LOG.warn("queue {}: could not resolve {} messages, given up near the end of their leases (they run"
-              + " again when the leases lapse): {}", queue, pending.size(), e.toString());
+        if (ticker.read() + backoff >= giveUpAt
+            || System.nanoTime() + backoff >= stopBy.getAsLong()) {
+          LOG.warn(
+              "queue {}: could not resolve {} messages, given up near the end of their leases (they run"
+                  + " again when the leases lapse): {}",
+              queue,
+              pending.size(),
+              e.toString());
           return new Written(written, lost, pending, List.of(), false);
         }
-        LOG.info("queue {}: could not resolve {} messages, trying again in {} ms: {}", queue, pending.size(),
-            TimeUnit.NANOSECONDS.toMillis(backoff), e.toString());
+        LOG.info(
+            "queue {}: could not resolve {} messages, trying again in {} ms: {}",
+            queue,
+            pending.size(),
+            TimeUnit.NANOSECONDS.toMillis(backoff),
+            e.toString());
         if (!pause(backoff)) {
           return new Written(written, lost, pending, List.of(), false);
         }
         backoff = Math.min(backoff * 2, MAX_BACKOFF.toNanos());
         continue;
       } catch (RuntimeException e) {
-        LOG.warn("queue {}: could not resolve {} messages, not a passing failure (they run again when their"
-            + " leases lapse): {}", queue, pending.size(), e.toString());
+        LOG.warn(
+            "queue {}: could not resolve {} messages, not a passing failure (they run again when their"
+                + " leases lapse): {}",
+            queue,
+            pending.size(),
+            e.toString());
         return new Written(written, lost, pending, List.of(), false);
       }
       if (result.allApplied()) {
@@ -105,10 +130,14 @@ final class OutcomeWriter {
         break;
       }
       Set<Long> ended = new HashSet<>(result.lost());
-      List<Resolution> endedHere = pending.stream().filter(r -> ended.contains(r.claim().id())).toList();
+      List<Resolution> endedHere =
+          pending.stream().filter(r -> ended.contains(r.claim().id())).toList();
       if (triedBefore) {
         if (!endedHere.isEmpty()) {
-          LOG.info("queue {}: {} resolves had landed on a try whose reply was lost", queue, endedHere.size());
+          LOG.info(
+              "queue {}: {} resolves had landed on a try whose reply was lost",
+              queue,
+              endedHere.size());
         }
         written.addAll(endedHere);
       } else {
@@ -131,7 +160,9 @@ final class OutcomeWriter {
     return new Written(written, lost, List.of(), List.of(), false);
   }
 
-  /** @return false if interrupted: the batch is given up */
+  /**
+   * @return false if interrupted: the batch is given up
+   */
   private static boolean pause(long nanos) {
     try {
       TimeUnit.NANOSECONDS.sleep(nanos);

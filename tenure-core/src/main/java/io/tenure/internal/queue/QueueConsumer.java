@@ -1,8 +1,8 @@
 package io.tenure.internal.queue;
 
+import io.tenure.BatchHandler;
 import io.tenure.ConsumerStats;
 import io.tenure.Delivery;
-import io.tenure.BatchHandler;
 import io.tenure.Queue;
 import io.tenure.QueueMessage;
 import io.tenure.Ticker;
@@ -29,13 +29,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One node's consumer of one queue (SPEC §6.5, §6.6). Two claimer threads claim in batches, ahead
- * of the handlers by what they finish in {@link #FETCH_AHEAD_FOR} (fetch-ahead); a dispatcher hands each
- * message to a handler on a virtual thread when one of {@code concurrency} slots is free; two
+ * of the handlers by what they finish in {@link #FETCH_AHEAD_FOR} (fetch-ahead); a dispatcher hands
+ * each message to a handler on a virtual thread when one of {@code concurrency} slots is free; two
  * resolvers write the outcomes in batches, each conditional on its claim token, and one of them
  * extends the leases of handlers that run long (buffered messages count as running). An exclusive
- * queue has one claimer and one resolver, and one message at a time.
- * Polling backs off from {@link #MIN_POLL} to {@link #MAX_POLL} while the queue is empty and resets
- * as soon as a claim finds work.
+ * queue has one claimer and one resolver, and one message at a time. Polling backs off from {@link
+ * #MIN_POLL} to {@link #MAX_POLL} while the queue is empty and resets as soon as a claim finds
+ * work.
  *
  * <p>{@link #close(Duration)} stops claiming, gives running handlers until the deadline, releases
  * what was claimed but never started (no attempt spent), writes the outcomes of what finished, and
@@ -46,6 +46,7 @@ public final class QueueConsumer {
   static final Duration MIN_POLL = Duration.ofMillis(20);
   static final Duration MAX_POLL = Duration.ofSeconds(1);
   private static final int MAX_RESOLVE_BATCH = 500;
+
   /**
    * Fetch-ahead is sized by the rate the handlers finish messages: enough for this long, so a
    * consumer of fast handlers moves work in large claims and one of slow handlers does not hoard
@@ -53,20 +54,28 @@ public final class QueueConsumer {
    * extends like a running handler's.
    */
   static final Duration FETCH_AHEAD_FOR = Duration.ofMillis(250);
+
   /** Fetch-ahead at least: a claim or resolve costs about the same for 1 message as for 32. */
   static final int MIN_FETCH_AHEAD = 32;
+
   /** Fetch-ahead at most, whatever the rate: 2 claims of 512, the raw SQL ceiling's best batch. */
   static final int MAX_FETCH_AHEAD = 1024;
+
   /** How often the handling rate behind fetch-ahead is measured. */
   private static final long RATE_SAMPLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
   /** How long the resolver waits for more outcomes before it writes a small batch. */
   private static final Duration LINGER = Duration.ofMillis(2);
+
   /** Outcomes not yet written, in fetch-aheads, before the claimer waits for the resolver. */
   private static final int RESOLVE_BACKLOG = 2;
+
   /** The most closing waits past its deadline for threads that do not run handlers. */
   private static final Duration SETTLE = Duration.ofSeconds(5);
+
   /** Claimers and resolvers per (non-exclusive) consumer. */
   private static final int LANES = 2;
+
   private static final Logger LOG = LoggerFactory.getLogger(QueueConsumer.class);
 
   private final QueueStore store;
@@ -76,21 +85,31 @@ public final class QueueConsumer {
   private final int concurrency;
   private final Supplier<String> nodeId;
   private final BooleanSupplier mayClaim;
-  /** For an exclusive queue (SPEC §6.9): the agent's ownership, on every claim and resolve; else null. */
+
+  /**
+   * For an exclusive queue (SPEC §6.9): the agent's ownership, on every claim and resolve; else
+   * null.
+   */
   private final io.tenure.spi.@org.jspecify.annotations.Nullable AgentGuard guard;
+
   private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
   private final Semaphore slots;
   private final LinkedBlockingQueue<QueueMessage> claimed = new LinkedBlockingQueue<>();
   private final LinkedBlockingQueue<Finished> outcomes = new LinkedBlockingQueue<>();
   private final Map<Long, Running> running = new ConcurrentHashMap<>();
+
   /** Claimed and not yet resolved: buffered, running, or with an outcome waiting to be written. */
   private final AtomicInteger outstanding = new AtomicInteger();
+
   /** Claimed and not yet handled: buffered or running. What fetch-ahead refills. */
   private final AtomicInteger unhandled = new AtomicInteger();
+
   /** Messages the handlers finished, for the rate that sizes fetch-ahead. */
   private final AtomicLong finished = new AtomicLong();
+
   /** The current fetch-ahead; see {@link #capacity()}. */
   private volatile int capacity;
+
   private long rateSampledAt;
   private long finishedAtSample;
   private double rate;
@@ -100,21 +119,31 @@ public final class QueueConsumer {
   private final AtomicLong dead = new AtomicLong();
   private final AtomicLong lost = new AtomicLong();
   private final AtomicLong unwritten = new AtomicLong();
+
   /** Local deadlines of the leases (when each was set, when a write of its outcome gives up). */
   private final Ticker ticker;
+
   private final OutcomeWriter writer;
+
   /** System.nanoTime past which a failed write is not tried again: set by {@link #close}. */
   private volatile long writesStopBy = Long.MAX_VALUE;
+
   private volatile boolean claiming;
   private volatile boolean resolving;
   private final List<Thread> claimers = new ArrayList<>();
   private Thread dispatcher;
   private final List<Thread> resolvers = new ArrayList<>();
+
   /** Held while a claimer computes its room and reserves it, so two claimers never share room. */
   private final Object reserving = new Object();
+
   /** Held while claimed messages enter the buffer, and while closing empties it for good. */
   private final Object buffer = new Object();
-  /** Set once by {@link #close}: from then on a claimer releases what it claims. Guarded by {@link #buffer}. */
+
+  /**
+   * Set once by {@link #close}: from then on a claimer releases what it claims. Guarded by {@link
+   * #buffer}.
+   */
   private boolean bufferClosed;
 
   /** A claimed message, waiting or at work: its claim and when its lease was last set (ticker). */
@@ -124,38 +153,68 @@ public final class QueueConsumer {
   private record Finished(Resolution resolution, long leaseSetAt) {}
 
   /**
-   * A failed write of an outcome is tried again until this share of its lease has passed; the
-   * rest covers the claim's round trip (the database set the lease before the consumer saw it) and
-   * the last try's, so the claim cannot lapse and be handled elsewhere while a retry is in flight.
+   * A failed write of an outcome is tried again until this share of its lease has passed; the rest
+   * covers the claim's round trip (the database set the lease before the consumer saw it) and the
+   * last try's, so the claim cannot lapse and be handled elsewhere while a retry is in flight.
    */
   private static final int RETRY_FIFTHS_OF_LEASE = 4;
 
   /**
    * @param mayClaim false while the node must not take work (self-fenced)
    */
-  public QueueConsumer(QueueStore store, ConsumerSpec spec, Supplier<String> nodeId, BooleanSupplier mayClaim) {
+  public QueueConsumer(
+      QueueStore store, ConsumerSpec spec, Supplier<String> nodeId, BooleanSupplier mayClaim) {
     this(store, spec, nodeId, mayClaim, Ticker.system());
   }
 
   /**
    * @param ticker the clock of the leases' local deadlines (extension, giving up a failed write)
    */
-  public QueueConsumer(QueueStore store, ConsumerSpec spec, Supplier<String> nodeId, BooleanSupplier mayClaim,
+  public QueueConsumer(
+      QueueStore store,
+      ConsumerSpec spec,
+      Supplier<String> nodeId,
+      BooleanSupplier mayClaim,
       Ticker ticker) {
-    this(store, spec.queue(), spec.handler(), spec.concurrency(), spec.batchSize(), nodeId, mayClaim, null, ticker);
+    this(
+        store,
+        spec.queue(),
+        spec.handler(),
+        spec.concurrency(),
+        spec.batchSize(),
+        nodeId,
+        mayClaim,
+        null,
+        ticker);
   }
 
   /**
    * An exclusive queue's consumer, run by the agent {@code queue://NAME} that owns it: one message
    * at a time in strict id order, every claim and resolve carrying the agent's ownership epoch.
    */
-  public static QueueConsumer exclusive(QueueStore store, ConsumerSpec spec, io.tenure.spi.AgentGuard guard) {
-    return new QueueConsumer(store, spec.queue(), spec.handler(), 1, 1, guard::nodeId, () -> true, guard,
+  public static QueueConsumer exclusive(
+      QueueStore store, ConsumerSpec spec, io.tenure.spi.AgentGuard guard) {
+    return new QueueConsumer(
+        store,
+        spec.queue(),
+        spec.handler(),
+        1,
+        1,
+        guard::nodeId,
+        () -> true,
+        guard,
         Ticker.system());
   }
 
-  private QueueConsumer(QueueStore store, Queue queue, BatchHandler handler, int concurrency, int batchSize,
-      Supplier<String> nodeId, BooleanSupplier mayClaim, io.tenure.spi.@org.jspecify.annotations.Nullable AgentGuard guard,
+  private QueueConsumer(
+      QueueStore store,
+      Queue queue,
+      BatchHandler handler,
+      int concurrency,
+      int batchSize,
+      Supplier<String> nodeId,
+      BooleanSupplier mayClaim,
+      io.tenure.spi.@org.jspecify.annotations.Nullable AgentGuard guard,
       Ticker ticker) {
     if (concurrency < 1 || concurrency > QueueStore.MAX_BATCH) {
       throw new IllegalArgumentException(
@@ -184,12 +243,20 @@ public final class QueueConsumer {
     // sequence and has one of each.
     int lanes = guard == null ? LANES : 1;
     for (int i = 0; i < lanes; i++) {
-      claimers.add(Thread.ofPlatform().daemon().name("tenure-claim-" + suffix + "-" + i).start(this::claimLoop));
+      claimers.add(
+          Thread.ofPlatform()
+              .daemon()
+              .name("tenure-claim-" + suffix + "-" + i)
+              .start(this::claimLoop));
       boolean extender = i == 0;
-      resolvers.add(Thread.ofPlatform().daemon().name("tenure-resolve-" + suffix + "-" + i)
-          .start(() -> resolveLoop(extender)));
+      resolvers.add(
+          Thread.ofPlatform()
+              .daemon()
+              .name("tenure-resolve-" + suffix + "-" + i)
+              .start(() -> resolveLoop(extender)));
     }
-    dispatcher = Thread.ofPlatform().daemon().name("tenure-dispatch-" + suffix).start(this::dispatchLoop);
+    dispatcher =
+        Thread.ofPlatform().daemon().name("tenure-dispatch-" + suffix).start(this::dispatchLoop);
   }
 
   public String queueName() {
@@ -204,7 +271,13 @@ public final class QueueConsumer {
   }
 
   public ConsumerStats stats() {
-    return new ConsumerStats(queue.name(), handled.get(), retried.get(), dead.get(), lost.get(), outstanding.get(),
+    return new ConsumerStats(
+        queue.name(),
+        handled.get(),
+        retried.get(),
+        dead.get(),
+        lost.get(),
+        outstanding.get(),
         unwritten.get());
   }
 
@@ -218,8 +291,15 @@ public final class QueueConsumer {
       }
       List<QueueMessage> got;
       try {
-        got = store.claim(new ClaimRequest(queue.name(), nodeId.get(), want,
-            queue.policy().lease(), guard != null, guard));
+        got =
+            store.claim(
+                new ClaimRequest(
+                    queue.name(),
+                    nodeId.get(),
+                    want,
+                    queue.policy().lease(),
+                    guard != null,
+                    guard));
       } catch (RuntimeException e) {
         unreserve(want);
         LOG.warn("queue {}: claim failed: {}", queue.name(), e.toString());
@@ -235,7 +315,8 @@ public final class QueueConsumer {
       idle = MIN_POLL.toNanos();
       synchronized (buffer) {
         if (!bufferClosed) {
-          // Tracked from the claim, not the dispatch: a message waiting in the buffer keeps its lease too.
+          // Tracked from the claim, not the dispatch: a message waiting in the buffer keeps its
+          // lease too.
           long now = ticker.read();
           got.forEach(m -> running.put(m.id(), new Running(m.claim(), new AtomicLong(now))));
           claimed.addAll(got);
@@ -247,17 +328,22 @@ public final class QueueConsumer {
   }
 
   /**
-   * Gives back a claim that returned after {@link #close} emptied the buffer (it outlived the
-   * drain deadline): written here, because the resolvers may have stopped, so that the messages
-   * do not wait for their leases to lapse.
+   * Gives back a claim that returned after {@link #close} emptied the buffer (it outlived the drain
+   * deadline): written here, because the resolvers may have stopped, so that the messages do not
+   * wait for their leases to lapse.
    */
   private void releaseLate(List<QueueMessage> got) {
     unreserve(got.size());
     try {
-      store.resolve(got.stream().map(m -> new Resolution(m.claim(), new Resolution.Release())).toList(), guard);
+      store.resolve(
+          got.stream().map(m -> new Resolution(m.claim(), new Resolution.Release())).toList(),
+          guard);
     } catch (RuntimeException e) {
-      LOG.warn("queue {}: could not release {} messages claimed while closing; their leases will lapse: {}",
-          queue.name(), got.size(), e.toString());
+      LOG.warn(
+          "queue {}: could not release {} messages claimed while closing; their leases will lapse: {}",
+          queue.name(),
+          got.size(),
+          e.toString());
     }
   }
 
@@ -280,7 +366,8 @@ public final class QueueConsumer {
         unhandled.addAndGet(room);
         return room;
       }
-      int room = Math.min(capacity - unhandled.get(), RESOLVE_BACKLOG * capacity - outstanding.get());
+      int room =
+          Math.min(capacity - unhandled.get(), RESOLVE_BACKLOG * capacity - outstanding.get());
       if (room < capacity / (2 * LANES)) {
         return 0;
       }
@@ -301,8 +388,8 @@ public final class QueueConsumer {
 
   /**
    * Messages claimed ahead: an exclusive queue holds one at a time, so a failed head is retried
-   * first; any other, what its handlers finish in {@link #FETCH_AHEAD_FOR} at the rate measured,
-   * at least enough to fill every slot twice and {@link #MIN_FETCH_AHEAD}, at most {@link
+   * first; any other, what its handlers finish in {@link #FETCH_AHEAD_FOR} at the rate measured, at
+   * least enough to fill every slot twice and {@link #MIN_FETCH_AHEAD}, at most {@link
    * #MAX_FETCH_AHEAD} (or the slots twice, if more).
    */
   private int capacity() {
@@ -314,7 +401,10 @@ public final class QueueConsumer {
     return guard != null ? 1 : Math.max(MIN_FETCH_AHEAD, 2 * concurrency * batchSize);
   }
 
-  /** Measures the handling rate (at most every 50 ms) and sets the fetch-ahead from it; called by claimers. */
+  /**
+   * Measures the handling rate (at most every 50 ms) and sets the fetch-ahead from it; called by
+   * claimers.
+   */
   private int resize() {
     long now = System.nanoTime();
     if (guard == null && now - rateSampledAt >= RATE_SAMPLE_NANOS) {
@@ -385,11 +475,13 @@ public final class QueueConsumer {
       Resolution.Outcome outcome = outcome(message, failure);
       Running work = running.remove(message.id());
       if (work != null) {
-        outcomes.add(new Finished(new Resolution(message.claim(), outcome), work.leaseSetAt().get()));
+        outcomes.add(
+            new Finished(new Resolution(message.claim(), outcome), work.leaseSetAt().get()));
       }
     }
     slots.release();
-    // Wake the claimers as the buffer falls past a claim's worth: that is when the next claim is due.
+    // Wake the claimers as the buffer falls past a claim's worth: that is when the next claim is
+    // due.
     finished.addAndGet(batch.size());
     int size = capacity();
     int due = size - size / (2 * LANES);
@@ -399,12 +491,18 @@ public final class QueueConsumer {
     }
   }
 
-  private Resolution.Outcome outcome(QueueMessage message, @org.jspecify.annotations.Nullable Throwable failure) {
+  private Resolution.Outcome outcome(
+      QueueMessage message, @org.jspecify.annotations.Nullable Throwable failure) {
     if (failure == null) {
       return new Resolution.Done(!queue.policy().retainDone().isZero());
     }
     String error = describe(failure);
-    LOG.debug("queue {}: message {} failed on attempt {}: {}", queue.name(), message.id(), message.attempts(), error);
+    LOG.debug(
+        "queue {}: message {} failed on attempt {}: {}",
+        queue.name(),
+        message.id(),
+        message.attempts(),
+        error);
     if (queue.policy().isNonRetryable(failure) || message.attempts() >= message.maxAttempts()) {
       return new Resolution.DeadLetter(error);
     }
@@ -427,7 +525,8 @@ public final class QueueConsumer {
         Finished first = outcomes.poll(5, TimeUnit.MILLISECONDS);
         if (first != null) {
           batch.add(first);
-          // Linger briefly for more: one transaction for many outcomes is where throughput comes from.
+          // Linger briefly for more: one transaction for many outcomes is where throughput comes
+          // from.
           long until = System.nanoTime() + LINGER.toNanos();
           int enough = guard != null ? 1 : Math.min(MAX_RESOLVE_BATCH, capacity() / (2 * LANES));
           while (batch.size() < enough && System.nanoTime() < until) {
@@ -463,23 +562,30 @@ public final class QueueConsumer {
 
   /**
    * Writes a batch through the {@link OutcomeWriter}, which tries a failed write again until the
-   * earliest lease of the batch is near its end; counts what landed, what was lost and what was given up.
+   * earliest lease of the batch is near its end; counts what landed, what was lost and what was
+   * given up.
    */
   private void writeOnce(List<Finished> batch) {
     long earliest = batch.stream().mapToLong(Finished::leaseSetAt).min().orElseThrow();
     long giveUpAt = earliest + queue.policy().lease().toNanos() / 5 * RETRY_FIFTHS_OF_LEASE;
-    OutcomeWriter.Written result = writer.write(batch.stream().map(Finished::resolution).toList(), giveUpAt);
+    OutcomeWriter.Written result =
+        writer.write(batch.stream().map(Finished::resolution).toList(), giveUpAt);
     count(result.written());
     outstanding.addAndGet(-batch.size());
     unwritten.addAndGet(result.unwritten().size());
     if (!result.lost().isEmpty()) {
       lost.addAndGet(result.lost().size());
-      LOG.warn("queue {}: {} resolves refused, their claims were lost: {}", queue.name(), result.lost().size(),
+      LOG.warn(
+          "queue {}: {} resolves refused, their claims were lost: {}",
+          queue.name(),
+          result.lost().size(),
           result.lost().stream().map(r -> r.claim().id()).toList());
     }
     if (result.guardRefused()) {
       // The agent moved on: the store put the messages back for its new owner.
-      LOG.warn("queue {}: this node no longer owns the exclusive queue; {} messages went back", queue.name(),
+      LOG.warn(
+          "queue {}: this node no longer owns the exclusive queue; {} messages went back",
+          queue.name(),
           result.returned().size() + result.written().size());
       claiming = false;
     }
@@ -491,8 +597,8 @@ public final class QueueConsumer {
         case Resolution.Done done -> handled.incrementAndGet();
         case Resolution.Failed failed -> retried.incrementAndGet();
         case Resolution.DeadLetter letter -> dead.incrementAndGet();
-        case Resolution.Release release -> { }
-        case Resolution.Reschedule snooze -> { }
+        case Resolution.Release release -> {}
+        case Resolution.Reschedule snooze -> {}
       }
     }
   }
@@ -507,7 +613,10 @@ public final class QueueConsumer {
             work.leaseSetAt().set(now);
           }
         } catch (RuntimeException e) {
-          LOG.warn("queue {}: could not extend the lease of message {}: {}", queue.name(), work.claim().id(),
+          LOG.warn(
+              "queue {}: could not extend the lease of message {}: {}",
+              queue.name(),
+              work.claim().id(),
               e.toString());
         }
       }
@@ -534,11 +643,13 @@ public final class QueueConsumer {
       bufferClosed = true;
       claimed.drainTo(unstarted);
     }
-    unstarted.forEach(m -> {
-      Running work = running.remove(m.id());
-      long leaseSetAt = work != null ? work.leaseSetAt().get() : ticker.read();
-      outcomes.add(new Finished(new Resolution(m.claim(), new Resolution.Release()), leaseSetAt));
-    });
+    unstarted.forEach(
+        m -> {
+          Running work = running.remove(m.id());
+          long leaseSetAt = work != null ? work.leaseSetAt().get() : ticker.read();
+          outcomes.add(
+              new Finished(new Resolution(m.claim(), new Resolution.Release()), leaseSetAt));
+        });
     while (!running.isEmpty() && System.nanoTime() < end) {
       try {
         Thread.sleep(5);
@@ -548,8 +659,11 @@ public final class QueueConsumer {
       }
     }
     if (!running.isEmpty()) {
-      LOG.warn("queue {}: {} handlers still running after {}; abandoned, their leases will lapse",
-          queue.name(), running.size(), deadline);
+      LOG.warn(
+          "queue {}: {} handlers still running after {}; abandoned, their leases will lapse",
+          queue.name(),
+          running.size(),
+          deadline);
       outstanding.addAndGet(-running.size());
       running.clear();
     }

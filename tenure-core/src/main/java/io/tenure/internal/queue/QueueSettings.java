@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.util.List;
 
 /** A node's queue work: its consumers and its reclaim sweep. */
-public record QueueSettings(List<ConsumerSpec> consumers, Duration reclaimInterval, int reclaimPerTick,
+public record QueueSettings(
+    List<ConsumerSpec> consumers,
+    Duration reclaimInterval,
+    int reclaimPerTick,
     Duration drainDeadline) {
   public QueueSettings {
     consumers = List.copyOf(consumers);

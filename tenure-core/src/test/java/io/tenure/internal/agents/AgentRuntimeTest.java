@@ -21,44 +21,75 @@ import org.junit.jupiter.api.Test;
 class AgentRuntimeTest {
   private static final AgentUri AGENT = AgentUri.parse("p://one");
 
-  private final io.tenure.inmemory.InMemoryDatabase database = io.tenure.inmemory.InMemoryDatabase.fresh();
+  private final io.tenure.inmemory.InMemoryDatabase database =
+      io.tenure.inmemory.InMemoryDatabase.fresh();
   private final InMemoryStore store = InMemoryStore.builder().database(database).build();
   private final List<String> calls = new ArrayList<>();
   private final LeaderFence fence =
-      new LeaderFence("leader", store.leases().acquire("leader", Duration.ofMinutes(5)).orElseThrow().epoch());
+      new LeaderFence(
+          "leader", store.leases().acquire("leader", Duration.ofMinutes(5)).orElseThrow().epoch());
 
   private AgentRuntime runtime(String nodeId) {
-    NodeSettings settings = new NodeSettings("n", "", Set.of("p"), Duration.ofMillis(500), Duration.ofSeconds(2),
-        Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofSeconds(4), Duration.ZERO,
-        true, Duration.ZERO, Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50,
-        Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO);
-    AgentFamily family = new AgentFamily() {
-      @Override
-      public String scheme() {
-        return "p";
-      }
-
-      @Override
-      public Set<AgentUri> wantedAgents() {
-        return Set.of(AGENT);
-      }
-
-      @Override
-      public Agent build(AgentUri uri) {
-        return new Agent() {
+    NodeSettings settings =
+        new NodeSettings(
+            "n",
+            "",
+            Set.of("p"),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(4),
+            Duration.ZERO,
+            true,
+            Duration.ZERO,
+            Duration.ofMinutes(10),
+            50,
+            200,
+            100,
+            Duration.ofDays(1),
+            Duration.ofSeconds(1),
+            20,
+            50,
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(5),
+            Duration.ZERO,
+            Duration.ZERO);
+    AgentFamily family =
+        new AgentFamily() {
           @Override
-          public void start(AgentContext context) {
-            calls.add("start " + context.nodeId() + " epoch " + context.ownershipEpoch());
+          public String scheme() {
+            return "p";
           }
 
           @Override
-          public void stop(AgentContext context) {
-            calls.add("stop " + context.nodeId());
+          public Set<AgentUri> wantedAgents() {
+            return Set.of(AGENT);
+          }
+
+          @Override
+          public Agent build(AgentUri uri) {
+            return new Agent() {
+              @Override
+              public void start(AgentContext context) {
+                calls.add("start " + context.nodeId() + " epoch " + context.ownershipEpoch());
+              }
+
+              @Override
+              public void stop(AgentContext context) {
+                calls.add("stop " + context.nodeId());
+              }
+            };
           }
         };
-      }
-    };
-    return new AgentRuntime(store.agents(), settings, Map.of("p", family), () -> nodeId, store.events(), System::nanoTime);
+    return new AgentRuntime(
+        store.agents(),
+        settings,
+        Map.of("p", family),
+        () -> nodeId,
+        store.events(),
+        System::nanoTime);
   }
 
   private List<ClusterEvent.Kind> events() {
@@ -77,7 +108,8 @@ class AgentRuntimeTest {
 
     assertThat(store.agents().read(AGENT).orElseThrow().owner()).isEqualTo("n1");
     assertThat(calls).containsExactly("start n1 epoch 1");
-    assertThat(events()).containsExactly(ClusterEvent.Kind.AGENT_STARTED, ClusterEvent.Kind.AGENT_RESTORED);
+    assertThat(events())
+        .containsExactly(ClusterEvent.Kind.AGENT_STARTED, ClusterEvent.Kind.AGENT_RESTORED);
   }
 
   @Test
@@ -106,7 +138,9 @@ class AgentRuntimeTest {
 
     n1.sweepTick();
 
-    assertThat(store.agents().read(AGENT).orElseThrow().epoch()).as("the epoch it runs at").isEqualTo(2);
+    assertThat(store.agents().read(AGENT).orElseThrow().epoch())
+        .as("the epoch it runs at")
+        .isEqualTo(2);
     assertThat(store.agents().stillOwner(AGENT, "n1", 2)).isTrue();
     assertThat(calls).containsExactly("start n1 epoch 1", "stop n1", "start n1 epoch 2");
   }
@@ -114,43 +148,75 @@ class AgentRuntimeTest {
   @Test
   void stop_all_stops_every_agent_at_once_not_one_after_another() throws Exception {
     int count = 5;
-    java.util.concurrent.CountDownLatch allStopping = new java.util.concurrent.CountDownLatch(count);
+    java.util.concurrent.CountDownLatch allStopping =
+        new java.util.concurrent.CountDownLatch(count);
     List<Boolean> metAtTheLatch = java.util.Collections.synchronizedList(new ArrayList<>());
     Set<AgentUri> five = new java.util.HashSet<>();
     for (int i = 0; i < count; i++) {
       five.add(AgentUri.parse("q://agent-" + i));
     }
-    AgentFamily family = new AgentFamily() {
-      @Override
-      public String scheme() {
-        return "q";
-      }
-
-      @Override
-      public Set<AgentUri> wantedAgents() {
-        return five;
-      }
-
-      @Override
-      public Agent build(AgentUri uri) {
-        return new Agent() {
+    AgentFamily family =
+        new AgentFamily() {
           @Override
-          public void start(AgentContext context) {}
+          public String scheme() {
+            return "q";
+          }
 
           @Override
-          public void stop(AgentContext context) throws InterruptedException {
-            // Opens only when all five stops have begun: one after another, the first would wait.
-            allStopping.countDown();
-            metAtTheLatch.add(allStopping.await(5, java.util.concurrent.TimeUnit.SECONDS));
+          public Set<AgentUri> wantedAgents() {
+            return five;
+          }
+
+          @Override
+          public Agent build(AgentUri uri) {
+            return new Agent() {
+              @Override
+              public void start(AgentContext context) {}
+
+              @Override
+              public void stop(AgentContext context) throws InterruptedException {
+                // Opens only when all five stops have begun: one after another, the first would
+                // wait.
+                allStopping.countDown();
+                metAtTheLatch.add(allStopping.await(5, java.util.concurrent.TimeUnit.SECONDS));
+              }
+            };
           }
         };
-      }
-    };
-    NodeSettings settings = new NodeSettings("n", "", Set.of("q"), Duration.ofMillis(500), Duration.ofSeconds(2),
-        Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofSeconds(4), Duration.ZERO,
-        true, Duration.ZERO, Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50,
-        Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO);
-    AgentRuntime runtime = new AgentRuntime(store.agents(), settings, Map.of("q", family), () -> "n1", store.events(), System::nanoTime);
+    NodeSettings settings =
+        new NodeSettings(
+            "n",
+            "",
+            Set.of("q"),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(4),
+            Duration.ZERO,
+            true,
+            Duration.ZERO,
+            Duration.ofMinutes(10),
+            50,
+            200,
+            100,
+            Duration.ofDays(1),
+            Duration.ofSeconds(1),
+            20,
+            50,
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(10),
+            Duration.ZERO,
+            Duration.ZERO);
+    AgentRuntime runtime =
+        new AgentRuntime(
+            store.agents(),
+            settings,
+            Map.of("q", family),
+            () -> "n1",
+            store.events(),
+            System::nanoTime);
     five.forEach(uri -> store.agents().place(uri, "n1", fence));
     runtime.sweepTick();
     assertThat(runtime.running()).hasSize(count);
@@ -177,7 +243,11 @@ class AgentRuntimeTest {
     assertThat(n1.running()).isEmpty();
     assertThat(n2.running()).containsExactly(AGENT);
     assertThat(calls).containsExactly("start n1 epoch 1", "stop n1", "start n2 epoch 2");
-    assertThat(events()).containsExactly(ClusterEvent.Kind.AGENT_STARTED, ClusterEvent.Kind.AGENT_STOPPED,
-        ClusterEvent.Kind.AGENT_RELEASED, ClusterEvent.Kind.AGENT_STARTED);
+    assertThat(events())
+        .containsExactly(
+            ClusterEvent.Kind.AGENT_STARTED,
+            ClusterEvent.Kind.AGENT_STOPPED,
+            ClusterEvent.Kind.AGENT_RELEASED,
+            ClusterEvent.Kind.AGENT_STARTED);
   }
 }

@@ -12,16 +12,20 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** When a cold start's agents may be placed: injected monotonic time, database times in the view. */
+/**
+ * When a cold start's agents may be placed: injected monotonic time, database times in the view.
+ */
 class PlacementQuietTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
   private static final long MS = 1_000_000L;
 
   private final AtomicLong nanos = new AtomicLong(42 * MS);
-  private final PlacementQuiet quiet = new PlacementQuiet(Duration.ofMillis(500), Duration.ofSeconds(5), nanos::get);
+  private final PlacementQuiet quiet =
+      new PlacementQuiet(Duration.ofMillis(500), Duration.ofSeconds(5), nanos::get);
 
   private static NodeInfo node(String id, NodeStatus status, Instant startedAt) {
-    return new NodeInfo(id, id, "", Set.of("p"), status, startedAt, startedAt, Duration.ofSeconds(3), 1);
+    return new NodeInfo(
+        id, id, "", Set.of("p"), status, startedAt, startedAt, Duration.ofSeconds(3), 1);
   }
 
   private static MembershipView view(Instant readAt, NodeInfo... nodes) {
@@ -47,14 +51,17 @@ class PlacementQuietTest {
     NodeInfo dead = node("b", NodeStatus.DEAD, T0.plusMillis(9_999));
 
     assertThat(quiet.holdFor(view(T0.plusSeconds(10), joining, dead), true)).isEqualTo(500 * MS);
-    assertThat(quiet.holdFor(view(T0.plusSeconds(10), node("a", NodeStatus.ACTIVE, T0), dead), true)).isZero();
+    assertThat(
+            quiet.holdFor(view(T0.plusSeconds(10), node("a", NodeStatus.ACTIVE, T0), dead), true))
+        .isZero();
   }
 
   @Test
   void membership_that_never_settles_holds_them_at_most_max_from_the_first_pass_that_held_them() {
     for (int pass = 0; pass < 5; pass++) {
       Instant now = T0.plusSeconds(pass);
-      assertThat(quiet.holdFor(view(now, node("n" + pass, NodeStatus.JOINING, now)), true)).isPositive();
+      assertThat(quiet.holdFor(view(now, node("n" + pass, NodeStatus.JOINING, now)), true))
+          .isPositive();
       advance(1_000);
     }
     Instant now = T0.plusSeconds(5);
@@ -63,9 +70,11 @@ class PlacementQuietTest {
 
   @Test
   void the_bound_is_never_exceeded_by_the_hold_it_reports() {
-    assertThat(quiet.holdFor(view(T0, node("a", NodeStatus.JOINING, T0)), true)).isEqualTo(500 * MS);
+    assertThat(quiet.holdFor(view(T0, node("a", NodeStatus.JOINING, T0)), true))
+        .isEqualTo(500 * MS);
     advance(4_800);
-    assertThat(quiet.holdFor(view(T0, node("a", NodeStatus.JOINING, T0)), true)).isEqualTo(200 * MS);
+    assertThat(quiet.holdFor(view(T0, node("a", NodeStatus.JOINING, T0)), true))
+        .isEqualTo(200 * MS);
   }
 
   @Test
@@ -75,7 +84,8 @@ class PlacementQuietTest {
     advance(6_000);
 
     assertThat(quiet.holdFor(view(T0, joining), false)).isZero();
-    assertThat(quiet.holdFor(view(T0, joining), true)).as("a new cold placement gets its own bound")
+    assertThat(quiet.holdFor(view(T0, joining), true))
+        .as("a new cold placement gets its own bound")
         .isEqualTo(500 * MS);
   }
 

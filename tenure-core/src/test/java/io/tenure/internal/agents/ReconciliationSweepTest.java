@@ -22,7 +22,8 @@ class ReconciliationSweepTest {
     return new AgentAssignment(uri(name), owner, target, 1, false, null);
   }
 
-  private List<SweepAction> sweep(List<AgentAssignment> rows, Set<AgentUri> running, Set<AgentUri> busy) {
+  private List<SweepAction> sweep(
+      List<AgentAssignment> rows, Set<AgentUri> running, Set<AgentUri> busy) {
     return sweep.sweep(ME, rows, running, busy, 1, 0);
   }
 
@@ -40,44 +41,60 @@ class ReconciliationSweepTest {
 
   @Test
   void running_with_the_row_gone_restores_it() {
-    assertThat(sweep(List.of(), Set.of(uri("a")), Set.of())).containsExactly(new SweepAction.Restore(uri("a")));
+    assertThat(sweep(List.of(), Set.of(uri("a")), Set.of()))
+        .containsExactly(new SweepAction.Restore(uri("a")));
   }
 
   @Test
   void running_but_sent_elsewhere_or_paused_stops_then_releases() {
     AgentAssignment paused = new AgentAssignment(uri("b"), ME, ME, 1, true, null);
     assertThat(sweep(List.of(row("a", ME, PEER), paused), Set.of(uri("a"), uri("b")), Set.of()))
-        .containsExactly(new SweepAction.StopAndRelease(uri("a")), new SweepAction.StopAndRelease(uri("b")));
+        .containsExactly(
+            new SweepAction.StopAndRelease(uri("a")), new SweepAction.StopAndRelease(uri("b")));
   }
 
   @Test
   void owned_here_but_not_running_and_sent_elsewhere_releases() {
-    assertThat(sweep(List.of(row("a", ME, PEER)), Set.of(), Set.of())).containsExactly(new SweepAction.Release(uri("a")));
+    assertThat(sweep(List.of(row("a", ME, PEER)), Set.of(), Set.of()))
+        .containsExactly(new SweepAction.Release(uri("a")));
   }
 
   @Test
   void running_and_assigned_here_is_quiet_and_rows_of_others_are_ignored() {
-    assertThat(sweep(List.of(row("a", ME, ME), row("b", PEER, PEER), row("c", null, PEER)), Set.of(uri("a")), Set.of()))
+    assertThat(
+            sweep(
+                List.of(row("a", ME, ME), row("b", PEER, PEER), row("c", null, PEER)),
+                Set.of(uri("a")),
+                Set.of()))
         .isEmpty();
   }
 
   @Test
   void a_start_or_stop_in_progress_is_never_repeated() {
-    assertThat(sweep(List.of(row("a", ME, ME), row("b", PEER, PEER)), Set.of(uri("b")), Set.of(uri("a"), uri("b"))))
+    assertThat(
+            sweep(
+                List.of(row("a", ME, ME), row("b", PEER, PEER)),
+                Set.of(uri("b")),
+                Set.of(uri("a"), uri("b"))))
         .isEmpty();
   }
 
   @Test
   void the_cap_works_through_a_backlog_oldest_first_over_later_ticks() {
-    List<AgentAssignment> first = List.of(row("m1", null, ME), row("m2", null, ME), row("m3", null, ME));
-    assertThat(sweep.sweep(ME, first, Set.of(), Set.of(), 1, 2)).extracting(SweepAction::uri)
+    List<AgentAssignment> first =
+        List.of(row("m1", null, ME), row("m2", null, ME), row("m3", null, ME));
+    assertThat(sweep.sweep(ME, first, Set.of(), Set.of(), 1, 2))
+        .extracting(SweepAction::uri)
         .containsExactly(uri("m1"), uri("m2"));
 
     // m1 and m2 are handled; a newer divergence a0 sorts before m3 by name, but m3 is older.
-    List<AgentAssignment> second = List.of(row("m1", ME, ME), row("m2", ME, ME), row("m3", null, ME), row("a0", null, ME));
-    assertThat(sweep.sweep(ME, second, Set.of(uri("m1"), uri("m2")), Set.of(), 2, 1)).extracting(SweepAction::uri)
+    List<AgentAssignment> second =
+        List.of(row("m1", ME, ME), row("m2", ME, ME), row("m3", null, ME), row("a0", null, ME));
+    assertThat(sweep.sweep(ME, second, Set.of(uri("m1"), uri("m2")), Set.of(), 2, 1))
+        .extracting(SweepAction::uri)
         .containsExactly(uri("m3"));
-    assertThat(sweep.sweep(ME, second, Set.of(uri("m1"), uri("m2")), Set.of(), 3, 0)).extracting(SweepAction::uri)
+    assertThat(sweep.sweep(ME, second, Set.of(uri("m1"), uri("m2")), Set.of(), 3, 0))
+        .extracting(SweepAction::uri)
         .containsExactly(uri("m3"), uri("a0"));
   }
 
@@ -88,6 +105,8 @@ class ReconciliationSweepTest {
     List<AgentAssignment> both = List.of(row("z", null, ME), row("y", null, ME));
     sweep.sweep(ME, List.of(row("y", null, ME)), Set.of(), Set.of(), 3, 0);
 
-    assertThat(sweep.sweep(ME, both, Set.of(), Set.of(), 4, 1)).extracting(SweepAction::uri).containsExactly(uri("y"));
+    assertThat(sweep.sweep(ME, both, Set.of(), Set.of(), 4, 1))
+        .extracting(SweepAction::uri)
+        .containsExactly(uri("y"));
   }
 }

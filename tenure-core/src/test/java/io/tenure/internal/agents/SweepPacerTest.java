@@ -34,12 +34,15 @@ class SweepPacerTest {
   }
 
   @Test
-  void the_first_sweep_runs_at_once_and_an_undisturbed_one_begins_an_interval_after_the_previous_began() {
+  void
+      the_first_sweep_runs_at_once_and_an_undisturbed_one_begins_an_interval_after_the_previous_began() {
     assertThat(nextAt(0)).isZero();
     assertThat(sweep(0, 300, 50)).isEqualTo(CAP);
 
     assertThat(nextAt(300)).isEqualTo(1_000);
-    assertThat(sweep(1_000, 1_100, 50)).as("an undisturbed sweep gets the whole cap").isEqualTo(CAP);
+    assertThat(sweep(1_000, 1_100, 50))
+        .as("an undisturbed sweep gets the whole cap")
+        .isEqualTo(CAP);
   }
 
   @Test
@@ -57,7 +60,9 @@ class SweepPacerTest {
 
     assertThat(nextAt(400)).isEqualTo(400);
     assertThat(sweep(400, 450, 50)).isEqualTo(CAP);
-    assertThat(nextAt(450)).as("the wake-up was consumed; next a whole interval on").isEqualTo(1_400);
+    assertThat(nextAt(450))
+        .as("the wake-up was consumed; next a whole interval on")
+        .isEqualTo(1_400);
   }
 
   @Test
@@ -69,7 +74,9 @@ class SweepPacerTest {
     assertThat(sweep(400, 420, 50)).isEqualTo(20);
     pacer.wake();
 
-    assertThat(nextAt(600)).as("nothing left until the first sweep is an interval old").isEqualTo(1_000);
+    assertThat(nextAt(600))
+        .as("nothing left until the first sweep is an interval old")
+        .isEqualTo(1_000);
     assertThat(sweep(1_000, 1_010, 50)).as("the second sweep's 20 still count").isEqualTo(30);
   }
 
@@ -118,19 +125,22 @@ class SweepPacerTest {
   @Test
   void bad_input_is_refused_with_a_clear_error() {
     assertThatThrownBy(() -> new SweepPacer(Duration.ZERO, CAP))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("agentSweepInterval must be positive");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("agentSweepInterval must be positive");
     assertThatThrownBy(() -> pacer.ended(0, 0, -1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot take -1 actions");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cannot take -1 actions");
   }
 
   /**
-   * Whatever the wake-ups, a node takes at most the cap within any sweep interval, and sweeps
-   * never begin closer than a tenth of an interval after the previous one ended.
+   * Whatever the wake-ups, a node takes at most the cap within any sweep interval, and sweeps never
+   * begin closer than a tenth of an interval after the previous one ended.
    */
   @Property
   void at_most_the_cap_within_any_interval_and_a_pause_between_sweeps(
       @ForAll @Size(min = 1, max = 60) List<@IntRange(min = 0, max = 1_500) Integer> wakeGaps,
-      @ForAll @IntRange(min = 0, max = 400) int duration, @ForAll @IntRange(min = 0, max = 80) int backlog) {
+      @ForAll @IntRange(min = 0, max = 400) int duration,
+      @ForAll @IntRange(min = 0, max = 80) int backlog) {
     SweepPacer paced = new SweepPacer(Duration.ofSeconds(1), CAP);
     List<long[]> sweeps = new ArrayList<>();
     long now = 0;
@@ -158,10 +168,16 @@ class SweepPacerTest {
     }
     for (int i = 0; i < sweeps.size(); i++) {
       long windowEnd = sweeps.get(i)[0];
-      long taken = sweeps.stream().filter(s -> s[0] > windowEnd - 1_000 && s[0] <= windowEnd).mapToLong(s -> s[2]).sum();
+      long taken =
+          sweeps.stream()
+              .filter(s -> s[0] > windowEnd - 1_000 && s[0] <= windowEnd)
+              .mapToLong(s -> s[2])
+              .sum();
       assertThat(taken).as("actions in the interval before sweep %d", i).isLessThanOrEqualTo(CAP);
       if (i > 0) {
-        assertThat(windowEnd - sweeps.get(i - 1)[1]).as("pause before sweep %d", i).isGreaterThanOrEqualTo(100);
+        assertThat(windowEnd - sweeps.get(i - 1)[1])
+            .as("pause before sweep %d", i)
+            .isGreaterThanOrEqualTo(100);
       }
     }
   }

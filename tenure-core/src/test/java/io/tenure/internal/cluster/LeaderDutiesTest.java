@@ -36,7 +36,9 @@ class LeaderDutiesTest {
   @BeforeEach
   void leaderAndDefunctRows() {
     String leader = UUID.randomUUID().toString();
-    fence = new LeaderFence(leader, store.leases().acquire(leader, Duration.ofDays(1)).orElseThrow().epoch());
+    fence =
+        new LeaderFence(
+            leader, store.leases().acquire(leader, Duration.ofDays(1)).orElseThrow().epoch());
     for (int i = 0; i < 7; i++) {
       String id = "node-" + i;
       MembershipStore m = store.membership();
@@ -48,11 +50,38 @@ class LeaderDutiesTest {
   }
 
   private LeaderDuties duties(int batchSize, int maxPerTick) {
-    NodeSettings settings = new NodeSettings("n", "", Set.of(), Duration.ofMillis(500), Duration.ofSeconds(2),
-        Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofSeconds(4), Duration.ZERO,
-        true, Duration.ZERO, DEFUNCT_AFTER, batchSize, maxPerTick, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50, Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO);
-    return new LeaderDuties(new FailingMembership(store.membership()), store.events(), settings,
-        new History(store.events()), () -> true);
+    NodeSettings settings =
+        new NodeSettings(
+            "n",
+            "",
+            Set.of(),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(4),
+            Duration.ZERO,
+            true,
+            Duration.ZERO,
+            DEFUNCT_AFTER,
+            batchSize,
+            maxPerTick,
+            100,
+            Duration.ofDays(1),
+            Duration.ofSeconds(1),
+            20,
+            50,
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(10),
+            Duration.ZERO,
+            Duration.ZERO);
+    return new LeaderDuties(
+        new FailingMembership(store.membership()),
+        store.events(),
+        settings,
+        new History(store.events()),
+        () -> true);
   }
 
   private List<String> remaining() {
@@ -88,8 +117,11 @@ class LeaderDutiesTest {
 
     assertThatThrownBy(() -> duties.cleanUpDefunct(fence))
         .isInstanceOf(StoreUnavailableException.class)
-        .satisfies(e -> assertThat(e.getSuppressed()).extracting(Throwable::getMessage)
-            .containsExactly("deadlock", "lock wait timeout"));
+        .satisfies(
+            e ->
+                assertThat(e.getSuppressed())
+                    .extracting(Throwable::getMessage)
+                    .containsExactly("deadlock", "lock wait timeout"));
     assertThat(remaining()).hasSize(7);
   }
 
@@ -166,7 +198,8 @@ class LeaderDutiesTest {
     }
 
     @Override
-    public MembershipWrite declareDead(String nodeId, Duration staleAfter, long expectedVersion, LeaderFence leader) {
+    public MembershipWrite declareDead(
+        String nodeId, Duration staleAfter, long expectedVersion, LeaderFence leader) {
       return delegate.declareDead(nodeId, staleAfter, expectedVersion, leader);
     }
 

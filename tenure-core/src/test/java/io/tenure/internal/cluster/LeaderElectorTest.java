@@ -26,22 +26,51 @@ class LeaderElectorTest {
   private final FakeSessionLocks locks = new FakeSessionLocks();
 
   private LeaderElector elector(String nodeId, boolean promotable, Duration acquireDelay) {
-    NodeSettings settings = new NodeSettings("n", "", Set.of(), Duration.ofMillis(500), Duration.ofSeconds(2),
-        Duration.ofSeconds(5), TTL, RENEW, FENCE_AFTER, Duration.ZERO, promotable, acquireDelay,
-        Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50, Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO);
-    NodeListener recorder = new NodeListener() {
-      @Override
-      public void onPromoted(long epoch) {
-        edges.add(nodeId + " promoted " + epoch);
-      }
+    NodeSettings settings =
+        new NodeSettings(
+            "n",
+            "",
+            Set.of(),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(5),
+            TTL,
+            RENEW,
+            FENCE_AFTER,
+            Duration.ZERO,
+            promotable,
+            acquireDelay,
+            Duration.ofMinutes(10),
+            50,
+            200,
+            100,
+            Duration.ofDays(1),
+            Duration.ofSeconds(1),
+            20,
+            50,
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(10),
+            Duration.ZERO,
+            Duration.ZERO);
+    NodeListener recorder =
+        new NodeListener() {
+          @Override
+          public void onPromoted(long epoch) {
+            edges.add(nodeId + " promoted " + epoch);
+          }
 
-      @Override
-      public void onDemoted(long epoch, DemotionReason reason) {
-        edges.add(nodeId + " demoted " + epoch + " " + reason);
-      }
-    };
-    return new LeaderElector(store.leases(), settings, time.ticker(), () -> nodeId,
-        new Listeners(List.of(recorder)), new History(store.events()));
+          @Override
+          public void onDemoted(long epoch, DemotionReason reason) {
+            edges.add(nodeId + " demoted " + epoch + " " + reason);
+          }
+        };
+    return new LeaderElector(
+        store.leases(),
+        settings,
+        time.ticker(),
+        () -> nodeId,
+        new Listeners(List.of(recorder)),
+        new History(store.events()));
   }
 
   private LeaderElector elector(String nodeId) {
@@ -49,26 +78,38 @@ class LeaderElectorTest {
   }
 
   /** An elector on {@code leases} (e.g. a slow or lock-faking wrapper) that records no edges. */
-  private LeaderElector electorOn(io.tenure.spi.LeaseStore leases, String nodeId, Duration acquireDelay) {
-    return new LeaderElector(leases, settingsOf(acquireDelay), time.ticker(), () -> nodeId,
-        new Listeners(List.of()), new History(store.events()));
+  private LeaderElector electorOn(
+      io.tenure.spi.LeaseStore leases, String nodeId, Duration acquireDelay) {
+    return new LeaderElector(
+        leases,
+        settingsOf(acquireDelay),
+        time.ticker(),
+        () -> nodeId,
+        new Listeners(List.of()),
+        new History(store.events()));
   }
 
   /** An elector with a session of its own on the shared simulated session lock, recording edges. */
   private LeaderElector lockingElector(String nodeId, Duration acquireDelay) {
-    NodeListener recorder = new NodeListener() {
-      @Override
-      public void onPromoted(long epoch) {
-        edges.add(nodeId + " promoted " + epoch);
-      }
+    NodeListener recorder =
+        new NodeListener() {
+          @Override
+          public void onPromoted(long epoch) {
+            edges.add(nodeId + " promoted " + epoch);
+          }
 
-      @Override
-      public void onDemoted(long epoch, DemotionReason reason) {
-        edges.add(nodeId + " demoted " + epoch + " " + reason);
-      }
-    };
-    return new LeaderElector(new SlowLeases(store.leases(), locks), settingsOf(acquireDelay), time.ticker(),
-        () -> nodeId, new Listeners(List.of(recorder)), new History(store.events()));
+          @Override
+          public void onDemoted(long epoch, DemotionReason reason) {
+            edges.add(nodeId + " demoted " + epoch + " " + reason);
+          }
+        };
+    return new LeaderElector(
+        new SlowLeases(store.leases(), locks),
+        settingsOf(acquireDelay),
+        time.ticker(),
+        () -> nodeId,
+        new Listeners(List.of(recorder)),
+        new History(store.events()));
   }
 
   @Test
@@ -113,9 +154,31 @@ class LeaderElectorTest {
   }
 
   private static NodeSettings settingsOf(Duration acquireDelay) {
-    return new NodeSettings("n", "", Set.of(), Duration.ofMillis(500), Duration.ofSeconds(2),
-        Duration.ofSeconds(5), TTL, RENEW, FENCE_AFTER, Duration.ZERO, true, acquireDelay,
-        Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50, Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO);
+    return new NodeSettings(
+        "n",
+        "",
+        Set.of(),
+        Duration.ofMillis(500),
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(5),
+        TTL,
+        RENEW,
+        FENCE_AFTER,
+        Duration.ZERO,
+        true,
+        acquireDelay,
+        Duration.ofMinutes(10),
+        50,
+        200,
+        100,
+        Duration.ofDays(1),
+        Duration.ofSeconds(1),
+        20,
+        50,
+        Duration.ofSeconds(10),
+        Duration.ofSeconds(10),
+        Duration.ZERO,
+        Duration.ZERO);
   }
 
   @Test
@@ -179,7 +242,8 @@ class LeaderElectorTest {
   }
 
   @Test
-  void a_non_promotable_node_that_holds_the_lease_releases_it_so_a_promotable_one_acquires_at_once() {
+  void
+      a_non_promotable_node_that_holds_the_lease_releases_it_so_a_promotable_one_acquires_at_once() {
     store.leases().acquire("observer", TTL).orElseThrow();
     LeaderElector observer = elector("observer", false, Duration.ZERO);
     LeaderElector b = elector("b");
@@ -255,21 +319,29 @@ class LeaderElectorTest {
   @Test
   void listeners_that_throw_do_not_stop_the_demotion() {
     List<String> seen = new ArrayList<>();
-    NodeListener broken = new NodeListener() {
-      @Override
-      public void onDemoted(long epoch, DemotionReason reason) {
-        throw new IllegalStateException("listener bug");
-      }
-    };
-    NodeListener after = new NodeListener() {
-      @Override
-      public void onDemoted(long epoch, DemotionReason reason) {
-        seen.add("demoted " + epoch);
-      }
-    };
+    NodeListener broken =
+        new NodeListener() {
+          @Override
+          public void onDemoted(long epoch, DemotionReason reason) {
+            throw new IllegalStateException("listener bug");
+          }
+        };
+    NodeListener after =
+        new NodeListener() {
+          @Override
+          public void onDemoted(long epoch, DemotionReason reason) {
+            seen.add("demoted " + epoch);
+          }
+        };
     String nodeId = UUID.randomUUID().toString();
-    LeaderElector a = new LeaderElector(store.leases(), settingsOf(), time.ticker(), () -> nodeId,
-        new Listeners(List.of(broken, after)), new History(store.events()));
+    LeaderElector a =
+        new LeaderElector(
+            store.leases(),
+            settingsOf(),
+            time.ticker(),
+            () -> nodeId,
+            new Listeners(List.of(broken, after)),
+            new History(store.events()));
     a.tick();
     a.demote(DemotionReason.STEP_DOWN);
 

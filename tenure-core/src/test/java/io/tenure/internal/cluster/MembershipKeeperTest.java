@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A node judges others' heartbeats only while its own go through steadily (SPEC §3.4): a node that
- * resumes after a freeze, or after a stall that held every heartbeat back, first heart-beats for two
- * intervals, so the others it would find stale have had the same chance.
+ * resumes after a freeze, or after a stall that held every heartbeat back, first heart-beats for
+ * two intervals, so the others it would find stale have had the same chance.
  */
 class MembershipKeeperTest {
   private static final Duration HEARTBEAT = Duration.ofSeconds(1);
@@ -29,28 +29,58 @@ class MembershipKeeperTest {
   private final ManualTime time = new ManualTime();
   private final InMemoryStore store = InMemoryStore.builder().clock(time.databaseClock()).build();
   private volatile boolean heartbeatsFail;
-  private final NodeSettings settings = new NodeSettings("me", "", Set.of(), HEARTBEAT, Duration.ofSeconds(3),
-      STALE, Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofSeconds(4), Duration.ZERO, true,
-      Duration.ZERO, Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50,
-      Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO);
+  private final NodeSettings settings =
+      new NodeSettings(
+          "me",
+          "",
+          Set.of(),
+          HEARTBEAT,
+          Duration.ofSeconds(3),
+          STALE,
+          Duration.ofSeconds(5),
+          Duration.ofSeconds(1),
+          Duration.ofSeconds(4),
+          Duration.ZERO,
+          true,
+          Duration.ZERO,
+          Duration.ofMinutes(10),
+          50,
+          200,
+          100,
+          Duration.ofDays(1),
+          Duration.ofSeconds(1),
+          20,
+          50,
+          Duration.ofSeconds(10),
+          Duration.ofSeconds(10),
+          Duration.ZERO,
+          Duration.ZERO);
 
   private MembershipStore failing(MembershipStore real) {
-    return (MembershipStore) Proxy.newProxyInstance(MembershipStore.class.getClassLoader(),
-        new Class<?>[] {MembershipStore.class}, (proxy, method, args) -> {
-          if (method.getName().equals("heartbeat") && heartbeatsFail) {
-            throw new StoreUnavailableException("heartbeats fail in this test", null);
-          }
-          try {
-            return method.invoke(real, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    return (MembershipStore)
+        Proxy.newProxyInstance(
+            MembershipStore.class.getClassLoader(),
+            new Class<?>[] {MembershipStore.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("heartbeat") && heartbeatsFail) {
+                throw new StoreUnavailableException("heartbeats fail in this test", null);
+              }
+              try {
+                return method.invoke(real, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 
   private MembershipKeeper joined() {
-    MembershipKeeper keeper = new MembershipKeeper(failing(store.membership()), settings, time.ticker(),
-        new Listeners(List.of()), new History(store.events()));
+    MembershipKeeper keeper =
+        new MembershipKeeper(
+            failing(store.membership()),
+            settings,
+            time.ticker(),
+            new Listeners(List.of()),
+            new History(store.events()));
     keeper.join();
     return keeper;
   }
@@ -105,21 +135,27 @@ class MembershipKeeperTest {
   }
 
   @Test
-  void a_leader_resumed_from_a_freeze_declares_nobody_dead_whose_heartbeat_the_same_stall_held_back() {
+  void
+      a_leader_resumed_from_a_freeze_declares_nobody_dead_whose_heartbeat_the_same_stall_held_back() {
     MembershipKeeper keeper = joined();
     MembershipStore m = store.membership();
     m.join(new NewNode("other", "other", "", Set.of(), Duration.ofSeconds(3)), m.read().version());
     m.changeStatus("other", NodeStatus.ACTIVE, m.read().version());
-    LeaderFence fence = new LeaderFence(keeper.nodeId(), store.leases().acquire(keeper.nodeId(),
-        Duration.ofMinutes(5)).orElseThrow().epoch());
-    LeaderDuties duties = new LeaderDuties(m, store.events(), settings, new History(store.events()), keeper::steady);
+    LeaderFence fence =
+        new LeaderFence(
+            keeper.nodeId(),
+            store.leases().acquire(keeper.nodeId(), Duration.ofMinutes(5)).orElseThrow().epoch());
+    LeaderDuties duties =
+        new LeaderDuties(m, store.events(), settings, new History(store.events()), keeper::steady);
     beat(keeper, 3);
 
     // Everyone's heartbeats stall for 12 s (on SQLite: a frozen process held the write lock).
     time.advance(Duration.ofSeconds(12));
     keeper.heartbeat();
     duties.tick(fence);
-    assertThat(status("other")).as("the other node had no chance to heartbeat yet").isEqualTo(NodeStatus.ACTIVE);
+    assertThat(status("other"))
+        .as("the other node had no chance to heartbeat yet")
+        .isEqualTo(NodeStatus.ACTIVE);
     m.heartbeat("other"); // it does, as soon as the stall ends
     beat(keeper, 2);
     duties.tick(fence);
@@ -132,7 +168,10 @@ class MembershipKeeperTest {
   }
 
   private NodeStatus status(String nodeId) {
-    return store.membership().read().nodes().stream().filter(n -> n.nodeId().equals(nodeId)).findFirst()
-        .map(NodeInfo::status).orElseThrow();
+    return store.membership().read().nodes().stream()
+        .filter(n -> n.nodeId().equals(nodeId))
+        .findFirst()
+        .map(NodeInfo::status)
+        .orElseThrow();
   }
 }

@@ -22,8 +22,10 @@ class SessionLockWatchTest {
   private static final Duration TTL = Duration.ofSeconds(5);
   private static final Duration RENEW = Duration.ofSeconds(1);
   private static final Duration FENCE_AFTER = Duration.ofSeconds(4);
+
   /** The lock thread's period: a tenth of the renew interval. */
   private static final Duration LOCK_TICK = Duration.ofMillis(100);
+
   /** How long a leader trusts one lock check: half the renew interval. */
   private static final Duration LOCK_TRUST = Duration.ofMillis(500);
 
@@ -33,23 +35,52 @@ class SessionLockWatchTest {
   private final List<String> edges = new ArrayList<>();
 
   private LeaderElector elector(String nodeId, Duration acquireDelay) {
-    NodeSettings settings = new NodeSettings("n", "", Set.of(), Duration.ofMillis(500), Duration.ofSeconds(2),
-        Duration.ofSeconds(5), TTL, RENEW, FENCE_AFTER, Duration.ZERO, true, acquireDelay,
-        Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1), Duration.ofSeconds(1), 20, 50,
-        Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO);
-    NodeListener recorder = new NodeListener() {
-      @Override
-      public void onPromoted(long epoch) {
-        edges.add(nodeId + " promoted " + epoch);
-      }
+    NodeSettings settings =
+        new NodeSettings(
+            "n",
+            "",
+            Set.of(),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(5),
+            TTL,
+            RENEW,
+            FENCE_AFTER,
+            Duration.ZERO,
+            true,
+            acquireDelay,
+            Duration.ofMinutes(10),
+            50,
+            200,
+            100,
+            Duration.ofDays(1),
+            Duration.ofSeconds(1),
+            20,
+            50,
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(10),
+            Duration.ZERO,
+            Duration.ZERO);
+    NodeListener recorder =
+        new NodeListener() {
+          @Override
+          public void onPromoted(long epoch) {
+            edges.add(nodeId + " promoted " + epoch);
+          }
 
-      @Override
-      public void onDemoted(long epoch, DemotionReason reason) {
-        edges.add(nodeId + " demoted " + epoch + " " + reason);
-      }
-    };
-    LeaderElector elector = new LeaderElector(new SlowLeases(store.leases(), locks), settings, time.ticker(),
-        () -> nodeId, new Listeners(List.of(recorder)), new History(store.events()));
+          @Override
+          public void onDemoted(long epoch, DemotionReason reason) {
+            edges.add(nodeId + " demoted " + epoch + " " + reason);
+          }
+        };
+    LeaderElector elector =
+        new LeaderElector(
+            new SlowLeases(store.leases(), locks),
+            settings,
+            time.ticker(),
+            () -> nodeId,
+            new Listeners(List.of(recorder)),
+            new History(store.events()));
     assertThat(LeaderElector.lockInterval(settings)).isEqualTo(LOCK_TICK);
     assertThat(LeaderElector.lockTrust(settings)).isEqualTo(LOCK_TRUST);
     return elector;
@@ -101,7 +132,8 @@ class SessionLockWatchTest {
   }
 
   @Test
-  void a_paused_leader_whose_session_was_killed_is_replaced_only_after_it_stopped_trusting_itself() {
+  void
+      a_paused_leader_whose_session_was_killed_is_replaced_only_after_it_stopped_trusting_itself() {
     LeaderElector a = leaderWithRecordedLock("a");
     LeaderElector b = elector("b");
     b.tick(); // b sees a's lease, with its lock recorded
@@ -110,12 +142,16 @@ class SessionLockWatchTest {
     List<Boolean> aLeadingWhenBPromoted = new ArrayList<>();
     boolean[] promoted = {false};
 
-    run(b, a, Duration.ofSeconds(2), () -> {
-      if (b.isLeader() && !promoted[0]) {
-        promoted[0] = true;
-        aLeadingWhenBPromoted.add(a.isLeader());
-      }
-    });
+    run(
+        b,
+        a,
+        Duration.ofSeconds(2),
+        () -> {
+          if (b.isLeader() && !promoted[0]) {
+            promoted[0] = true;
+            aLeadingWhenBPromoted.add(a.isLeader());
+          }
+        });
 
     assertThat(b.isLeader()).isTrue();
     assertThat(b.fence().orElseThrow().epoch()).isEqualTo(2);
@@ -150,7 +186,8 @@ class SessionLockWatchTest {
   }
 
   @Test
-  void a_running_leader_whose_session_was_killed_steps_down_as_soon_as_another_session_holds_its_lock() {
+  void
+      a_running_leader_whose_session_was_killed_steps_down_as_soon_as_another_session_holds_its_lock() {
     LeaderElector a = leaderWithRecordedLock("a");
     LeaderElector b = elector("b");
     b.tick();
@@ -214,7 +251,8 @@ class SessionLockWatchTest {
   }
 
   @Test
-  void a_leader_paused_longer_than_its_lock_trust_answers_false_until_a_check_finds_the_lock_kept() {
+  void
+      a_leader_paused_longer_than_its_lock_trust_answers_false_until_a_check_finds_the_lock_kept() {
     LeaderElector a = leaderWithRecordedLock("a");
 
     time.advance(LOCK_TRUST);

@@ -52,7 +52,8 @@ final class SlowLeases implements LeaseStore {
   }
 
   @Override
-  public Optional<Lease> takeOver(String nodeId, String observedHolder, long observedEpoch, Duration ttl) {
+  public Optional<Lease> takeOver(
+      String nodeId, String observedHolder, long observedEpoch, Duration ttl) {
     return delegate.takeOver(nodeId, observedHolder, observedEpoch, ttl);
   }
 

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * store's claims are held at a gate, so the interleaving is forced, not hoped for.
  */
 class QueueConsumerCloseTest {
-  private static final Duration LEASE = Duration.ofMinutes(5); // never lapses here: only a release frees a message
+  private static final Duration LEASE =
+      Duration.ofMinutes(5); // never lapses here: only a release frees a message
   private final InMemoryStore store = InMemoryStore.create();
   private final CountDownLatch stuck = new CountDownLatch(1);
   private volatile boolean gated;
@@ -43,10 +44,18 @@ class QueueConsumerCloseTest {
     CountDownLatch entered = new CountDownLatch(1);
     long first = jobs.enqueue(OutgoingMessage.text("first"));
     long second = jobs.enqueue(OutgoingMessage.text("second"));
-    QueueConsumer consumer = new QueueConsumer(gatedStore, ConsumerSpec.single(jobs, 1, d -> {
-      entered.countDown();
-      stuck.await(); // overruns the drain deadline
-    }), () -> "node-1", () -> true);
+    QueueConsumer consumer =
+        new QueueConsumer(
+            gatedStore,
+            ConsumerSpec.single(
+                jobs,
+                1,
+                d -> {
+                  entered.countDown();
+                  stuck.await(); // overruns the drain deadline
+                }),
+            () -> "node-1",
+            () -> true);
     consumer.start();
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
     until(() -> jobs.stats().inflight() == 2);
@@ -68,8 +77,10 @@ class QueueConsumerCloseTest {
     // The late claim is given back by the claimer that made it, without waiting for its lease:
     // the third message, and the second too if the late claim took it again. A claimer ends once
     // it has released what it took; wait for both to end, then read.
-    until(() -> Thread.getAllStackTraces().keySet().stream()
-        .noneMatch(t -> t.getName().startsWith("tenure-claim-late-claim-")));
+    until(
+        () ->
+            Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().startsWith("tenure-claim-late-claim-")));
     assertThat(jobs.message(third).orElseThrow().status()).isEqualTo(MessageStatus.PENDING);
     assertThat(jobs.message(third).orElseThrow().attempts()).isZero();
     assertThat(jobs.message(second).orElseThrow().status()).isEqualTo(MessageStatus.PENDING);
@@ -80,18 +91,21 @@ class QueueConsumerCloseTest {
 
   /** The store, with every claim held at the gate once {@link #gated} is set. */
   private QueueStore gatedClaims(QueueStore real) {
-    return (QueueStore) Proxy.newProxyInstance(QueueStore.class.getClassLoader(), new Class<?>[] {QueueStore.class},
-        (proxy, method, args) -> {
-          if (method.getName().equals("claim") && gated) {
-            inGate.countDown();
-            openGate.await();
-          }
-          try {
-            return method.invoke(real, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    return (QueueStore)
+        Proxy.newProxyInstance(
+            QueueStore.class.getClassLoader(),
+            new Class<?>[] {QueueStore.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("claim") && gated) {
+                inGate.countDown();
+                openGate.await();
+              }
+              try {
+                return method.invoke(real, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 
   private static void until(BooleanSupplier condition) throws InterruptedException {

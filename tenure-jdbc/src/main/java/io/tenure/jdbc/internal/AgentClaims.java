@@ -42,31 +42,43 @@ final class AgentClaims {
   }
 
   /** A row as a claim judges it, read under its lock. */
-  private record Locked(@Nullable String owner, @Nullable String target, long epoch, boolean paused) {}
+  private record Locked(
+      @Nullable String owner, @Nullable String target, long epoch, boolean paused) {}
 
-  /** An agent's epoch record: the last epoch issued and the node holding it, or null once released. */
+  /**
+   * An agent's epoch record: the last epoch issued and the node holding it, or null once released.
+   */
   private record Issued(long epoch, @Nullable String owner) {}
 
-  /** What a claim writes for one row: its owner and epoch, and whether that epoch is newly issued. */
+  /**
+   * What a claim writes for one row: its owner and epoch, and whether that epoch is newly issued.
+   */
   private record Claimed(@Nullable String owner, long epoch, boolean issued) {}
 
   /** See {@link io.tenure.spi.AgentStore#claimAll}. */
   Map<AgentUri, Long> claimAll(List<AgentUri> all, String nodeId) {
-    return jdbc.write(all.size() == 1 ? "claim agent " + all.get(0) : "claim " + all.size() + " agents", connection -> {
-      // Filled per attempt: a retried transaction starts from nothing.
-      Map<AgentUri, Long> owned = new LinkedHashMap<>();
-      for (int from = 0; from < all.size(); from += IN_CHUNK) {
-        claimChunk(connection, all.subList(from, Math.min(all.size(), from + IN_CHUNK)), nodeId, owned);
-      }
-      return owned;
-    });
+    return jdbc.write(
+        all.size() == 1 ? "claim agent " + all.get(0) : "claim " + all.size() + " agents",
+        connection -> {
+          // Filled per attempt: a retried transaction starts from nothing.
+          Map<AgentUri, Long> owned = new LinkedHashMap<>();
+          for (int from = 0; from < all.size(); from += IN_CHUNK) {
+            claimChunk(
+                connection,
+                all.subList(from, Math.min(all.size(), from + IN_CHUNK)),
+                nodeId,
+                owned);
+          }
+          return owned;
+        });
   }
 
   /**
    * Locks the chunk's rows, reads their epoch records, judges each row, writes what changed and
    * puts the rows {@code nodeId} owns afterwards, with their epochs, in {@code owned}.
    */
-  private void claimChunk(Connection connection, List<AgentUri> chunk, String nodeId, Map<AgentUri, Long> owned)
+  private void claimChunk(
+      Connection connection, List<AgentUri> chunk, String nodeId, Map<AgentUri, Long> owned)
       throws SQLException {
     List<String> keys = chunk.stream().map(AgentUri::toString).toList();
     Map<String, Locked> rows = lockRows(connection, keys);
@@ -114,29 +126,46 @@ final class AgentClaims {
     return null;
   }
 
-  private Map<String, Locked> lockRows(Connection connection, List<String> keys) throws SQLException {
+  private Map<String, Locked> lockRows(Connection connection, List<String> keys)
+      throws SQLException {
     Map<String, Locked> rows = new HashMap<>();
-    try (PreparedStatement statement = connection.prepareStatement("SELECT agent_uri, owner_node, target_node, epoch,"
-        + " paused FROM " + agents + " WHERE agent_uri IN (" + marks(keys.size()) + ")" + dialect.forUpdate())) {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "SELECT agent_uri, owner_node, target_node, epoch,"
+                + " paused FROM "
+                + agents
+                + " WHERE agent_uri IN ("
+                + marks(keys.size())
+                + ")"
+                + dialect.forUpdate())) {
       bind(statement, keys);
       try (ResultSet found = statement.executeQuery()) {
         while (found.next()) {
-          rows.put(found.getString(1), new Locked(found.getString(2), found.getString(3), found.getLong(4),
-              found.getBoolean(5)));
+          rows.put(
+              found.getString(1),
+              new Locked(
+                  found.getString(2), found.getString(3), found.getLong(4), found.getBoolean(5)));
         }
       }
     }
     return rows;
   }
 
-  /** The epoch records of {@code keys} (at most {@link #IN_CHUNK}); an agent without one is absent. */
+  /**
+   * The epoch records of {@code keys} (at most {@link #IN_CHUNK}); an agent without one is absent.
+   */
   private Map<String, Issued> issued(Connection connection, List<String> keys) throws SQLException {
     Map<String, Issued> records = new HashMap<>();
     if (keys.isEmpty()) {
       return records;
     }
-    try (PreparedStatement statement = connection.prepareStatement(
-        "SELECT agent_uri, epoch, owner_node FROM " + epochs + " WHERE agent_uri IN (" + marks(keys.size()) + ")")) {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "SELECT agent_uri, epoch, owner_node FROM "
+                + epochs
+                + " WHERE agent_uri IN ("
+                + marks(keys.size())
+                + ")")) {
       bind(statement, keys);
       try (ResultSet found = statement.executeQuery()) {
         while (found.next()) {
@@ -147,13 +176,17 @@ final class AgentClaims {
     return records;
   }
 
-  /** Writes the claimed rows and the epoch records of the epochs newly issued, in one batch each. */
-  private void writeClaims(Connection connection, Map<String, Claimed> changed) throws SQLException {
+  /**
+   * Writes the claimed rows and the epoch records of the epochs newly issued, in one batch each.
+   */
+  private void writeClaims(Connection connection, Map<String, Claimed> changed)
+      throws SQLException {
     if (changed.isEmpty()) {
       return;
     }
-    try (PreparedStatement rows = connection.prepareStatement(
-        "UPDATE " + agents + " SET owner_node = ?, epoch = ? WHERE agent_uri = ?")) {
+    try (PreparedStatement rows =
+        connection.prepareStatement(
+            "UPDATE " + agents + " SET owner_node = ?, epoch = ? WHERE agent_uri = ?")) {
       for (Map.Entry<String, Claimed> entry : changed.entrySet()) {
         rows.setString(1, entry.getValue().owner());
         rows.setLong(2, entry.getValue().epoch());
@@ -163,21 +196,30 @@ final class AgentClaims {
       rows.executeBatch();
     }
     Map<String, Claimed> issuedNow = new LinkedHashMap<>();
-    changed.forEach((key, claimed) -> {
-      if (claimed.issued()) {
-        issuedNow.put(key, claimed);
-      }
-    });
+    changed.forEach(
+        (key, claimed) -> {
+          if (claimed.issued()) {
+            issuedNow.put(key, claimed);
+          }
+        });
     record(connection, issuedNow);
   }
 
-  /** Sets the epoch records of {@code claimed} (last writer wins: the caller holds each row's lock). */
+  /**
+   * Sets the epoch records of {@code claimed} (last writer wins: the caller holds each row's lock).
+   */
   private void record(Connection connection, Map<String, Claimed> claimed) throws SQLException {
     if (claimed.isEmpty()) {
       return;
     }
-    try (PreparedStatement statement = connection.prepareStatement(
-        dialect.upsert(epochs, "agent_uri, epoch, owner_node", "?, ?, ?", "agent_uri", "epoch, owner_node"))) {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            dialect.upsert(
+                epochs,
+                "agent_uri, epoch, owner_node",
+                "?, ?, ?",
+                "agent_uri",
+                "epoch, owner_node"))) {
       for (Map.Entry<String, Claimed> entry : claimed.entrySet()) {
         statement.setString(1, entry.getKey());
         statement.setLong(2, entry.getValue().epoch());
@@ -190,32 +232,45 @@ final class AgentClaims {
 
   /** See {@link io.tenure.spi.AgentStore#claimIfAbsent}. */
   OptionalLong claimIfAbsent(AgentUri uri, String nodeId) {
-    String insert = dialect.insertIfAbsent(agents, "agent_uri, owner_node, target_node, epoch, paused, pinned_to",
-        "?, ?, ?, ?, ?, NULL", "agent_uri");
+    String insert =
+        dialect.insertIfAbsent(
+            agents,
+            "agent_uri, owner_node, target_node, epoch, paused, pinned_to",
+            "?, ?, ?, ?, ?, NULL",
+            "agent_uri");
     String key = uri.toString();
-    return jdbc.write("restore agent " + uri, connection -> {
-      Issued before = issued(connection, List.of(key)).get(key);
-      // The node holding the agent's epoch keeps it; a restorer that does not hold it gets nothing
-      // (its copy is the stale one) unless nobody does, and then an epoch above every one before.
-      Claimed restored = before != null && before.owner() != null
-          ? new Claimed(before.owner(), before.epoch(), false)
-          : new Claimed(nodeId, (before == null ? 0 : before.epoch()) + 1, true);
-      if (!insertIfAbsent(connection, insert, key, restored)) {
-        return ownedEpoch(connection, key, nodeId);
-      }
-      // The new row's lock is ours until commit, and every record write takes the row's lock: a
-      // record other than the one read means a peer claimed and lost the row in between.
-      if (!Objects.equals(issued(connection, List.of(key)).get(key), before)) {
-        throw new ContentionException("restoring agent " + uri + " raced with a claim of it", null);
-      }
-      if (restored.issued()) {
-        record(connection, Map.of(key, restored));
-      }
-      return nodeId.equals(restored.owner()) ? OptionalLong.of(restored.epoch()) : OptionalLong.empty();
-    });
+    return jdbc.write(
+        "restore agent " + uri,
+        connection -> {
+          Issued before = issued(connection, List.of(key)).get(key);
+          // The node holding the agent's epoch keeps it; a restorer that does not hold it gets
+          // nothing
+          // (its copy is the stale one) unless nobody does, and then an epoch above every one
+          // before.
+          Claimed restored =
+              before != null && before.owner() != null
+                  ? new Claimed(before.owner(), before.epoch(), false)
+                  : new Claimed(nodeId, (before == null ? 0 : before.epoch()) + 1, true);
+          if (!insertIfAbsent(connection, insert, key, restored)) {
+            return ownedEpoch(connection, key, nodeId);
+          }
+          // The new row's lock is ours until commit, and every record write takes the row's lock: a
+          // record other than the one read means a peer claimed and lost the row in between.
+          if (!Objects.equals(issued(connection, List.of(key)).get(key), before)) {
+            throw new ContentionException(
+                "restoring agent " + uri + " raced with a claim of it", null);
+          }
+          if (restored.issued()) {
+            record(connection, Map.of(key, restored));
+          }
+          return nodeId.equals(restored.owner())
+              ? OptionalLong.of(restored.epoch())
+              : OptionalLong.empty();
+        });
   }
 
-  private boolean insertIfAbsent(Connection connection, String sql, String key, Claimed row) throws SQLException {
+  private boolean insertIfAbsent(Connection connection, String sql, String key, Claimed row)
+      throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
       statement.setString(1, key);
       statement.setString(2, row.owner());
@@ -232,9 +287,11 @@ final class AgentClaims {
   }
 
   /** The row's epoch if {@code nodeId} owns it at the epoch its record issued to it. */
-  private OptionalLong ownedEpoch(Connection connection, String key, String nodeId) throws SQLException {
+  private OptionalLong ownedEpoch(Connection connection, String key, String nodeId)
+      throws SQLException {
     try (PreparedStatement statement =
-        connection.prepareStatement("SELECT owner_node, epoch FROM " + agents + " WHERE agent_uri = ?")) {
+        connection.prepareStatement(
+            "SELECT owner_node, epoch FROM " + agents + " WHERE agent_uri = ?")) {
       statement.setString(1, key);
       try (ResultSet row = statement.executeQuery()) {
         if (!row.next() || !nodeId.equals(row.getString(1))) {
@@ -251,8 +308,9 @@ final class AgentClaims {
 
   /** The epoch record stops naming {@code owner} as the holder once its row is freed. */
   void letGo(Connection connection, AgentUri uri, String owner) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(
-        "UPDATE " + epochs + " SET owner_node = NULL WHERE agent_uri = ? AND owner_node = ?")) {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "UPDATE " + epochs + " SET owner_node = NULL WHERE agent_uri = ? AND owner_node = ?")) {
       statement.setString(1, uri.toString());
       statement.setString(2, owner);
       statement.executeUpdate();
@@ -267,7 +325,11 @@ final class AgentClaims {
    */
   String placedRow() {
     String record = " FROM " + epochs + " e WHERE e.agent_uri = ?)";
-    return "?, (SELECT e.owner_node" + record + ", ?, COALESCE((SELECT e.epoch" + record + ", 0), ?, NULL";
+    return "?, (SELECT e.owner_node"
+        + record
+        + ", ?, COALESCE((SELECT e.epoch"
+        + record
+        + ", 0), ?, NULL";
   }
 
   private static String marks(int count) {

@@ -8,8 +8,8 @@ import javax.sql.DataSource;
 /**
  * A connection borrowed for one unit of Tenure's work. A caller's data source may hand out
  * connections with auto-commit off or with its own isolation level: Tenure switches to auto-commit
- * (its transactions are explicit) and, before the connection goes back, restores what it changed, so
- * the caller's pool gets its connections back as it configured them.
+ * (its transactions are explicit) and, before the connection goes back, restores what it changed,
+ * so the caller's pool gets its connections back as it configured them.
  */
 final class BorrowedConnection implements AutoCloseable {
   private static final int NOT_READ = -1;
@@ -21,7 +21,8 @@ final class BorrowedConnection implements AutoCloseable {
   private int isolation = NOT_READ;
   private boolean discarded;
 
-  private BorrowedConnection(DataSource source, Connection connection, Dialect dialect) throws SQLException {
+  private BorrowedConnection(DataSource source, Connection connection, Dialect dialect)
+      throws SQLException {
     this.source = source;
     this.connection = connection;
     this.autoCommit = connection.getAutoCommit();
@@ -50,8 +51,8 @@ final class BorrowedConnection implements AutoCloseable {
   }
 
   /**
-   * Remembers the isolation level before a transaction may change it. Read only then: on
-   * PostgreSQL reading it is a round trip, and reads in auto-commit never change it.
+   * Remembers the isolation level before a transaction may change it. Read only then: on PostgreSQL
+   * reading it is a round trip, and reads in auto-commit never change it.
    */
   void rememberIsolation() throws SQLException {
     if (isolation == NOT_READ) {
@@ -60,8 +61,8 @@ final class BorrowedConnection implements AutoCloseable {
   }
 
   /**
-   * Closes the physical connection now and keeps it out of its pool. After a failed rollback it
-   * may still be inside a transaction that nobody would end: SQLite's {@code BEGIN IMMEDIATE} is
+   * Closes the physical connection now and keeps it out of its pool. After a failed rollback it may
+   * still be inside a transaction that nobody would end: SQLite's {@code BEGIN IMMEDIATE} is
    * invisible to JDBC (auto-commit stays on), so an idle pooled connection would hold the
    * database's write lock and block every writer. Failures while discarding are attached to {@code
    * failure}.

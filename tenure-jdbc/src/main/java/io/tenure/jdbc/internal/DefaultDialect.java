@@ -15,14 +15,31 @@ abstract class DefaultDialect implements Dialect {
 
   @Override
   public String insertIfAbsent(String table, String columns, String values, String key) {
-    return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON CONFLICT (" + key
+    return "INSERT INTO "
+        + table
+        + " ("
+        + columns
+        + ") VALUES ("
+        + values
+        + ") ON CONFLICT ("
+        + key
         + ") DO NOTHING";
   }
 
   @Override
-  public String insertIfAbsent(String table, String columns, String values, String key, String where) {
-    return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON CONFLICT (" + key
-        + ") WHERE " + where + " DO NOTHING";
+  public String insertIfAbsent(
+      String table, String columns, String values, String key, String where) {
+    return "INSERT INTO "
+        + table
+        + " ("
+        + columns
+        + ") VALUES ("
+        + values
+        + ") ON CONFLICT ("
+        + key
+        + ") WHERE "
+        + where
+        + " DO NOTHING";
   }
 
   @Override
@@ -82,8 +99,16 @@ abstract class DefaultDialect implements Dialect {
             .map(String::strip)
             .map(c -> c + " = excluded." + c)
             .collect(Collectors.joining(", "));
-    return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON CONFLICT (" + key
-        + ") DO UPDATE SET " + set;
+    return "INSERT INTO "
+        + table
+        + " ("
+        + columns
+        + ") VALUES ("
+        + values
+        + ") ON CONFLICT ("
+        + key
+        + ") DO UPDATE SET "
+        + set;
   }
 
   @Override
@@ -94,7 +119,8 @@ abstract class DefaultDialect implements Dialect {
 
   @Override
   public SqlFailure classify(SQLException e) {
-    if (e instanceof SQLTransientConnectionException || e instanceof SQLNonTransientConnectionException) {
+    if (e instanceof SQLTransientConnectionException
+        || e instanceof SQLNonTransientConnectionException) {
       return SqlFailure.UNAVAILABLE;
     }
     String state = e.getSQLState() == null ? "" : e.getSQLState();

@@ -163,8 +163,8 @@ public interface Dialect {
 
   /**
    * Prepares a just-borrowed connection for Tenure's work and returns how to undo that before the
-   * connection goes back to its pool. SQLite MUST get at least Tenure's busy timeout here: a caller's
-   * data source may have none, and a writer would then fail at once instead of queueing.
+   * connection goes back to its pool. SQLite MUST get at least Tenure's busy timeout here: a
+   * caller's data source may have none, and a writer would then fail at once instead of queueing.
    */
   SqlWork prepareSession(Connection connection) throws SQLException;
 
@@ -178,8 +178,8 @@ public interface Dialect {
   void begin(Connection connection) throws SQLException;
 
   /**
-   * Like {@link #begin}, on a connection known to be at the isolation Tenure uses already (a
-   * pool of Tenure's own, configured so): no isolation round trips.
+   * Like {@link #begin}, on a connection known to be at the isolation Tenure uses already (a pool
+   * of Tenure's own, configured so): no isolation round trips.
    */
   default void beginAtIsolation(Connection connection) throws SQLException {
     begin(connection);
@@ -192,8 +192,8 @@ public interface Dialect {
   void rollback(Connection connection) throws SQLException;
 
   /**
-   * Runs {@code migration} while holding this database's migration lock for {@code prefix}, so
-   * that nodes starting at once migrate one after the other.
+   * Runs {@code migration} while holding this database's migration lock for {@code prefix}, so that
+   * nodes starting at once migrate one after the other.
    */
   void withMigrationLock(Connection connection, TablePrefix prefix, SqlWork migration)
       throws SQLException;

@@ -6,7 +6,9 @@ import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Map;
 
-/** Picks the dialect from JDBC metadata and refuses a database it does not know or that is too old. */
+/**
+ * Picks the dialect from JDBC metadata and refuses a database it does not know or that is too old.
+ */
 public final class Dialects {
   /** The products Tenure supports, for error messages. */
   public static final String SUPPORTED = "SQLite 3.42+, PostgreSQL 15+, MariaDB 10.6+, MySQL 8.0+";
@@ -16,8 +18,8 @@ public final class Dialects {
 
   /**
    * The oldest version of each product that has what the dialects use: SQLite 3.42 for {@code
-   * unixepoch('subsec')}, PostgreSQL 15 and MariaDB 10.6 / MySQL 8.0 for {@code SKIP LOCKED} and the
-   * tested SQL. Keyed by the lower-case product name JDBC reports.
+   * unixepoch('subsec')}, PostgreSQL 15 and MariaDB 10.6 / MySQL 8.0 for {@code SKIP LOCKED} and
+   * the tested SQL. Keyed by the lower-case product name JDBC reports.
    */
   private static final Map<String, Minimum> MINIMUMS =
       Map.of(
@@ -52,8 +54,12 @@ public final class Dialects {
           case "mysql" -> new MariaDbDialect("mysql");
           default ->
               throw new UnsupportedDatabaseException(
-                  "Tenure does not support the database '" + product + " " + version
-                      + "'; supported: " + SUPPORTED,
+                  "Tenure does not support the database '"
+                      + product
+                      + " "
+                      + version
+                      + "'; supported: "
+                      + SUPPORTED,
                   null);
         };
     requireMinimum(MINIMUMS.get(key), product + " " + version, metadata);
@@ -66,8 +72,16 @@ public final class Dialects {
     int minor = metadata.getDatabaseMinorVersion();
     if (!minimum.admits(major, minor)) {
       throw new UnsupportedDatabaseException(
-          "Tenure needs " + minimum.name() + " or newer, found '" + found + "' (version " + major + "."
-              + minor + "); supported: " + SUPPORTED,
+          "Tenure needs "
+              + minimum.name()
+              + " or newer, found '"
+              + found
+              + "' (version "
+              + major
+              + "."
+              + minor
+              + "); supported: "
+              + SUPPORTED,
           null);
     }
   }

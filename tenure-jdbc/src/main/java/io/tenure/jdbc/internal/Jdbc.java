@@ -12,8 +12,8 @@ import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 
 /**
- * Runs JDBC work on a pooled connection, in auto-commit or in one write transaction, and turns every
- * {@link SQLException} into Tenure's typed exceptions through the dialect's classifier.
+ * Runs JDBC work on a pooled connection, in auto-commit or in one write transaction, and turns
+ * every {@link SQLException} into Tenure's typed exceptions through the dialect's classifier.
  */
 public final class Jdbc {
   /** How often a write that met contention is tried in all. */
@@ -38,8 +38,8 @@ public final class Jdbc {
    * @param statementTimeoutSeconds the query timeout of statements made with {@link #prepare}; 0
    *     for none
    * @param isolationFixed true if every connection of {@code dataSource} is at READ COMMITTED
-   *     already and nothing hands it back changed (Tenure's own pools); a caller's data source
-   *     is false: its isolation is read, set and restored around each write transaction
+   *     already and nothing hands it back changed (Tenure's own pools); a caller's data source is
+   *     false: its isolation is read, set and restored around each write transaction
    */
   public Jdbc(
       DataSource dataSource,
@@ -175,19 +175,25 @@ public final class Jdbc {
       case CONTENTION -> new ContentionException(context + " met contention: " + e.getMessage(), e);
       case SCHEMA_MISSING ->
           new SchemaMissingException(
-              context + " failed: a Tenure table is missing (" + e.getMessage()
+              context
+                  + " failed: a Tenure table is missing ("
+                  + e.getMessage()
                   + "); run 'tenure migrate' or open the store with migration on",
               e);
-      case UNAVAILABLE -> new StoreUnavailableException(context + " failed: store unavailable: " + e.getMessage(), e);
-      case CONSTRAINT -> new ConstraintViolationException(context + " violated a constraint: " + e.getMessage(), e);
+      case UNAVAILABLE ->
+          new StoreUnavailableException(
+              context + " failed: store unavailable: " + e.getMessage(), e);
+      case CONSTRAINT ->
+          new ConstraintViolationException(
+              context + " violated a constraint: " + e.getMessage(), e);
       case TOO_LARGE -> tooLarge(context, e);
       case OTHER -> new StoreException(context + " failed: " + e.getMessage(), e);
     };
   }
 
   /**
-   * Bad input, as an oversized payload is (SPEC §1.9), so callers and the CLI treat it as such:
-   * the message names the database's limit, read now where the failure itself does not state it.
+   * Bad input, as an oversized payload is (SPEC §1.9), so callers and the CLI treat it as such: the
+   * message names the database's limit, read now where the failure itself does not state it.
    */
   private IllegalArgumentException tooLarge(String context, SQLException e) {
     StringBuilder reasons = new StringBuilder(String.valueOf(e.getMessage()));
@@ -195,16 +201,23 @@ public final class Jdbc {
       reasons.append(": ").append(cause.getMessage());
     }
     String limit = "";
-    try (BorrowedConnection borrowed = dataSource == null ? null : BorrowedConnection.borrow(dataSource, dialect)) {
+    try (BorrowedConnection borrowed =
+        dataSource == null ? null : BorrowedConnection.borrow(dataSource, dialect)) {
       if (borrowed != null) {
         limit = dialect.statementLimit(borrowed.connection()).map(l -> " (" + l + ")").orElse("");
       }
     } catch (SQLException | RuntimeException unread) {
       e.addSuppressed(unread);
     }
-    return new IllegalArgumentException(context + " refused: the statement is larger than the database accepts"
-        + limit + ": " + reasons + "; lower the queue's payload limit below it or raise the database's limit;"
-        + " nothing was written", e);
+    return new IllegalArgumentException(
+        context
+            + " refused: the statement is larger than the database accepts"
+            + limit
+            + ": "
+            + reasons
+            + "; lower the queue's payload limit below it or raise the database's limit;"
+            + " nothing was written",
+        e);
   }
 
   private void checkOpen() {

@@ -20,20 +20,22 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Agent assignments in {@code <prefix>agents}. Leader writes embed the lease fence in their own
- * SQL; node writes are scoped by {@code owner_node = me} or {@code owner_node IS NULL}.
- * Claims and restores, which issue ownership epochs from each agent's epoch record, live in
- * {@link AgentClaims}.
+ * SQL; node writes are scoped by {@code owner_node = me} or {@code owner_node IS NULL}. Claims and
+ * restores, which issue ownership epochs from each agent's epoch record, live in {@link
+ * AgentClaims}.
  */
 public final class JdbcAgentStore implements AgentStore {
-  private static final String COLUMNS = "agent_uri, owner_node, target_node, epoch, paused, pinned_to";
+  private static final String COLUMNS =
+      "agent_uri, owner_node, target_node, epoch, paused, pinned_to";
   private static final Logger LOG = LoggerFactory.getLogger(JdbcAgentStore.class);
 
   /**
-   * TEST ONLY, for the fault harness's negative control ({@code tenure chaos --unsafe leader-fence}):
-   * leader-only assignment writes no longer carry the leader epoch guard, so a deposed leader's
-   * pass is written. Never set this in production.
+   * TEST ONLY, for the fault harness's negative control ({@code tenure chaos --unsafe
+   * leader-fence}): leader-only assignment writes no longer carry the leader epoch guard, so a
+   * deposed leader's pass is written. Never set this in production.
    */
-  static final boolean UNSAFE_SKIP_LEADER_FENCE = Boolean.getBoolean("tenure.unsafe.skipLeaderFence");
+  static final boolean UNSAFE_SKIP_LEADER_FENCE =
+      Boolean.getBoolean("tenure.unsafe.skipLeaderFence");
 
   private final Jdbc jdbc;
   private final Dialect dialect;
@@ -44,7 +46,9 @@ public final class JdbcAgentStore implements AgentStore {
   private final String fenceQuery;
 
   /** Reads that skipped a row that cannot be read, and the first rows skipped with why. */
-  private final java.util.concurrent.atomic.AtomicLong skips = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong skips =
+      new java.util.concurrent.atomic.AtomicLong();
+
   private final java.util.concurrent.ConcurrentSkipListMap<String, String> skipped =
       new java.util.concurrent.ConcurrentSkipListMap<>();
 
@@ -57,7 +61,8 @@ public final class JdbcAgentStore implements AgentStore {
    * @param sessionSource identifies the database {@code sessions} reach: stores with an equal one
    *     share one {@code LISTEN} connection in this process
    */
-  public JdbcAgentStore(Jdbc jdbc, TablePrefix prefix, Dialect.ConnectionSource sessions, Object sessionSource) {
+  public JdbcAgentStore(
+      Jdbc jdbc, TablePrefix prefix, Dialect.ConnectionSource sessions, Object sessionSource) {
     this.jdbc = jdbc;
     this.dialect = jdbc.dialect();
     this.agents = prefix.table("agents");
@@ -67,25 +72,31 @@ public final class JdbcAgentStore implements AgentStore {
     this.channel = prefix.value() + "agents";
     this.nodes = prefix.table("nodes");
     this.fenceQuery = JdbcLeaseStore.fenceQuery(dialect, prefix);
-    this.fence = UNSAFE_SKIP_LEADER_FENCE ? "(EXISTS (" + fenceQuery + ") OR 1 = 1)" : "EXISTS (" + fenceQuery + ")";
+    this.fence =
+        UNSAFE_SKIP_LEADER_FENCE
+            ? "(EXISTS (" + fenceQuery + ") OR 1 = 1)"
+            : "EXISTS (" + fenceQuery + ")";
   }
 
   @Override
   public List<AgentAssignment> readAll() {
-    return jdbc.read("read agent assignments", connection -> {
-      try (PreparedStatement statement =
-              connection.prepareStatement("SELECT " + COLUMNS + " FROM " + agents + " ORDER BY agent_uri");
-          ResultSet rows = statement.executeQuery()) {
-        List<AgentAssignment> found = new ArrayList<>();
-        while (rows.next()) {
-          AgentAssignment row = assignment(rows);
-          if (row != null) {
-            found.add(row);
+    return jdbc.read(
+        "read agent assignments",
+        connection -> {
+          try (PreparedStatement statement =
+                  connection.prepareStatement(
+                      "SELECT " + COLUMNS + " FROM " + agents + " ORDER BY agent_uri");
+              ResultSet rows = statement.executeQuery()) {
+            List<AgentAssignment> found = new ArrayList<>();
+            while (rows.next()) {
+              AgentAssignment row = assignment(rows);
+              if (row != null) {
+                found.add(row);
+              }
+            }
+            return List.copyOf(found);
           }
-        }
-        return List.copyOf(found);
-      }
-    });
+        });
   }
 
   @Override
@@ -95,7 +106,8 @@ public final class JdbcAgentStore implements AgentStore {
 
   private Optional<AgentAssignment> find(Connection connection, AgentUri uri) throws SQLException {
     try (PreparedStatement statement =
-        connection.prepareStatement("SELECT " + COLUMNS + " FROM " + agents + " WHERE agent_uri = ?")) {
+        connection.prepareStatement(
+            "SELECT " + COLUMNS + " FROM " + agents + " WHERE agent_uri = ?")) {
       statement.setString(1, uri.toString());
       try (ResultSet rows = statement.executeQuery()) {
         return rows.next() ? Optional.ofNullable(assignment(rows)) : Optional.empty();
@@ -107,28 +119,40 @@ public final class JdbcAgentStore implements AgentStore {
 
   @Override
   public List<AgentAssignment> readFor(String nodeId, java.util.Collection<AgentUri> alsoThese) {
-    return jdbc.read("read agents of node " + nodeId, connection -> {
-      java.util.Map<String, AgentAssignment> found = new java.util.TreeMap<>();
-      try (PreparedStatement statement = connection.prepareStatement(
-          "SELECT " + COLUMNS + " FROM " + agents + " WHERE owner_node = ? OR target_node = ?")) {
-        statement.setString(1, nodeId);
-        statement.setString(2, nodeId);
-        collect(statement, found);
-      }
-      List<String> uris = alsoThese.stream().map(AgentUri::toString).filter(u -> !found.containsKey(u)).toList();
-      for (int from = 0; from < uris.size(); from += IN_CHUNK) {
-        List<String> chunk = uris.subList(from, Math.min(uris.size(), from + IN_CHUNK));
-        String in = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
-        try (PreparedStatement statement = connection.prepareStatement(
-            "SELECT " + COLUMNS + " FROM " + agents + " WHERE agent_uri IN (" + in + ")")) {
-          for (int i = 0; i < chunk.size(); i++) {
-            statement.setString(i + 1, chunk.get(i));
+    return jdbc.read(
+        "read agents of node " + nodeId,
+        connection -> {
+          java.util.Map<String, AgentAssignment> found = new java.util.TreeMap<>();
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT "
+                      + COLUMNS
+                      + " FROM "
+                      + agents
+                      + " WHERE owner_node = ? OR target_node = ?")) {
+            statement.setString(1, nodeId);
+            statement.setString(2, nodeId);
+            collect(statement, found);
           }
-          collect(statement, found);
-        }
-      }
-      return List.copyOf(found.values());
-    });
+          List<String> uris =
+              alsoThese.stream()
+                  .map(AgentUri::toString)
+                  .filter(u -> !found.containsKey(u))
+                  .toList();
+          for (int from = 0; from < uris.size(); from += IN_CHUNK) {
+            List<String> chunk = uris.subList(from, Math.min(uris.size(), from + IN_CHUNK));
+            String in = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
+            try (PreparedStatement statement =
+                connection.prepareStatement(
+                    "SELECT " + COLUMNS + " FROM " + agents + " WHERE agent_uri IN (" + in + ")")) {
+              for (int i = 0; i < chunk.size(); i++) {
+                statement.setString(i + 1, chunk.get(i));
+              }
+              collect(statement, found);
+            }
+          }
+          return List.copyOf(found.values());
+        });
   }
 
   private void collect(PreparedStatement statement, java.util.Map<String, AgentAssignment> found)
@@ -147,85 +171,108 @@ public final class JdbcAgentStore implements AgentStore {
   public AssignmentWrite place(AgentUri uri, @Nullable String target, LeaderFence leader) {
     String update = "UPDATE " + agents + " SET target_node = ? WHERE agent_uri = ? AND " + fence;
     String insert = placedRow();
-    return jdbc.write("place agent " + uri + " on " + target, connection -> {
-      for (int attempt = 0; attempt < 2; attempt++) {
-        if (count(connection, update, s -> {
-              s.setString(1, target);
-              s.setString(2, uri.toString());
-              JdbcMembershipStore.bindFence(s, 3, leader);
-            }) == 1) {
-          return AssignmentWrite.APPLIED;
-        }
-        if (!fenceHolds(connection, leader)) {
-          return AssignmentWrite.FENCED;
-        }
-        if (target == null) {
-          return AssignmentWrite.NOT_ELIGIBLE;
-        }
-        if (insertIfAbsent(connection, insert, s -> bindPlacedRow(s, uri, target))) {
-          return AssignmentWrite.APPLIED;
-        }
-        // A node restored the row between our update and insert: update it now.
-      }
-      throw new IllegalStateException("placing agent " + uri + " found its row both absent and present, which indicates a bug");
-    }, result -> result == AssignmentWrite.APPLIED);
+    return jdbc.write(
+        "place agent " + uri + " on " + target,
+        connection -> {
+          for (int attempt = 0; attempt < 2; attempt++) {
+            if (count(
+                    connection,
+                    update,
+                    s -> {
+                      s.setString(1, target);
+                      s.setString(2, uri.toString());
+                      JdbcMembershipStore.bindFence(s, 3, leader);
+                    })
+                == 1) {
+              return AssignmentWrite.APPLIED;
+            }
+            if (!fenceHolds(connection, leader)) {
+              return AssignmentWrite.FENCED;
+            }
+            if (target == null) {
+              return AssignmentWrite.NOT_ELIGIBLE;
+            }
+            if (insertIfAbsent(connection, insert, s -> bindPlacedRow(s, uri, target))) {
+              return AssignmentWrite.APPLIED;
+            }
+            // A node restored the row between our update and insert: update it now.
+          }
+          throw new IllegalStateException(
+              "placing agent "
+                  + uri
+                  + " found its row both absent and present, which indicates a bug");
+        },
+        result -> result == AssignmentWrite.APPLIED);
   }
 
   @Override
-  public AssignmentWrite placeAll(java.util.Map<AgentUri, @Nullable String> targets,
-      java.util.Set<AgentUri> onlyIfUnowned, LeaderFence leader) {
+  public AssignmentWrite placeAll(
+      java.util.Map<AgentUri, @Nullable String> targets,
+      java.util.Set<AgentUri> onlyIfUnowned,
+      LeaderFence leader) {
     if (targets.isEmpty()) {
       return AssignmentWrite.APPLIED;
     }
     String update = "UPDATE " + agents + " SET target_node = ? WHERE agent_uri = ? AND " + fence;
     // A row claimed since the leader's snapshot keeps its target: its move was planned as free.
-    String updateUnowned = "UPDATE " + agents + " SET target_node = ? WHERE agent_uri = ? AND owner_node IS NULL AND "
-        + fence;
+    String updateUnowned =
+        "UPDATE "
+            + agents
+            + " SET target_node = ? WHERE agent_uri = ? AND owner_node IS NULL AND "
+            + fence;
     String insert = placedRow();
-    return jdbc.write("place " + targets.size() + " agents", connection -> {
-      if (!fenceHolds(connection, leader)) {
-        return AssignmentWrite.FENCED;
-      }
-      java.util.Set<String> existing = existingUris(connection, targets.keySet());
-      try (PreparedStatement statement = connection.prepareStatement(update);
-          PreparedStatement unowned = connection.prepareStatement(updateUnowned)) {
-        for (java.util.Map.Entry<AgentUri, @Nullable String> entry : targets.entrySet()) {
-          if (existing.contains(entry.getKey().toString())) {
-            PreparedStatement s = onlyIfUnowned.contains(entry.getKey()) ? unowned : statement;
-            s.setString(1, entry.getValue());
-            s.setString(2, entry.getKey().toString());
-            JdbcMembershipStore.bindFence(s, 3, leader);
-            s.addBatch();
+    return jdbc.write(
+        "place " + targets.size() + " agents",
+        connection -> {
+          if (!fenceHolds(connection, leader)) {
+            return AssignmentWrite.FENCED;
           }
-        }
-        statement.executeBatch();
-        unowned.executeBatch();
-      }
-      List<java.util.Map.Entry<AgentUri, @Nullable String>> inserts = targets.entrySet().stream()
-          .filter(entry -> entry.getValue() != null && !existing.contains(entry.getKey().toString()))
-          .toList();
-      if (dialect.insertIfAbsentReportsDuplicates()) {
-        // One at a time: MariaDB reports a concurrent restore as a duplicate-key error.
-        for (java.util.Map.Entry<AgentUri, @Nullable String> entry : inserts) {
-          insertIfAbsent(connection, insert, s -> bindPlacedRow(s, entry.getKey(), entry.getValue()));
-        }
-      } else if (!inserts.isEmpty()) {
-        // ON CONFLICT DO NOTHING: a concurrent restore is skipped, so a cold start is one batch.
-        try (PreparedStatement statement = connection.prepareStatement(insert)) {
-          for (java.util.Map.Entry<AgentUri, @Nullable String> entry : inserts) {
-            bindPlacedRow(statement, entry.getKey(), entry.getValue());
-            statement.addBatch();
+          java.util.Set<String> existing = existingUris(connection, targets.keySet());
+          try (PreparedStatement statement = connection.prepareStatement(update);
+              PreparedStatement unowned = connection.prepareStatement(updateUnowned)) {
+            for (java.util.Map.Entry<AgentUri, @Nullable String> entry : targets.entrySet()) {
+              if (existing.contains(entry.getKey().toString())) {
+                PreparedStatement s = onlyIfUnowned.contains(entry.getKey()) ? unowned : statement;
+                s.setString(1, entry.getValue());
+                s.setString(2, entry.getKey().toString());
+                JdbcMembershipStore.bindFence(s, 3, leader);
+                s.addBatch();
+              }
+            }
+            statement.executeBatch();
+            unowned.executeBatch();
           }
-          statement.executeBatch();
-        }
-      }
-      // Re-checked at the end of the transaction: a take-over meanwhile rolls everything back.
-      if (!fenceHolds(connection, leader)) {
-        return AssignmentWrite.FENCED;
-      }
-      notifyPlaced(connection, leader);
-      return AssignmentWrite.APPLIED;
-    }, result -> result == AssignmentWrite.APPLIED);
+          List<java.util.Map.Entry<AgentUri, @Nullable String>> inserts =
+              targets.entrySet().stream()
+                  .filter(
+                      entry ->
+                          entry.getValue() != null && !existing.contains(entry.getKey().toString()))
+                  .toList();
+          if (dialect.insertIfAbsentReportsDuplicates()) {
+            // One at a time: MariaDB reports a concurrent restore as a duplicate-key error.
+            for (java.util.Map.Entry<AgentUri, @Nullable String> entry : inserts) {
+              insertIfAbsent(
+                  connection, insert, s -> bindPlacedRow(s, entry.getKey(), entry.getValue()));
+            }
+          } else if (!inserts.isEmpty()) {
+            // ON CONFLICT DO NOTHING: a concurrent restore is skipped, so a cold start is one
+            // batch.
+            try (PreparedStatement statement = connection.prepareStatement(insert)) {
+              for (java.util.Map.Entry<AgentUri, @Nullable String> entry : inserts) {
+                bindPlacedRow(statement, entry.getKey(), entry.getValue());
+                statement.addBatch();
+              }
+              statement.executeBatch();
+            }
+          }
+          // Re-checked at the end of the transaction: a take-over meanwhile rolls everything back.
+          if (!fenceHolds(connection, leader)) {
+            return AssignmentWrite.FENCED;
+          }
+          notifyPlaced(connection, leader);
+          return AssignmentWrite.APPLIED;
+        },
+        result -> result == AssignmentWrite.APPLIED);
   }
 
   /** The insert of a placed agent that has no row: as its epoch record has it (see AgentClaims). */
@@ -233,8 +280,8 @@ public final class JdbcAgentStore implements AgentStore {
     return dialect.insertIfAbsent(agents, COLUMNS, claims.placedRow(), "agent_uri");
   }
 
-  private static void bindPlacedRow(PreparedStatement statement, AgentUri uri, @Nullable String target)
-      throws SQLException {
+  private static void bindPlacedRow(
+      PreparedStatement statement, AgentUri uri, @Nullable String target) throws SQLException {
     statement.setString(1, uri.toString());
     statement.setString(2, uri.toString());
     statement.setString(3, target);
@@ -259,19 +306,21 @@ public final class JdbcAgentStore implements AgentStore {
     if (!dialect.supportsNotify()) {
       return Optional.empty();
     }
-    return Optional.of(SharedListeners.subscribe(sessionSource, sessions, channel,
-        epoch -> onPlaced.accept(Long.parseLong(epoch))));
+    return Optional.of(
+        SharedListeners.subscribe(
+            sessionSource, sessions, channel, epoch -> onPlaced.accept(Long.parseLong(epoch))));
   }
 
-  private java.util.Set<String> existingUris(Connection connection, java.util.Collection<AgentUri> uris)
-      throws SQLException {
+  private java.util.Set<String> existingUris(
+      Connection connection, java.util.Collection<AgentUri> uris) throws SQLException {
     java.util.Set<String> existing = new java.util.HashSet<>();
     List<String> all = uris.stream().map(AgentUri::toString).toList();
     for (int from = 0; from < all.size(); from += IN_CHUNK) {
       List<String> chunk = all.subList(from, Math.min(all.size(), from + IN_CHUNK));
       String in = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
       try (PreparedStatement statement =
-          connection.prepareStatement("SELECT agent_uri FROM " + agents + " WHERE agent_uri IN (" + in + ")")) {
+          connection.prepareStatement(
+              "SELECT agent_uri FROM " + agents + " WHERE agent_uri IN (" + in + ")")) {
         for (int i = 0; i < chunk.size(); i++) {
           statement.setString(i + 1, chunk.get(i));
         }
@@ -287,38 +336,62 @@ public final class JdbcAgentStore implements AgentStore {
 
   @Override
   public AssignmentWrite retire(AgentUri uri, LeaderFence leader) {
-    String delete = "DELETE FROM " + agents + " WHERE agent_uri = ? AND owner_node IS NULL AND " + fence;
-    return fencedWrite("retire agent " + uri, leader, delete, s -> {
-      s.setString(1, uri.toString());
-      JdbcMembershipStore.bindFence(s, 2, leader);
-    });
+    String delete =
+        "DELETE FROM " + agents + " WHERE agent_uri = ? AND owner_node IS NULL AND " + fence;
+    return fencedWrite(
+        "retire agent " + uri,
+        leader,
+        delete,
+        s -> {
+          s.setString(1, uri.toString());
+          JdbcMembershipStore.bindFence(s, 2, leader);
+        });
   }
 
   @Override
   public AssignmentWrite releaseFromDeadOwner(AgentUri uri, String deadOwner, LeaderFence leader) {
-    String update = "UPDATE " + agents + " SET owner_node = NULL WHERE agent_uri = ? AND owner_node = ? AND " + fence
-        + " AND NOT EXISTS (SELECT 1 FROM " + nodes + " n WHERE n.node_id = ? AND "
-        + dialect.plusMicros("n.heartbeat_at", "n.fence_after_us") + " > " + dialect.now() + ")";
-    return fencedWrite("free agent " + uri + " from dead node " + deadOwner, leader, update, s -> {
-      s.setString(1, uri.toString());
-      s.setString(2, deadOwner);
-      JdbcMembershipStore.bindFence(s, 3, leader);
-      s.setString(5, deadOwner);
-    }, connection -> claims.letGo(connection, uri, deadOwner));
+    String update =
+        "UPDATE "
+            + agents
+            + " SET owner_node = NULL WHERE agent_uri = ? AND owner_node = ? AND "
+            + fence
+            + " AND NOT EXISTS (SELECT 1 FROM "
+            + nodes
+            + " n WHERE n.node_id = ? AND "
+            + dialect.plusMicros("n.heartbeat_at", "n.fence_after_us")
+            + " > "
+            + dialect.now()
+            + ")";
+    return fencedWrite(
+        "free agent " + uri + " from dead node " + deadOwner,
+        leader,
+        update,
+        s -> {
+          s.setString(1, uri.toString());
+          s.setString(2, deadOwner);
+          JdbcMembershipStore.bindFence(s, 3, leader);
+          s.setString(5, deadOwner);
+        },
+        connection -> claims.letGo(connection, uri, deadOwner));
   }
 
   private AssignmentWrite fencedWrite(String what, LeaderFence leader, String sql, Binder binder) {
-    return fencedWrite(what, leader, sql, binder, connection -> { });
+    return fencedWrite(what, leader, sql, binder, connection -> {});
   }
 
-  private AssignmentWrite fencedWrite(String what, LeaderFence leader, String sql, Binder binder, Applied then) {
-    return jdbc.write(what, connection -> {
-      if (count(connection, sql, binder) == 1) {
-        then.run(connection);
-        return AssignmentWrite.APPLIED;
-      }
-      return fenceHolds(connection, leader) ? AssignmentWrite.NOT_ELIGIBLE : AssignmentWrite.FENCED;
-    });
+  private AssignmentWrite fencedWrite(
+      String what, LeaderFence leader, String sql, Binder binder, Applied then) {
+    return jdbc.write(
+        what,
+        connection -> {
+          if (count(connection, sql, binder) == 1) {
+            then.run(connection);
+            return AssignmentWrite.APPLIED;
+          }
+          return fenceHolds(connection, leader)
+              ? AssignmentWrite.NOT_ELIGIBLE
+              : AssignmentWrite.FENCED;
+        });
   }
 
   /** Work done in a write's transaction once its row was written. */
@@ -326,20 +399,27 @@ public final class JdbcAgentStore implements AgentStore {
     void run(Connection connection) throws SQLException;
   }
 
-
   @Override
   public boolean release(AgentUri uri, String nodeId) {
-    String update = "UPDATE " + agents + " SET owner_node = NULL WHERE agent_uri = ? AND owner_node = ?";
-    return jdbc.write("release agent " + uri, connection -> {
-      boolean released = count(connection, update, s -> {
-        s.setString(1, uri.toString());
-        s.setString(2, nodeId);
-      }) == 1;
-      if (released) {
-        claims.letGo(connection, uri, nodeId);
-      }
-      return released;
-    });
+    String update =
+        "UPDATE " + agents + " SET owner_node = NULL WHERE agent_uri = ? AND owner_node = ?";
+    return jdbc.write(
+        "release agent " + uri,
+        connection -> {
+          boolean released =
+              count(
+                      connection,
+                      update,
+                      s -> {
+                        s.setString(1, uri.toString());
+                        s.setString(2, nodeId);
+                      })
+                  == 1;
+          if (released) {
+            claims.letGo(connection, uri, nodeId);
+          }
+          return released;
+        });
   }
 
   @Override
@@ -349,7 +429,8 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   @Override
-  public java.util.Map<AgentUri, Long> claimAll(java.util.Collection<AgentUri> uris, String nodeId) {
+  public java.util.Map<AgentUri, Long> claimAll(
+      java.util.Collection<AgentUri> uris, String nodeId) {
     if (uris.isEmpty()) {
       return java.util.Map.of();
     }
@@ -364,43 +445,67 @@ public final class JdbcAgentStore implements AgentStore {
   @Override
   public boolean removeOwned(AgentUri uri, String nodeId) {
     String delete = "DELETE FROM " + agents + " WHERE agent_uri = ? AND owner_node = ?";
-    return jdbc.write("remove agent " + uri, connection -> count(connection, delete, s -> {
-      s.setString(1, uri.toString());
-      s.setString(2, nodeId);
-    }) == 1);
+    return jdbc.write(
+        "remove agent " + uri,
+        connection ->
+            count(
+                    connection,
+                    delete,
+                    s -> {
+                      s.setString(1, uri.toString());
+                      s.setString(2, nodeId);
+                    })
+                == 1);
   }
 
   @Override
   public boolean stillOwner(AgentUri uri, String nodeId, long epoch) {
-    String sql = "SELECT 1 FROM " + agents + " WHERE agent_uri = ? AND owner_node = ? AND epoch = ?";
-    return jdbc.read("check ownership of agent " + uri, connection -> {
-      try (PreparedStatement statement = connection.prepareStatement(sql)) {
-        statement.setString(1, uri.toString());
-        statement.setString(2, nodeId);
-        statement.setLong(3, epoch);
-        try (ResultSet rows = statement.executeQuery()) {
-          return rows.next();
-        }
-      }
-    });
+    String sql =
+        "SELECT 1 FROM " + agents + " WHERE agent_uri = ? AND owner_node = ? AND epoch = ?";
+    return jdbc.read(
+        "check ownership of agent " + uri,
+        connection -> {
+          try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, uri.toString());
+            statement.setString(2, nodeId);
+            statement.setLong(3, epoch);
+            try (ResultSet rows = statement.executeQuery()) {
+              return rows.next();
+            }
+          }
+        });
   }
 
   @Override
   public boolean setPaused(AgentUri uri, boolean paused) {
     String update = "UPDATE " + agents + " SET paused = ? WHERE agent_uri = ?";
-    return jdbc.write((paused ? "pause" : "resume") + " agent " + uri, connection -> count(connection, update, s -> {
-      s.setBoolean(1, paused);
-      s.setString(2, uri.toString());
-    }) == 1);
+    return jdbc.write(
+        (paused ? "pause" : "resume") + " agent " + uri,
+        connection ->
+            count(
+                    connection,
+                    update,
+                    s -> {
+                      s.setBoolean(1, paused);
+                      s.setString(2, uri.toString());
+                    })
+                == 1);
   }
 
   @Override
   public boolean pin(AgentUri uri, @Nullable String nodeName) {
     String update = "UPDATE " + agents + " SET pinned_to = ? WHERE agent_uri = ?";
-    return jdbc.write("pin agent " + uri, connection -> count(connection, update, s -> {
-      s.setString(1, nodeName);
-      s.setString(2, uri.toString());
-    }) == 1);
+    return jdbc.write(
+        "pin agent " + uri,
+        connection ->
+            count(
+                    connection,
+                    update,
+                    s -> {
+                      s.setString(1, nodeName);
+                      s.setString(2, uri.toString());
+                    })
+                == 1);
   }
 
   @Override
@@ -410,20 +515,27 @@ public final class JdbcAgentStore implements AgentStore {
 
   @Override
   public void upsert(AgentAssignment assignment) {
-    String sql = dialect.upsert(agents, COLUMNS, "?, ?, ?, ?, ?, ?", "agent_uri",
-        "owner_node, target_node, epoch, paused, pinned_to");
+    String sql =
+        dialect.upsert(
+            agents,
+            COLUMNS,
+            "?, ?, ?, ?, ?, ?",
+            "agent_uri",
+            "owner_node, target_node, epoch, paused, pinned_to");
     // No row-count check: an upsert's count is dialect-specific (MariaDB reports 2 for an update).
-    jdbc.write("save agent " + assignment.uri(), connection -> {
-      try (PreparedStatement s = connection.prepareStatement(sql)) {
-        s.setString(1, assignment.uri().toString());
-        s.setString(2, assignment.owner());
-        s.setString(3, assignment.target());
-        s.setLong(4, assignment.epoch());
-        s.setBoolean(5, assignment.paused());
-        s.setString(6, assignment.pinnedTo());
-        return s.executeUpdate();
-      }
-    });
+    jdbc.write(
+        "save agent " + assignment.uri(),
+        connection -> {
+          try (PreparedStatement s = connection.prepareStatement(sql)) {
+            s.setString(1, assignment.uri().toString());
+            s.setString(2, assignment.owner());
+            s.setString(3, assignment.target());
+            s.setLong(4, assignment.epoch());
+            s.setBoolean(5, assignment.paused());
+            s.setString(6, assignment.pinnedTo());
+            return s.executeUpdate();
+          }
+        });
   }
 
   private interface Binder {
@@ -437,7 +549,8 @@ public final class JdbcAgentStore implements AgentStore {
     }
   }
 
-  private boolean insertIfAbsent(Connection connection, String sql, Binder binder) throws SQLException {
+  private boolean insertIfAbsent(Connection connection, String sql, Binder binder)
+      throws SQLException {
     try {
       return count(connection, sql, binder) == 1;
     } catch (SQLException e) {
@@ -461,28 +574,41 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   /**
-   * @return the row, or null for a row that cannot be read as an assignment (written by hand): it is
-   *     skipped and reported, so that one such row never fails a read of all the others
+   * @return the row, or null for a row that cannot be read as an assignment (written by hand): it
+   *     is skipped and reported, so that one such row never fails a read of all the others
    */
   private @Nullable AgentAssignment assignment(ResultSet rows) throws SQLException {
     String key = rows.getString("agent_uri");
     try {
-      return new AgentAssignment(AgentUri.parse(key), rows.getString("owner_node"), rows.getString("target_node"),
-          rows.getLong("epoch"), rows.getBoolean("paused"), rows.getString("pinned_to"));
+      return new AgentAssignment(
+          AgentUri.parse(key),
+          rows.getString("owner_node"),
+          rows.getString("target_node"),
+          rows.getLong("epoch"),
+          rows.getBoolean("paused"),
+          rows.getString("pinned_to"));
     } catch (IllegalArgumentException e) {
       skip(String.valueOf(key), e.getMessage());
       return null;
     }
   }
 
-  /** Counts a skipped row; warns the first time this store skips it (later reads would repeat it). */
+  /**
+   * Counts a skipped row; warns the first time this store skips it (later reads would repeat it).
+   */
   private void skip(String key, String reason) {
     skips.incrementAndGet();
-    boolean first = skipped.size() < io.tenure.spi.SkippedRows.MAX_ROWS && skipped.putIfAbsent(key, reason) == null;
+    boolean first =
+        skipped.size() < io.tenure.spi.SkippedRows.MAX_ROWS
+            && skipped.putIfAbsent(key, reason) == null;
     String shown = key.replaceAll("\\p{Cntrl}", "?");
     if (first) {
-      LOG.warn("agent row '{}' in {} cannot be read and is skipped: {}. Every read leaves it out; fix or delete"
-          + " the row", shown, agents, reason);
+      LOG.warn(
+          "agent row '{}' in {} cannot be read and is skipped: {}. Every read leaves it out; fix or delete"
+              + " the row",
+          shown,
+          agents,
+          reason);
     } else {
       LOG.debug("agent row '{}' in {} skipped again: {}", shown, agents, reason);
     }

@@ -33,8 +33,16 @@ public final class JdbcEventStore implements EventStore {
     if (batch.isEmpty()) {
       return;
     }
-    String sql = "INSERT INTO " + events + " (at, kind, node_id, epoch, detail) VALUES (" + dialect.now() + ", ?, ?, ?, ?)";
-    jdbc.write(batch.size() == 1 ? "record event " + batch.get(0).kind() : "record " + batch.size() + " events",
+    String sql =
+        "INSERT INTO "
+            + events
+            + " (at, kind, node_id, epoch, detail) VALUES ("
+            + dialect.now()
+            + ", ?, ?, ?, ?)";
+    jdbc.write(
+        batch.size() == 1
+            ? "record event " + batch.get(0).kind()
+            : "record " + batch.size() + " events",
         connection -> {
           try (PreparedStatement statement = connection.prepareStatement(sql)) {
             for (NewEvent event : batch) {
@@ -46,7 +54,8 @@ public final class JdbcEventStore implements EventStore {
               } else {
                 statement.setLong(3, event.epoch());
               }
-              statement.setString(4, detail.length() > MAX_DETAIL ? detail.substring(0, MAX_DETAIL) : detail);
+              statement.setString(
+                  4, detail.length() > MAX_DETAIL ? detail.substring(0, MAX_DETAIL) : detail);
               statement.addBatch();
             }
             return statement.executeBatch().length;
@@ -57,21 +66,32 @@ public final class JdbcEventStore implements EventStore {
   @Override
   public List<ClusterEvent> recent(int limit) {
     EventStore.checkRecentLimit(limit);
-    String sql = "SELECT id, at, kind, node_id, epoch, detail FROM " + events + " ORDER BY id DESC LIMIT " + limit;
-    return jdbc.read("read events", connection -> {
-      try (PreparedStatement statement = connection.prepareStatement(sql);
-          ResultSet rows = statement.executeQuery()) {
-        List<ClusterEvent> found = new ArrayList<>();
-        while (rows.next()) {
-          long epochValue = rows.getLong("epoch");
-          Long epoch = rows.wasNull() ? null : epochValue;
-          found.add(new ClusterEvent(rows.getLong("id"), dialect.getInstant(rows, "at"),
-              ClusterEvent.Kind.valueOf(rows.getString("kind")), rows.getString("node_id"),
-              epoch, rows.getString("detail")));
-        }
-        return List.copyOf(found);
-      }
-    });
+    String sql =
+        "SELECT id, at, kind, node_id, epoch, detail FROM "
+            + events
+            + " ORDER BY id DESC LIMIT "
+            + limit;
+    return jdbc.read(
+        "read events",
+        connection -> {
+          try (PreparedStatement statement = connection.prepareStatement(sql);
+              ResultSet rows = statement.executeQuery()) {
+            List<ClusterEvent> found = new ArrayList<>();
+            while (rows.next()) {
+              long epochValue = rows.getLong("epoch");
+              Long epoch = rows.wasNull() ? null : epochValue;
+              found.add(
+                  new ClusterEvent(
+                      rows.getLong("id"),
+                      dialect.getInstant(rows, "at"),
+                      ClusterEvent.Kind.valueOf(rows.getString("kind")),
+                      rows.getString("node_id"),
+                      epoch,
+                      rows.getString("detail")));
+            }
+            return List.copyOf(found);
+          }
+        });
   }
 
   @Override
@@ -80,22 +100,24 @@ public final class JdbcEventStore implements EventStore {
     String boundary = "SELECT id FROM " + events + " ORDER BY id DESC LIMIT 1 OFFSET " + keep;
     String byCount = "DELETE FROM " + events + " WHERE id <= ?";
     String byAge = "DELETE FROM " + events + " WHERE at < " + dialect.nowMinusMicros();
-    return jdbc.write("trim events", connection -> {
-      int deleted = 0;
-      try (PreparedStatement statement = connection.prepareStatement(boundary);
-          ResultSet rows = statement.executeQuery()) {
-        if (rows.next()) {
-          try (PreparedStatement delete = connection.prepareStatement(byCount)) {
-            delete.setLong(1, rows.getLong(1));
+    return jdbc.write(
+        "trim events",
+        connection -> {
+          int deleted = 0;
+          try (PreparedStatement statement = connection.prepareStatement(boundary);
+              ResultSet rows = statement.executeQuery()) {
+            if (rows.next()) {
+              try (PreparedStatement delete = connection.prepareStatement(byCount)) {
+                delete.setLong(1, rows.getLong(1));
+                deleted += delete.executeUpdate();
+              }
+            }
+          }
+          try (PreparedStatement delete = connection.prepareStatement(byAge)) {
+            delete.setLong(1, Rows.micros(maxAge));
             deleted += delete.executeUpdate();
           }
-        }
-      }
-      try (PreparedStatement delete = connection.prepareStatement(byAge)) {
-        delete.setLong(1, Rows.micros(maxAge));
-        deleted += delete.executeUpdate();
-      }
-      return deleted;
-    });
+          return deleted;
+        });
   }
 }

@@ -31,13 +31,15 @@ public final class JdbcLeaseStore implements LeaseStore {
    * @param sessionConnections opens unpooled connections for the session lock
    * @param database names the database, so that two databases on one server lock apart
    */
-  public JdbcLeaseStore(Jdbc jdbc, TablePrefix prefix, Dialect.ConnectionSource sessionConnections, String database) {
+  public JdbcLeaseStore(
+      Jdbc jdbc, TablePrefix prefix, Dialect.ConnectionSource sessionConnections, String database) {
     this.jdbc = jdbc;
     this.dialect = jdbc.dialect();
     this.leases = prefix.table("leases");
     this.fenceQuery = fenceQuery(dialect, prefix);
     this.sessionConnections = sessionConnections;
-    this.sessionLockKey = DefaultDialect.lockKey("tenure:leader:" + database + ":" + prefix.value());
+    this.sessionLockKey =
+        DefaultDialect.lockKey("tenure:leader:" + database + ":" + prefix.value());
   }
 
   /**
@@ -46,8 +48,12 @@ public final class JdbcLeaseStore implements LeaseStore {
    *     missing lease row refuses the write.
    */
   static String fenceQuery(Dialect dialect, TablePrefix prefix) {
-    return "SELECT 1 FROM " + prefix.table("leases") + " WHERE name = '" + LEADER
-        + "' AND holder = ? AND epoch = ? AND expires_at > " + dialect.now();
+    return "SELECT 1 FROM "
+        + prefix.table("leases")
+        + " WHERE name = '"
+        + LEADER
+        + "' AND holder = ? AND epoch = ? AND expires_at > "
+        + dialect.now();
   }
 
   @Override
@@ -55,73 +61,126 @@ public final class JdbcLeaseStore implements LeaseStore {
     LeaseStore.checkTtl(ttl);
     // Assignment order matters on MySQL/MariaDB, which evaluate SET left to right with new values:
     // epoch and acquired_at must read the old holder, so holder is assigned after them.
-    String sql = "UPDATE " + leases + " SET"
-        + " epoch = CASE WHEN holder = ? THEN epoch ELSE epoch + 1 END,"
-        + " acquired_at = CASE WHEN holder = ? THEN acquired_at ELSE " + dialect.now() + " END,"
-        + " holder = ?, expires_at = " + dialect.nowPlusMicros() + ", lock_epoch = NULL"
-        + " WHERE name = '" + LEADER + "' AND (holder = ? OR expires_at <= " + dialect.now() + ")";
-    return change("acquire the leader lease for " + nodeId, sql, statement -> {
-      statement.setString(1, nodeId);
-      statement.setString(2, nodeId);
-      statement.setString(3, nodeId);
-      statement.setLong(4, Rows.micros(ttl));
-      statement.setString(5, nodeId);
-    });
+    String sql =
+        "UPDATE "
+            + leases
+            + " SET"
+            + " epoch = CASE WHEN holder = ? THEN epoch ELSE epoch + 1 END,"
+            + " acquired_at = CASE WHEN holder = ? THEN acquired_at ELSE "
+            + dialect.now()
+            + " END,"
+            + " holder = ?, expires_at = "
+            + dialect.nowPlusMicros()
+            + ", lock_epoch = NULL"
+            + " WHERE name = '"
+            + LEADER
+            + "' AND (holder = ? OR expires_at <= "
+            + dialect.now()
+            + ")";
+    return change(
+        "acquire the leader lease for " + nodeId,
+        sql,
+        statement -> {
+          statement.setString(1, nodeId);
+          statement.setString(2, nodeId);
+          statement.setString(3, nodeId);
+          statement.setLong(4, Rows.micros(ttl));
+          statement.setString(5, nodeId);
+        });
   }
 
   @Override
   public Optional<Lease> renew(String nodeId, long epoch, Duration ttl) {
     LeaseStore.checkTtl(ttl);
-    String sql = "UPDATE " + leases + " SET expires_at = " + dialect.nowPlusMicros()
-        + " WHERE name = '" + LEADER + "' AND holder = ? AND epoch = ?";
-    return change("renew the leader lease of " + nodeId + " at epoch " + epoch, sql, statement -> {
-      statement.setLong(1, Rows.micros(ttl));
-      statement.setString(2, nodeId);
-      statement.setLong(3, epoch);
-    });
+    String sql =
+        "UPDATE "
+            + leases
+            + " SET expires_at = "
+            + dialect.nowPlusMicros()
+            + " WHERE name = '"
+            + LEADER
+            + "' AND holder = ? AND epoch = ?";
+    return change(
+        "renew the leader lease of " + nodeId + " at epoch " + epoch,
+        sql,
+        statement -> {
+          statement.setLong(1, Rows.micros(ttl));
+          statement.setString(2, nodeId);
+          statement.setLong(3, epoch);
+        });
   }
 
   @Override
   public boolean release(String nodeId, long epoch) {
-    String sql = "UPDATE " + leases + " SET expires_at = " + dialect.now()
-        + " WHERE name = '" + LEADER + "' AND holder = ? AND epoch = ? AND expires_at > " + dialect.now();
-    return jdbc.write("release the leader lease of " + nodeId, connection -> {
-      try (PreparedStatement statement = jdbc.prepare(connection, sql)) {
-        statement.setString(1, nodeId);
-        statement.setLong(2, epoch);
-        return JdbcMembershipStore.checkedCount(statement.executeUpdate(), "lease release") == 1;
-      }
-    });
+    String sql =
+        "UPDATE "
+            + leases
+            + " SET expires_at = "
+            + dialect.now()
+            + " WHERE name = '"
+            + LEADER
+            + "' AND holder = ? AND epoch = ? AND expires_at > "
+            + dialect.now();
+    return jdbc.write(
+        "release the leader lease of " + nodeId,
+        connection -> {
+          try (PreparedStatement statement = jdbc.prepare(connection, sql)) {
+            statement.setString(1, nodeId);
+            statement.setLong(2, epoch);
+            return JdbcMembershipStore.checkedCount(statement.executeUpdate(), "lease release")
+                == 1;
+          }
+        });
   }
 
   @Override
   public boolean recordSessionLock(String nodeId, long epoch) {
-    String sql = "UPDATE " + leases + " SET lock_epoch = epoch"
-        + " WHERE name = '" + LEADER + "' AND holder = ? AND epoch = ? AND expires_at > " + dialect.now();
-    return jdbc.write("record the session lock of " + nodeId + " at epoch " + epoch, connection -> {
-      try (PreparedStatement statement = jdbc.prepare(connection, sql)) {
-        statement.setString(1, nodeId);
-        statement.setLong(2, epoch);
-        // MariaDB counts changed rows, not matched ones: recording twice may count 0.
-        statement.executeUpdate();
-      }
-      Lease after = readRow(connection);
-      return after.heldBy(nodeId) && after.epoch() == epoch && after.sessionLocked();
-    });
+    String sql =
+        "UPDATE "
+            + leases
+            + " SET lock_epoch = epoch"
+            + " WHERE name = '"
+            + LEADER
+            + "' AND holder = ? AND epoch = ? AND expires_at > "
+            + dialect.now();
+    return jdbc.write(
+        "record the session lock of " + nodeId + " at epoch " + epoch,
+        connection -> {
+          try (PreparedStatement statement = jdbc.prepare(connection, sql)) {
+            statement.setString(1, nodeId);
+            statement.setLong(2, epoch);
+            // MariaDB counts changed rows, not matched ones: recording twice may count 0.
+            statement.executeUpdate();
+          }
+          Lease after = readRow(connection);
+          return after.heldBy(nodeId) && after.epoch() == epoch && after.sessionLocked();
+        });
   }
 
   @Override
-  public Optional<Lease> takeOver(String nodeId, String observedHolder, long observedEpoch, Duration ttl) {
+  public Optional<Lease> takeOver(
+      String nodeId, String observedHolder, long observedEpoch, Duration ttl) {
     LeaseStore.checkTtl(ttl);
-    String sql = "UPDATE " + leases + " SET epoch = epoch + 1, acquired_at = " + dialect.now()
-        + ", holder = ?, expires_at = " + dialect.nowPlusMicros() + ", lock_epoch = NULL"
-        + " WHERE name = '" + LEADER + "' AND holder = ? AND epoch = ? AND lock_epoch = epoch";
-    return change("take over the leader lease for " + nodeId, sql, statement -> {
-      statement.setString(1, nodeId);
-      statement.setLong(2, Rows.micros(ttl));
-      statement.setString(3, observedHolder);
-      statement.setLong(4, observedEpoch);
-    });
+    String sql =
+        "UPDATE "
+            + leases
+            + " SET epoch = epoch + 1, acquired_at = "
+            + dialect.now()
+            + ", holder = ?, expires_at = "
+            + dialect.nowPlusMicros()
+            + ", lock_epoch = NULL"
+            + " WHERE name = '"
+            + LEADER
+            + "' AND holder = ? AND epoch = ? AND lock_epoch = epoch";
+    return change(
+        "take over the leader lease for " + nodeId,
+        sql,
+        statement -> {
+          statement.setString(1, nodeId);
+          statement.setLong(2, Rows.micros(ttl));
+          statement.setString(3, observedHolder);
+          statement.setLong(4, observedEpoch);
+        });
   }
 
   @Override
@@ -131,14 +190,16 @@ public final class JdbcLeaseStore implements LeaseStore {
 
   @Override
   public boolean isCurrent(LeaderFence fence) {
-    return jdbc.read("check leader fence", connection -> {
-      try (PreparedStatement statement = jdbc.prepare(connection, fenceQuery)) {
-        JdbcMembershipStore.bindFence(statement, 1, fence);
-        try (ResultSet rows = statement.executeQuery()) {
-          return rows.next();
-        }
-      }
-    });
+    return jdbc.read(
+        "check leader fence",
+        connection -> {
+          try (PreparedStatement statement = jdbc.prepare(connection, fenceQuery)) {
+            JdbcMembershipStore.bindFence(statement, 1, fence);
+            try (ResultSet rows = statement.executeQuery()) {
+              return rows.next();
+            }
+          }
+        });
   }
 
   /** The session lock's key, for tests that find its holder in {@code pg_locks}. */
@@ -156,20 +217,28 @@ public final class JdbcLeaseStore implements LeaseStore {
   }
 
   private Optional<Lease> change(String what, String sql, Binder binder) {
-    return jdbc.write(what, connection -> {
-      try (PreparedStatement statement = jdbc.prepare(connection, sql)) {
-        binder.bind(statement);
-        if (JdbcMembershipStore.checkedCount(statement.executeUpdate(), what) == 0) {
-          return Optional.<Lease>empty();
-        }
-      }
-      return Optional.of(readRow(connection));
-    });
+    return jdbc.write(
+        what,
+        connection -> {
+          try (PreparedStatement statement = jdbc.prepare(connection, sql)) {
+            binder.bind(statement);
+            if (JdbcMembershipStore.checkedCount(statement.executeUpdate(), what) == 0) {
+              return Optional.<Lease>empty();
+            }
+          }
+          return Optional.of(readRow(connection));
+        });
   }
 
   private Lease readRow(Connection connection) throws SQLException {
-    String sql = "SELECT holder, epoch, expires_at, acquired_at, lock_epoch, " + dialect.now() + " AS read_at FROM " + leases
-        + " WHERE name = '" + LEADER + "'";
+    String sql =
+        "SELECT holder, epoch, expires_at, acquired_at, lock_epoch, "
+            + dialect.now()
+            + " AS read_at FROM "
+            + leases
+            + " WHERE name = '"
+            + LEADER
+            + "'";
     try (PreparedStatement statement = jdbc.prepare(connection, sql);
         ResultSet rows = statement.executeQuery()) {
       if (!rows.next()) {
@@ -180,8 +249,12 @@ public final class JdbcLeaseStore implements LeaseStore {
       long epoch = rows.getLong("epoch");
       long lockEpoch = rows.getLong("lock_epoch");
       boolean locked = !rows.wasNull() && holder != null && lockEpoch == epoch;
-      return new Lease(holder, epoch, dialect.getInstant(rows, "expires_at"),
-          holder == null ? null : dialect.getInstant(rows, "acquired_at"), dialect.getInstant(rows, "read_at"),
+      return new Lease(
+          holder,
+          epoch,
+          dialect.getInstant(rows, "expires_at"),
+          holder == null ? null : dialect.getInstant(rows, "acquired_at"),
+          dialect.getInstant(rows, "read_at"),
           locked);
     }
   }

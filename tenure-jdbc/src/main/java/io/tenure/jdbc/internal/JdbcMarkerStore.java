@@ -23,6 +23,7 @@ import java.util.Optional;
 public final class JdbcMarkerStore implements MarkerStore {
   private static final String COLUMNS = "tenant, resource, state, reason, marked_at";
   private static final String KEY = "tenant, resource";
+
   /** A concurrent clear can delete the winner's row between our insert and read; that is rare. */
   private static final int CREATE_ATTEMPTS = 10;
 
@@ -37,7 +38,8 @@ public final class JdbcMarkerStore implements MarkerStore {
     Dialect dialect = jdbc.dialect();
     this.jdbc = jdbc;
     this.table = prefix.table("markers");
-    this.insertIfAbsent = dialect.insertIfAbsent(table, COLUMNS, "?, ?, ?, ?, " + dialect.now(), KEY);
+    this.insertIfAbsent =
+        dialect.insertIfAbsent(table, COLUMNS, "?, ?, ?, ?, " + dialect.now(), KEY);
     this.upsert = dialect.upsert(table, COLUMNS, "?, ?, ?, ?, ?", KEY, "state, reason, marked_at");
     this.select = "SELECT " + COLUMNS + " FROM " + table;
     this.delete = "DELETE FROM " + table + " WHERE tenant = ? AND resource = ? AND state = ?";
@@ -47,13 +49,17 @@ public final class JdbcMarkerStore implements MarkerStore {
   public CreateResult createIfAbsent(MarkerChange change) {
     for (int attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
       Optional<CreateResult> result =
-          jdbc.write("create marker " + change.key(), connection -> insertThenRead(connection, change));
+          jdbc.write(
+              "create marker " + change.key(), connection -> insertThenRead(connection, change));
       if (result.isPresent()) {
         return result.get();
       }
     }
     throw new ContentionException(
-        "marker " + change.key() + " was deleted between insert and read " + CREATE_ATTEMPTS
+        "marker "
+            + change.key()
+            + " was deleted between insert and read "
+            + CREATE_ATTEMPTS
             + " times in a row; giving up",
         null);
   }
@@ -64,7 +70,9 @@ public final class JdbcMarkerStore implements MarkerStore {
     Optional<Marker> stored = find(connection, change.key());
     if (inserted && stored.isEmpty()) {
       throw new IllegalStateException(
-          "marker " + change.key() + " inserted but not readable in the same transaction indicates a bug");
+          "marker "
+              + change.key()
+              + " inserted but not readable in the same transaction indicates a bug");
     }
     // Empty when a concurrent clear removed the row we lost to: the caller tries again.
     return stored.map(marker -> new CreateResult(inserted, marker));
@@ -79,7 +87,11 @@ public final class JdbcMarkerStore implements MarkerStore {
       int rows = statement.executeUpdate();
       if (rows > 1) {
         throw new IllegalStateException(
-            "insert-if-absent of marker " + change.key() + " touched " + rows + " rows, which indicates a bug");
+            "insert-if-absent of marker "
+                + change.key()
+                + " touched "
+                + rows
+                + " rows, which indicates a bug");
       }
       return rows == 1;
     } catch (SQLException e) {
@@ -109,13 +121,18 @@ public final class JdbcMarkerStore implements MarkerStore {
   @Override
   public Map<MarkerKey, Marker> findAll(Collection<MarkerKey> keys) {
     if (keys.size() > MAX_BATCH) {
-      throw new IllegalArgumentException("at most " + MAX_BATCH + " keys per findAll, got " + keys.size());
+      throw new IllegalArgumentException(
+          "at most " + MAX_BATCH + " keys per findAll, got " + keys.size());
     }
     List<MarkerKey> distinct = new ArrayList<>(new LinkedHashSet<>(keys));
     if (distinct.isEmpty()) {
       return Map.of();
     }
-    String sql = select + " WHERE (tenant, resource) IN (" + String.join(", ", java.util.Collections.nCopies(distinct.size(), "(?, ?)")) + ")";
+    String sql =
+        select
+            + " WHERE (tenant, resource) IN ("
+            + String.join(", ", java.util.Collections.nCopies(distinct.size(), "(?, ?)"))
+            + ")";
     return jdbc.read(
         "read " + distinct.size() + " markers",
         connection -> {

@@ -25,18 +25,25 @@ final class MariaDbDialect extends DefaultDialect {
   private static final int ER_ACCESS_DENIED = 1045;
   private static final int ER_CONNECTION_KILLED = 1927;
   private static final int ER_SERVER_SHUTDOWN = 1053;
-  /** The server read a statement longer than its {@code max_allowed_packet} (and then closes the connection). */
-  private static final int ER_NET_PACKET_TOO_LARGE = 1153;
+
   /**
-   * The driver's own refusal of a statement longer than its {@code maxAllowedPacket} (Tenure's pools
-   * set it to the server's limit), in the driver's words, which no server setting translates.
+   * The server read a statement longer than its {@code max_allowed_packet} (and then closes the
+   * connection).
+   */
+  private static final int ER_NET_PACKET_TOO_LARGE = 1153;
+
+  /**
+   * The driver's own refusal of a statement longer than its {@code maxAllowedPacket} (Tenure's
+   * pools set it to the server's limit), in the driver's words, which no server setting translates.
    */
   private static final String DRIVER_PACKET_LIMIT = "max_allowed_packet";
+
   private static final int MIGRATION_LOCK_SECONDS = 60;
+
   /**
-   * The last quoted name in a duplicate-entry message is the key: {@code 'PRIMARY'} (MariaDB,
-   * MySQL before 8.0.19) or {@code 'table.PRIMARY'} (MySQL 8.0.19+). Key names are never translated
-   * and come after the entry value in every language, so this holds whatever {@code lc_messages}.
+   * The last quoted name in a duplicate-entry message is the key: {@code 'PRIMARY'} (MariaDB, MySQL
+   * before 8.0.19) or {@code 'table.PRIMARY'} (MySQL 8.0.19+). Key names are never translated and
+   * come after the entry value in every language, so this holds whatever {@code lc_messages}.
    */
   private static final Pattern PRIMARY_KEY_LAST = Pattern.compile("'(?:[^']*\\.)?PRIMARY'[^']*$");
 
@@ -82,7 +89,8 @@ final class MariaDbDialect extends DefaultDialect {
   }
 
   @Override
-  public void setInstant(PreparedStatement statement, int index, Instant value) throws SQLException {
+  public void setInstant(PreparedStatement statement, int index, Instant value)
+      throws SQLException {
     statement.setObject(index, LocalDateTime.ofInstant(value, ZoneOffset.UTC));
   }
 
@@ -97,7 +105,8 @@ final class MariaDbDialect extends DefaultDialect {
   }
 
   @Override
-  public String insertIfAbsent(String table, String columns, String values, String key, String where) {
+  public String insertIfAbsent(
+      String table, String columns, String values, String key, String where) {
     return insertIfAbsent(table, columns, values, key);
   }
 
@@ -130,8 +139,14 @@ final class MariaDbDialect extends DefaultDialect {
       String c = column.strip();
       set.append(set.isEmpty() ? "" : ", ").append(c).append(" = VALUES(").append(c).append(')');
     }
-    return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values
-        + ") ON DUPLICATE KEY UPDATE " + set;
+    return "INSERT INTO "
+        + table
+        + " ("
+        + columns
+        + ") VALUES ("
+        + values
+        + ") ON DUPLICATE KEY UPDATE "
+        + set;
   }
 
   @Override
@@ -178,8 +193,13 @@ final class MariaDbDialect extends DefaultDialect {
       try (ResultSet rows = lock.executeQuery()) {
         if (!rows.next() || rows.getInt(1) != 1) {
           throw new SQLException(
-              "could not take migration lock " + lockName + " within " + MIGRATION_LOCK_SECONDS + " s",
-              "40001", ER_LOCK_WAIT_TIMEOUT);
+              "could not take migration lock "
+                  + lockName
+                  + " within "
+                  + MIGRATION_LOCK_SECONDS
+                  + " s",
+              "40001",
+              ER_LOCK_WAIT_TIMEOUT);
         }
       }
     }

@@ -26,8 +26,15 @@ import org.slf4j.LoggerFactory;
 public final class Migrator {
   /** Schema files in version order; every dialect's folder has each of them. */
   static final List<String> FILES =
-      List.of("V1__markers.sql", "V2__cluster.sql", "V3__agents.sql", "V4__queue.sql",
-          "V5__claim_indexes.sql", "V6__inflight_keys.sql", "V7__claim_writes.sql", "V8__lease_lock.sql",
+      List.of(
+          "V1__markers.sql",
+          "V2__cluster.sql",
+          "V3__agents.sql",
+          "V4__queue.sql",
+          "V5__claim_indexes.sql",
+          "V6__inflight_keys.sql",
+          "V7__claim_writes.sql",
+          "V8__lease_lock.sql",
           "V9__agent_epochs.sql");
 
   /** The schema version this build expects. */
@@ -68,8 +75,8 @@ public final class Migrator {
   /**
    * Reads the version in place without changing anything.
    *
-   * @return {@link #LATEST}, or 0 if the schema was never migrated (a missing table is then reported
-   *     on first use)
+   * @return {@link #LATEST}, or 0 if the schema was never migrated (a missing table is then
+   *     reported on first use)
    * @throws SchemaMissingException if an older schema is in place: this build would miss tables
    * @throws StoreException if the database holds a newer schema than this build knows
    */
@@ -80,8 +87,13 @@ public final class Migrator {
     int version = requireNotNewer(readVersion(connection));
     if (version > 0 && version < LATEST) {
       throw new SchemaMissingException(
-          "the Tenure schema with prefix '" + prefix + "' is at v" + version + " but this Tenure needs v"
-              + LATEST + "; run 'tenure migrate' or open the store with migration on",
+          "the Tenure schema with prefix '"
+              + prefix
+              + "' is at v"
+              + version
+              + " but this Tenure needs v"
+              + LATEST
+              + "; run 'tenure migrate' or open the store with migration on",
           null);
     }
     return version;
@@ -91,8 +103,13 @@ public final class Migrator {
   private int requireNotNewer(int version) {
     if (version > LATEST) {
       throw new StoreException(
-          "this Tenure knows schema v" + LATEST + ", the database has v" + version + " for prefix '"
-              + prefix + "'; upgrade Tenure",
+          "this Tenure knows schema v"
+              + LATEST
+              + ", the database has v"
+              + version
+              + " for prefix '"
+              + prefix
+              + "'; upgrade Tenure",
           null);
     }
     return version;
@@ -101,7 +118,9 @@ public final class Migrator {
   private void createVersionTable(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement()) {
       statement.execute(
-          "CREATE TABLE IF NOT EXISTS " + versionTable + " (version INTEGER NOT NULL PRIMARY KEY,"
+          "CREATE TABLE IF NOT EXISTS "
+              + versionTable
+              + " (version INTEGER NOT NULL PRIMARY KEY,"
               + " description VARCHAR(200) NOT NULL, applied_at VARCHAR(40) NOT NULL)");
     }
   }
@@ -123,14 +142,17 @@ public final class Migrator {
     }
     try (PreparedStatement record =
         connection.prepareStatement(
-            "INSERT INTO " + versionTable + " (version, description, applied_at) VALUES (?, ?, ?)")) {
+            "INSERT INTO "
+                + versionTable
+                + " (version, description, applied_at) VALUES (?, ?, ?)")) {
       record.setInt(1, version);
       record.setString(2, file);
       // Informational, but SPEC §1.1 holds here too: the database clock, never the node's.
       record.setString(3, databaseNow(connection).toString());
       record.executeUpdate();
     }
-    LOG.info("Applied schema migration {} for {} tables with prefix '{}'", file, dialect.name(), prefix);
+    LOG.info(
+        "Applied schema migration {} for {} tables with prefix '{}'", file, dialect.name(), prefix);
   }
 
   private Instant databaseNow(Connection connection) throws SQLException {
@@ -145,9 +167,11 @@ public final class Migrator {
     String path = "schema/" + dialect.schemaFolder() + "/" + file;
     try (InputStream in = Migrator.class.getResourceAsStream(path)) {
       if (in == null) {
-        throw new StoreException("schema file " + path + " is missing from the tenure-jdbc jar", null);
+        throw new StoreException(
+            "schema file " + path + " is missing from the tenure-jdbc jar", null);
       }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${prefix}", prefix.value());
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+          .replace("${prefix}", prefix.value());
     } catch (IOException e) {
       throw new StoreException("cannot read schema file " + path, e);
     }

@@ -70,7 +70,8 @@ final class PostgresDialect extends DefaultDialect {
   }
 
   @Override
-  public void setInstant(PreparedStatement statement, int index, Instant value) throws SQLException {
+  public void setInstant(PreparedStatement statement, int index, Instant value)
+      throws SQLException {
     statement.setObject(index, OffsetDateTime.ofInstant(value, ZoneOffset.UTC));
   }
 
@@ -96,7 +97,8 @@ final class PostgresDialect extends DefaultDialect {
       throws SQLException {
     begin(connection);
     try {
-      try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+      try (PreparedStatement lock =
+          connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
         lock.setLong(1, lockKey("tenure:migrate:" + prefix.value()));
         lock.execute();
       }

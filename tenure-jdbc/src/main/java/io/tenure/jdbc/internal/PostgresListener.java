@@ -8,11 +8,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A PostgreSQL {@code LISTEN} on its own connection (outside every pool), read by one daemon
- * thread that hands each notification's payload to a callback. On a lost connection it reconnects
- * after a second; meanwhile consumers fall back to polling, so nothing waits on it for correctness.
- * The driver's {@code PGConnection} is reached by reflection, so the module needs no compile-time
- * tie to the PostgreSQL driver.
+ * A PostgreSQL {@code LISTEN} on its own connection (outside every pool), read by one daemon thread
+ * that hands each notification's payload to a callback. On a lost connection it reconnects after a
+ * second; meanwhile consumers fall back to polling, so nothing waits on it for correctness. The
+ * driver's {@code PGConnection} is reached by reflection, so the module needs no compile-time tie
+ * to the PostgreSQL driver.
  */
 final class PostgresListener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresListener.class);
@@ -25,7 +25,8 @@ final class PostgresListener implements AutoCloseable {
   private volatile boolean closed;
   private volatile Connection current;
 
-  PostgresListener(Dialect.ConnectionSource connections, String channel, Consumer<String> onNotify) {
+  PostgresListener(
+      Dialect.ConnectionSource connections, String channel, Consumer<String> onNotify) {
     this.connections = connections;
     this.channel = channel;
     this.onNotify = onNotify;
@@ -57,7 +58,10 @@ final class PostgresListener implements AutoCloseable {
         if (closed) {
           return;
         }
-        LOG.warn("listening on {} failed; consumers poll until it reconnects: {}", channel, e.toString());
+        LOG.warn(
+            "listening on {} failed; consumers poll until it reconnects: {}",
+            channel,
+            e.toString());
         try {
           Thread.sleep(1_000);
         } catch (InterruptedException interrupted) {

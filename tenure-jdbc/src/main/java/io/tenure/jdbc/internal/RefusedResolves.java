@@ -13,10 +13,10 @@ import java.util.Set;
 
 /**
  * What an exclusive queue's resolve writes when its agent guard no longer holds (SPEC §6.9): a
- * re-pend (release, reschedule, a failure with attempts left) is never fenced (SPEC §1.5) and
- * lands as asked, error and backoff included; a finish (done, dead letter, a failure on its last
- * attempt) is refused and becomes a release, so the message goes back for the successor with its
- * attempt given back: a handler that succeeded is not charged one.
+ * re-pend (release, reschedule, a failure with attempts left) is never fenced (SPEC §1.5) and lands
+ * as asked, error and backoff included; a finish (done, dead letter, a failure on its last attempt)
+ * is refused and becomes a release, so the message goes back for the successor with its attempt
+ * given back: a handler that succeeded is not charged one.
  */
 final class RefusedResolves {
   /** Ids per statement, as the store's own chunks. */
@@ -36,18 +36,24 @@ final class RefusedResolves {
 
   /** Rewrites the outcomes of claims still held (and locked) by the caller's transaction. */
   Rewrite rewrite(Connection connection, List<Resolution> held) throws SQLException {
-    Set<Long> lastAttempt = lastAttempt(connection, held.stream()
-        .filter(r -> r.outcome() instanceof Resolution.Failed).map(r -> r.claim().id()).toList());
+    Set<Long> lastAttempt =
+        lastAttempt(
+            connection,
+            held.stream()
+                .filter(r -> r.outcome() instanceof Resolution.Failed)
+                .map(r -> r.claim().id())
+                .toList());
     List<Resolution> writes = new ArrayList<>();
     List<Long> landed = new ArrayList<>();
     for (Resolution resolution : held) {
-      boolean repends = switch (resolution.outcome()) {
-        case Resolution.Release release -> true;
-        case Resolution.Reschedule snooze -> true;
-        case Resolution.Failed failed -> !lastAttempt.contains(resolution.claim().id());
-        case Resolution.Done done -> false;
-        case Resolution.DeadLetter dead -> false;
-      };
+      boolean repends =
+          switch (resolution.outcome()) {
+            case Resolution.Release release -> true;
+            case Resolution.Reschedule snooze -> true;
+            case Resolution.Failed failed -> !lastAttempt.contains(resolution.claim().id());
+            case Resolution.Done done -> false;
+            case Resolution.DeadLetter dead -> false;
+          };
       if (repends) {
         writes.add(resolution);
         landed.add(resolution.claim().id());
@@ -63,9 +69,13 @@ final class RefusedResolves {
     Set<Long> spent = new HashSet<>();
     for (int from = 0; from < failed.size(); from += CHUNK) {
       List<Long> chunk = failed.subList(from, Math.min(failed.size(), from + CHUNK));
-      try (PreparedStatement statement = connection.prepareStatement("SELECT id FROM " + messages
-          + " WHERE attempts >= max_attempts AND id IN (" + String.join(", ", Collections.nCopies(chunk.size(), "?"))
-          + ")")) {
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "SELECT id FROM "
+                  + messages
+                  + " WHERE attempts >= max_attempts AND id IN ("
+                  + String.join(", ", Collections.nCopies(chunk.size(), "?"))
+                  + ")")) {
         for (int i = 0; i < chunk.size(); i++) {
           statement.setLong(i + 1, chunk.get(i));
         }

@@ -35,7 +35,9 @@ final class Rows {
   }
 
   private static Set<String> capabilities(String stored) {
-    return stored.isEmpty() ? Set.of() : Arrays.stream(stored.split(",")).collect(Collectors.toSet());
+    return stored.isEmpty()
+        ? Set.of()
+        : Arrays.stream(stored.split(",")).collect(Collectors.toSet());
   }
 
   static long micros(Duration duration) {

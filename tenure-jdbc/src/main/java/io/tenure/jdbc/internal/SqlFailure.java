@@ -11,8 +11,9 @@ public enum SqlFailure {
   /** A constraint violation the calling code did not expect. */
   CONSTRAINT,
   /**
-   * The statement is larger than the database accepts in one (MariaDB's {@code max_allowed_packet}):
-   * bad input, not an outage; the statement changed nothing and a retry would fail the same way.
+   * The statement is larger than the database accepts in one (MariaDB's {@code
+   * max_allowed_packet}): bad input, not an outage; the statement changed nothing and a retry would
+   * fail the same way.
    */
   TOO_LARGE,
   /** Anything else: a bug or a database problem, propagated as is. */

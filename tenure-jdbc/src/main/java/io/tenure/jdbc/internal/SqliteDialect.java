@@ -25,6 +25,7 @@ final class SqliteDialect extends DefaultDialect {
   private static final int SQLITE_CANTOPEN = 14;
   private static final int SQLITE_CONSTRAINT = 19;
   private static final int SQLITE_NOTADB = 26;
+
   /** How long a writer waits for the write lock before SQLite reports it busy (contention). */
   static final Duration BUSY_TIMEOUT = Duration.ofSeconds(10);
 
@@ -84,7 +85,8 @@ final class SqliteDialect extends DefaultDialect {
   }
 
   @Override
-  public void setInstant(PreparedStatement statement, int index, Instant value) throws SQLException {
+  public void setInstant(PreparedStatement statement, int index, Instant value)
+      throws SQLException {
     statement.setLong(index, ChronoUnit.MICROS.between(Instant.EPOCH, value));
   }
 
@@ -144,7 +146,9 @@ final class SqliteDialect extends DefaultDialect {
       String mode = rows.next() ? rows.getString(1) : "unknown";
       if (!"wal".equalsIgnoreCase(mode)) {
         throw new SQLException(
-            "the SQLite database stays in journal mode '" + mode + "' after PRAGMA journal_mode = WAL;"
+            "the SQLite database stays in journal mode '"
+                + mode
+                + "' after PRAGMA journal_mode = WAL;"
                 + " Tenure needs WAL so that readers never block the writer");
       }
     }

@@ -1,4 +1,6 @@
-/** Dialects, schema migration, SQL error classification and the per-area JDBC stores. Not exported. */
+/**
+ * Dialects, schema migration, SQL error classification and the per-area JDBC stores. Not exported.
+ */
 @NullMarked
 package io.tenure.jdbc.internal;
 

@@ -18,15 +18,19 @@ class DialectsTest {
   @Test
   void the_oldest_supported_version_of_each_product_is_accepted() throws SQLException {
     assertThat(Dialects.detect(metadata("SQLite", "3.42.0", 3, 42)).name()).isEqualTo("sqlite");
-    assertThat(Dialects.detect(metadata("PostgreSQL", "15.0", 15, 0)).name()).isEqualTo("postgresql");
-    assertThat(Dialects.detect(metadata("MariaDB", "10.6.0-MariaDB", 10, 6)).name()).isEqualTo("mariadb");
+    assertThat(Dialects.detect(metadata("PostgreSQL", "15.0", 15, 0)).name())
+        .isEqualTo("postgresql");
+    assertThat(Dialects.detect(metadata("MariaDB", "10.6.0-MariaDB", 10, 6)).name())
+        .isEqualTo("mariadb");
     assertThat(Dialects.detect(metadata("MySQL", "8.0.11", 8, 0)).name()).isEqualTo("mysql");
   }
 
   @Test
   void newer_majors_are_accepted_whatever_their_minor() throws SQLException {
-    assertThat(Dialects.detect(metadata("PostgreSQL", "17.2", 17, 2)).name()).isEqualTo("postgresql");
-    assertThat(Dialects.detect(metadata("MariaDB", "11.0.2-MariaDB", 11, 0)).name()).isEqualTo("mariadb");
+    assertThat(Dialects.detect(metadata("PostgreSQL", "17.2", 17, 2)).name())
+        .isEqualTo("postgresql");
+    assertThat(Dialects.detect(metadata("MariaDB", "11.0.2-MariaDB", 11, 0)).name())
+        .isEqualTo("mariadb");
     assertThat(Dialects.detect(metadata("SQLite", "4.0.0", 4, 0)).name()).isEqualTo("sqlite");
   }
 
@@ -34,7 +38,8 @@ class DialectsTest {
   void an_older_server_is_refused_naming_the_version_found_and_the_minimum() {
     assertRefused(metadata("SQLite", "3.41.2", 3, 41), "SQLite 3.41.2", "SQLite 3.42");
     assertRefused(metadata("PostgreSQL", "14.11", 14, 11), "PostgreSQL 14.11", "PostgreSQL 15");
-    assertRefused(metadata("MariaDB", "10.5.23-MariaDB", 10, 5), "MariaDB 10.5.23-MariaDB", "MariaDB 10.6");
+    assertRefused(
+        metadata("MariaDB", "10.5.23-MariaDB", 10, 5), "MariaDB 10.5.23-MariaDB", "MariaDB 10.6");
     assertRefused(metadata("MySQL", "5.7.44", 5, 7), "MySQL 5.7.44", "MySQL 8.0");
   }
 

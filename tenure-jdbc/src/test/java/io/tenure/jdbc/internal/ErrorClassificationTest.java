@@ -53,7 +53,8 @@ class ErrorClassificationTest {
 
     @Test
     void a_missing_table_is_schema_missing() throws SQLException {
-      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      try (Connection c = DriverManager.getConnection(url);
+          Statement s = c.createStatement()) {
         assertThat(translated(dialect, s, "SELECT * FROM tenure_no_such_table"))
             .isInstanceOf(SchemaMissingException.class);
       }
@@ -71,7 +72,9 @@ class ErrorClassificationTest {
         try {
           holder.setAutoCommit(false);
           h.execute("SELECT * FROM " + table + " WHERE id = 1 FOR UPDATE");
-          assertThat(translated(dialect, w, "SELECT * FROM " + table + " WHERE id = 1 FOR UPDATE NOWAIT"))
+          assertThat(
+                  translated(
+                      dialect, w, "SELECT * FROM " + table + " WHERE id = 1 FOR UPDATE NOWAIT"))
               .isInstanceOf(ContentionException.class);
           holder.rollback();
         } finally {
@@ -83,7 +86,8 @@ class ErrorClassificationTest {
 
     @Test
     void an_unexpected_duplicate_is_a_constraint_violation() throws SQLException {
-      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      try (Connection c = DriverManager.getConnection(url);
+          Statement s = c.createStatement()) {
         s.execute("CREATE TEMP TABLE t_dup (id int primary key)");
         s.execute("INSERT INTO t_dup VALUES (1)");
         assertThat(translated(dialect, s, "INSERT INTO t_dup VALUES (1)"))
@@ -100,7 +104,8 @@ class ErrorClassificationTest {
         var rows = v.executeQuery("SELECT pg_backend_pid()");
         rows.next();
         a.execute("SELECT pg_terminate_backend(" + rows.getInt(1) + ")");
-        assertThat(translated(dialect, v, "SELECT 1")).isInstanceOf(StoreUnavailableException.class);
+        assertThat(translated(dialect, v, "SELECT 1"))
+            .isInstanceOf(StoreUnavailableException.class);
       }
     }
 
@@ -108,9 +113,11 @@ class ErrorClassificationTest {
     void an_unknown_role_is_unavailable() {
       String badUser = url.replace("user=postgres", "user=tenure_no_such_role");
       assertThatThrownBy(() -> DriverManager.getConnection(badUser))
-          .isInstanceOfSatisfying(SQLException.class, e ->
-              assertThat(new Jdbc(null, dialect, "t", () -> false).translate("login", e))
-                  .isInstanceOf(StoreUnavailableException.class));
+          .isInstanceOfSatisfying(
+              SQLException.class,
+              e ->
+                  assertThat(new Jdbc(null, dialect, "t", () -> false).translate("login", e))
+                      .isInstanceOf(StoreUnavailableException.class));
     }
 
     @Test
@@ -129,7 +136,8 @@ class ErrorClassificationTest {
 
     @Test
     void a_missing_table_is_schema_missing() throws SQLException {
-      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      try (Connection c = DriverManager.getConnection(url);
+          Statement s = c.createStatement()) {
         assertThat(translated(dialect, s, "SELECT * FROM tenure_no_such_table"))
             .isInstanceOf(SchemaMissingException.class);
       }
@@ -160,14 +168,17 @@ class ErrorClassificationTest {
 
     @Test
     void an_unexpected_duplicate_is_a_constraint_violation_not_an_absent_row() throws SQLException {
-      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-        s.execute("CREATE TEMPORARY TABLE t_dup (id INT PRIMARY KEY, code INT, UNIQUE KEY uq_code (code))");
+      try (Connection c = DriverManager.getConnection(url);
+          Statement s = c.createStatement()) {
+        s.execute(
+            "CREATE TEMPORARY TABLE t_dup (id INT PRIMARY KEY, code INT, UNIQUE KEY uq_code (code))");
         s.execute("INSERT INTO t_dup VALUES (1, 1)");
         RuntimeException onOtherKey = translated(dialect, s, "INSERT INTO t_dup VALUES (2, 1)");
         assertThat(onOtherKey).isInstanceOf(ConstraintViolationException.class);
         assertThat(dialect.isDuplicateKey((SQLException) onOtherKey.getCause())).isFalse();
         assertThatThrownBy(() -> s.execute("INSERT INTO t_dup VALUES (1, 2)"))
-            .isInstanceOfSatisfying(SQLException.class, e -> assertThat(dialect.isDuplicateKey(e)).isTrue());
+            .isInstanceOfSatisfying(
+                SQLException.class, e -> assertThat(dialect.isDuplicateKey(e)).isTrue());
       }
     }
 
@@ -179,7 +190,9 @@ class ErrorClassificationTest {
               "(conn=7) Doppelter Eintrag 'acme-doc' f\u00fcr Schl\u00fcssel 'PRIMARY'",
               "Duplicate entry 'acme-doc' for key 'tenure_markers.PRIMARY'",
               "'acme-doc' \u306f\u7d22\u5f15 'PRIMARY' \u3067\u91cd\u8907\u3057\u3066\u3044\u307e\u3059\u3002")) {
-        assertThat(dialect.isDuplicateKey(new SQLException(primary, "23000", 1062))).as(primary).isTrue();
+        assertThat(dialect.isDuplicateKey(new SQLException(primary, "23000", 1062)))
+            .as(primary)
+            .isTrue();
       }
       for (String other :
           List.of(
@@ -187,9 +200,12 @@ class ErrorClassificationTest {
               "Duplicate entry '1' for key 't_dup.uq_code'",
               "Duplicate entry 'x' for key 'PRIMARY' for key 'uq_code'",
               "Duplicate entry 'PRIMARY' for key 'NOT_PRIMARY'")) {
-        assertThat(dialect.isDuplicateKey(new SQLException(other, "23000", 1062))).as(other).isFalse();
+        assertThat(dialect.isDuplicateKey(new SQLException(other, "23000", 1062)))
+            .as(other)
+            .isFalse();
       }
-      assertThat(dialect.isDuplicateKey(new SQLException("for key 'PRIMARY'", "23000", 1048))).isFalse();
+      assertThat(dialect.isDuplicateKey(new SQLException("for key 'PRIMARY'", "23000", 1048)))
+          .isFalse();
     }
 
     @Test
@@ -201,7 +217,8 @@ class ErrorClassificationTest {
         var rows = v.executeQuery("SELECT CONNECTION_ID()");
         rows.next();
         a.execute("KILL " + rows.getLong(1));
-        assertThat(translated(dialect, v, "SELECT 1")).isInstanceOf(StoreUnavailableException.class);
+        assertThat(translated(dialect, v, "SELECT 1"))
+            .isInstanceOf(StoreUnavailableException.class);
       }
     }
 
@@ -209,23 +226,35 @@ class ErrorClassificationTest {
     void bad_credentials_are_unavailable() {
       String badUser = url.replace("user=root", "user=tenure_nobody&password=wrong");
       assertThatThrownBy(() -> DriverManager.getConnection(badUser))
-          .isInstanceOfSatisfying(SQLException.class, e ->
-              assertThat(new Jdbc(null, dialect, "t", () -> false).translate("login", e))
-                  .isInstanceOf(StoreUnavailableException.class));
+          .isInstanceOfSatisfying(
+              SQLException.class,
+              e ->
+                  assertThat(new Jdbc(null, dialect, "t", () -> false).translate("login", e))
+                      .isInstanceOf(StoreUnavailableException.class));
     }
 
     @Test
-    void a_statement_beyond_max_allowed_packet_is_too_large_whether_the_server_or_the_driver_refuses_it() {
+    void
+        a_statement_beyond_max_allowed_packet_is_too_large_whether_the_server_or_the_driver_refuses_it() {
       // As the driver reports them (recorded on MariaDB 10.11 with Connector/J 3.5): the server's
       // refusal, which only a caller's pool that does not tell the driver the limit meets, then the
       // driver's own, which Tenure's pools get; both end the connection, neither is an outage.
-      SQLException server = new SQLNonTransientConnectionException(
-          "(conn=438) Got a packet bigger than 'max_allowed_packet' bytes", "08S01", 1153);
-      SQLException driver = new SQLNonTransientConnectionException(
-          "(conn=454) Packet too big for current server max_allowed_packet value", "08000", -1,
-          new java.io.IOException("query size (17039852) is >= to max_allowed_packet (16777216)"));
-      SQLException reset = new SQLNonTransientConnectionException("(conn=439) Socket error", "08000", -1,
-          new java.net.SocketException("Connection reset by peer"));
+      SQLException server =
+          new SQLNonTransientConnectionException(
+              "(conn=438) Got a packet bigger than 'max_allowed_packet' bytes", "08S01", 1153);
+      SQLException driver =
+          new SQLNonTransientConnectionException(
+              "(conn=454) Packet too big for current server max_allowed_packet value",
+              "08000",
+              -1,
+              new java.io.IOException(
+                  "query size (17039852) is >= to max_allowed_packet (16777216)"));
+      SQLException reset =
+          new SQLNonTransientConnectionException(
+              "(conn=439) Socket error",
+              "08000",
+              -1,
+              new java.net.SocketException("Connection reset by peer"));
 
       assertThat(dialect.classify(server)).isEqualTo(SqlFailure.TOO_LARGE);
       assertThat(dialect.classify(driver)).isEqualTo(SqlFailure.TOO_LARGE);
@@ -238,9 +267,12 @@ class ErrorClassificationTest {
 
     @Test
     void deadlocks_are_contention() {
-      assertThat(dialect.classify(new SQLException("x", "40001", 1213))).isEqualTo(SqlFailure.CONTENTION);
-      assertThat(dialect.classify(new SQLException("x", "HY000", 1205))).isEqualTo(SqlFailure.CONTENTION);
-      assertThat(dialect.classify(new SQLException("x", "42000", 1064))).isEqualTo(SqlFailure.OTHER);
+      assertThat(dialect.classify(new SQLException("x", "40001", 1213)))
+          .isEqualTo(SqlFailure.CONTENTION);
+      assertThat(dialect.classify(new SQLException("x", "HY000", 1205)))
+          .isEqualTo(SqlFailure.CONTENTION);
+      assertThat(dialect.classify(new SQLException("x", "42000", 1064)))
+          .isEqualTo(SqlFailure.OTHER);
     }
   }
 
@@ -258,14 +290,15 @@ class ErrorClassificationTest {
         h.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
         w.execute("PRAGMA busy_timeout = 0");
         h.execute("BEGIN IMMEDIATE");
-        assertThat(translated(dialect, w, "BEGIN IMMEDIATE")).isInstanceOf(ContentionException.class);
+        assertThat(translated(dialect, w, "BEGIN IMMEDIATE"))
+            .isInstanceOf(ContentionException.class);
         h.execute("ROLLBACK");
       }
     }
 
     @Test
-    void begin_takes_the_write_lock_at_once_so_writers_queue_at_begin_not_fail_at_commit(@TempDir Path dir)
-        throws SQLException {
+    void begin_takes_the_write_lock_at_once_so_writers_queue_at_begin_not_fail_at_commit(
+        @TempDir Path dir) throws SQLException {
       String url = "jdbc:sqlite:" + dir.resolve("immediate.db");
       try (Connection holder = DriverManager.getConnection(url);
           Connection waiter = DriverManager.getConnection(url);
@@ -274,7 +307,8 @@ class ErrorClassificationTest {
         w.execute("PRAGMA busy_timeout = 0");
         dialect.begin(holder);
         try {
-          assertThat(translated(dialect, w, "BEGIN IMMEDIATE")).isInstanceOf(ContentionException.class);
+          assertThat(translated(dialect, w, "BEGIN IMMEDIATE"))
+              .isInstanceOf(ContentionException.class);
         } finally {
           dialect.rollback(holder);
         }
@@ -285,7 +319,8 @@ class ErrorClassificationTest {
     void a_missing_table_is_schema_missing(@TempDir Path dir) throws SQLException {
       try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("m.db"));
           Statement s = c.createStatement()) {
-        assertThat(translated(dialect, s, "SELECT * FROM tenure_markers")).isInstanceOf(SchemaMissingException.class);
+        assertThat(translated(dialect, s, "SELECT * FROM tenure_markers"))
+            .isInstanceOf(SchemaMissingException.class);
       }
     }
 
@@ -295,7 +330,8 @@ class ErrorClassificationTest {
           Statement s = c.createStatement()) {
         s.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
         s.execute("INSERT INTO t VALUES (1)");
-        assertThat(translated(dialect, s, "INSERT INTO t VALUES (1)")).isInstanceOf(ConstraintViolationException.class);
+        assertThat(translated(dialect, s, "INSERT INTO t VALUES (1)"))
+            .isInstanceOf(ConstraintViolationException.class);
       }
     }
 
@@ -304,7 +340,9 @@ class ErrorClassificationTest {
       try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("o.db"));
           Statement s = c.createStatement()) {
         RuntimeException e = translated(dialect, s, "SELEC 1");
-        assertThat(e).isExactlyInstanceOf(StoreException.class).hasMessageContaining("test statement on test");
+        assertThat(e)
+            .isExactlyInstanceOf(StoreException.class)
+            .hasMessageContaining("test statement on test");
       }
     }
   }

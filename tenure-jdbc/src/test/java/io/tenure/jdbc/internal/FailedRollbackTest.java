@@ -44,7 +44,8 @@ class FailedRollbackTest {
   }
 
   @Test
-  void a_connection_whose_rollback_failed_is_closed_in_any_pool(@TempDir Path dir) throws SQLException {
+  void a_connection_whose_rollback_failed_is_closed_in_any_pool(@TempDir Path dir)
+      throws SQLException {
     String url = "jdbc:sqlite:" + dir.resolve("rollback.db");
     try (Connection physical = rollbackFails(url).getConnection()) {
       failAWriteWhoseRollbackFails(keepingConnectionsOpen(physical));
@@ -58,18 +59,23 @@ class FailedRollbackTest {
     Jdbc jdbc = new Jdbc(source, new SqliteDialect(), "test", () -> false);
     assertThatThrownBy(
             () ->
-                jdbc.write("a failing write", connection -> {
-                  throw new SQLException("the work failed");
-                }))
+                jdbc.write(
+                    "a failing write",
+                    connection -> {
+                      throw new SQLException("the work failed");
+                    }))
         .isInstanceOf(StoreException.class)
         .hasMessageContaining("the work failed")
-        .satisfies(e -> assertThat(e.getCause().getSuppressed())
-            .extracting(Throwable::getMessage)
-            .contains("ROLLBACK failed"));
+        .satisfies(
+            e ->
+                assertThat(e.getCause().getSuppressed())
+                    .extracting(Throwable::getMessage)
+                    .contains("ROLLBACK failed"));
   }
 
   private static void assertTheWriteLockIsFree(String url) throws SQLException {
-    try (Connection other = DriverManager.getConnection(url); Statement statement = other.createStatement()) {
+    try (Connection other = DriverManager.getConnection(url);
+        Statement statement = other.createStatement()) {
       statement.execute("PRAGMA busy_timeout = 0");
       statement.execute("BEGIN IMMEDIATE");
       statement.execute("ROLLBACK");
@@ -86,11 +92,12 @@ class FailedRollbackTest {
             Proxy.newProxyInstance(
                 FailedRollbackTest.class.getClassLoader(),
                 new Class<?>[] {Connection.class},
-                (p, method, args) -> switch (method.getName()) {
-                  case "close" -> null;
-                  case "unwrap" -> physical;
-                  default -> invoke(method, physical, args);
-                });
+                (p, method, args) ->
+                    switch (method.getName()) {
+                      case "close" -> null;
+                      case "unwrap" -> physical;
+                      default -> invoke(method, physical, args);
+                    });
     return (DataSource)
         Proxy.newProxyInstance(
             FailedRollbackTest.class.getClassLoader(),
@@ -107,13 +114,23 @@ class FailedRollbackTest {
   private static DataSource rollbackFails(String url) {
     SQLiteDataSource real = new SQLiteDataSource();
     real.setUrl(url);
-    return proxy(DataSource.class, real, (method, result) ->
-        method.getName().equals("getConnection") ? failingRollback((Connection) result) : result);
+    return proxy(
+        DataSource.class,
+        real,
+        (method, result) ->
+            method.getName().equals("getConnection")
+                ? failingRollback((Connection) result)
+                : result);
   }
 
   private static Connection failingRollback(Connection real) {
-    return proxy(Connection.class, real, (method, result) ->
-        method.getName().equals("createStatement") ? statementFailingRollback((Statement) result) : result);
+    return proxy(
+        Connection.class,
+        real,
+        (method, result) ->
+            method.getName().equals("createStatement")
+                ? statementFailingRollback((Statement) result)
+                : result);
   }
 
   private static Statement statementFailingRollback(Statement real) {

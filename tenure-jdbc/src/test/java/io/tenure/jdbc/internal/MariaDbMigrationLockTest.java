@@ -13,7 +13,9 @@ import java.sql.SQLException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** MariaDB's migration lock is a session lock released by hand; a failed release must not hide why. */
+/**
+ * MariaDB's migration lock is a session lock released by hand; a failed release must not hide why.
+ */
 class MariaDbMigrationLockTest {
   private final JdbcFixture fixture = JdbcFixture.of(JdbcFixture.Kind.MARIADB);
 
@@ -23,7 +25,8 @@ class MariaDbMigrationLockTest {
   }
 
   @Test
-  void a_failed_release_is_attached_to_the_migration_failure_not_put_in_its_place() throws SQLException {
+  void a_failed_release_is_attached_to_the_migration_failure_not_put_in_its_place()
+      throws SQLException {
     TablePrefix prefix = fixture.freshPrefix();
     try (Connection real = DriverManager.getConnection(fixture.url())) {
       Connection releaseFails = failingRelease(real);
@@ -31,13 +34,19 @@ class MariaDbMigrationLockTest {
       assertThatThrownBy(
               () ->
                   new MariaDbDialect("mariadb")
-                      .withMigrationLock(releaseFails, prefix, () -> {
-                        throw new SQLException("migration V2 failed");
-                      }))
+                      .withMigrationLock(
+                          releaseFails,
+                          prefix,
+                          () -> {
+                            throw new SQLException("migration V2 failed");
+                          }))
           .isInstanceOf(SQLException.class)
           .hasMessage("migration V2 failed")
-          .satisfies(e -> assertThat(e.getSuppressed()).extracting(Throwable::getMessage)
-              .containsExactly("RELEASE_LOCK failed"));
+          .satisfies(
+              e ->
+                  assertThat(e.getSuppressed())
+                      .extracting(Throwable::getMessage)
+                      .containsExactly("RELEASE_LOCK failed"));
     }
   }
 
@@ -48,7 +57,8 @@ class MariaDbMigrationLockTest {
             MariaDbMigrationLockTest.class.getClassLoader(),
             new Class<?>[] {Connection.class},
             (proxy, method, args) -> {
-              if (method.getName().equals("prepareStatement") && ((String) args[0]).contains("RELEASE_LOCK")) {
+              if (method.getName().equals("prepareStatement")
+                  && ((String) args[0]).contains("RELEASE_LOCK")) {
                 throw new SQLException("RELEASE_LOCK failed");
               }
               try {

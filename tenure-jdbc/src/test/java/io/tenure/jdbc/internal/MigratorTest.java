@@ -21,10 +21,12 @@ class MigratorTest {
 
   @Test
   void a_script_splits_on_semicolons_that_end_a_line_and_skips_comments() {
-    String script = "-- comment;\nCREATE TABLE a (x INT);\n\nCREATE TABLE b (\n  y TEXT -- why\n);\nSELECT 1";
+    String script =
+        "-- comment;\nCREATE TABLE a (x INT);\n\nCREATE TABLE b (\n  y TEXT -- why\n);\nSELECT 1";
 
     assertThat(Migrator.statements(script))
-        .containsExactly("CREATE TABLE a (x INT)", "CREATE TABLE b (\n  y TEXT -- why\n)", "SELECT 1");
+        .containsExactly(
+            "CREATE TABLE a (x INT)", "CREATE TABLE b (\n  y TEXT -- why\n)", "SELECT 1");
   }
 
   @Test
@@ -40,14 +42,18 @@ class MigratorTest {
   }
 
   @Test
-  void applied_at_is_read_from_the_database_clock_not_the_jvm_clock(@TempDir Path dir) throws SQLException {
+  void applied_at_is_read_from_the_database_clock_not_the_jvm_clock(@TempDir Path dir)
+      throws SQLException {
     // A database whose clock says 2000-01-01: only a value read from it can be stored.
     Dialect stoppedAt2000 = sqliteWithClock("(946684800000000)");
     TablePrefix prefix = TablePrefix.of("tclock_");
-    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("clock.db"))) {
+    try (Connection connection =
+        DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("clock.db"))) {
       new Migrator(stoppedAt2000, prefix).migrate(connection);
 
-      assertThat(appliedAt(connection, prefix)).hasSize(Migrator.LATEST).containsOnly("2000-01-01T00:00:00Z");
+      assertThat(appliedAt(connection, prefix))
+          .hasSize(Migrator.LATEST)
+          .containsOnly("2000-01-01T00:00:00Z");
     }
   }
 
@@ -69,10 +75,12 @@ class MigratorTest {
             });
   }
 
-  private static List<String> appliedAt(Connection connection, TablePrefix prefix) throws SQLException {
+  private static List<String> appliedAt(Connection connection, TablePrefix prefix)
+      throws SQLException {
     List<String> times = new ArrayList<>();
     try (Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery("SELECT applied_at FROM " + prefix.table("schema_version"))) {
+        ResultSet rows =
+            statement.executeQuery("SELECT applied_at FROM " + prefix.table("schema_version"))) {
       while (rows.next()) {
         times.add(rows.getString(1));
       }

@@ -33,13 +33,15 @@ class OpeningErrorClassificationTest {
 
   @Test
   void a_user_who_may_not_create_tables_gets_a_store_error_not_unavailable() throws SQLException {
-    String role = "tenure_nocreate_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    String role =
+        "tenure_nocreate_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     // Since PostgreSQL 15 only the database owner may create in schema public.
     execute("CREATE ROLE " + role + " LOGIN");
     try {
       String asRole = fixture.url().replace("user=postgres", "user=" + role);
 
-      assertThatThrownBy(() -> JdbcStore.builder().url(asRole).prefix(fixture.freshPrefix()).build())
+      assertThatThrownBy(
+              () -> JdbcStore.builder().url(asRole).prefix(fixture.freshPrefix()).build())
           .isInstanceOf(StoreException.class)
           .isNotInstanceOf(StoreUnavailableException.class)
           .hasMessageContaining("migrate the schema")

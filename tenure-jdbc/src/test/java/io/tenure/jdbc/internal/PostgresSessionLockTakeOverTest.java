@@ -56,18 +56,24 @@ class PostgresSessionLockTakeOverTest {
   }
 
   private TenureNode node(Store store, String name) {
-    TenureNode node = TenureNode.builder(store).name(name)
-        .heartbeatInterval(Duration.ofMillis(100)).selfFenceAfter(Duration.ofMillis(400))
-        .staleAfter(Duration.ofMillis(1000)).renewInterval(Duration.ofMillis(100))
-        .fenceAfter(Duration.ofMillis(1500)).leaseTtl(Duration.ofMillis(2000))
-        .listener(overlaps.listener())
-        .listener(new NodeListener() {
-          @Override
-          public void onDemoted(long epoch, DemotionReason reason) {
-            demotions.add(name + " " + epoch + " " + reason);
-          }
-        })
-        .build();
+    TenureNode node =
+        TenureNode.builder(store)
+            .name(name)
+            .heartbeatInterval(Duration.ofMillis(100))
+            .selfFenceAfter(Duration.ofMillis(400))
+            .staleAfter(Duration.ofMillis(1000))
+            .renewInterval(Duration.ofMillis(100))
+            .fenceAfter(Duration.ofMillis(1500))
+            .leaseTtl(Duration.ofMillis(2000))
+            .listener(overlaps.listener())
+            .listener(
+                new NodeListener() {
+                  @Override
+                  public void onDemoted(long epoch, DemotionReason reason) {
+                    demotions.add(name + " " + epoch + " " + reason);
+                  }
+                })
+            .build();
     nodes.add(node);
     overlaps.watch(node);
     node.start();
@@ -78,9 +84,10 @@ class PostgresSessionLockTakeOverTest {
   private OptionalInt lockHolderPid() throws SQLException {
     long key = ((JdbcLeaseStore) observer.leases()).sessionLockKey();
     try (Connection connection = fixture.openConnection().orElseThrow();
-        PreparedStatement query = connection.prepareStatement(
-            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1"
-                + " AND classid::bigint = ? AND objid::bigint = ?")) {
+        PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1"
+                    + " AND classid::bigint = ? AND objid::bigint = ?")) {
       query.setLong(1, key >>> 32);
       query.setLong(2, key & 0xFFFF_FFFFL);
       try (ResultSet rows = query.executeQuery()) {
@@ -99,39 +106,50 @@ class PostgresSessionLockTakeOverTest {
 
   private int awaitLockHolder() {
     int[] pid = {0};
-    Await.until(BOUND, "a session holds the leader lock", () -> {
-      try {
-        OptionalInt holder = lockHolderPid();
-        holder.ifPresent(p -> pid[0] = p);
-        return holder.isPresent();
-      } catch (SQLException e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    Await.until(
+        BOUND,
+        "a session holds the leader lock",
+        () -> {
+          try {
+            OptionalInt holder = lockHolderPid();
+            holder.ifPresent(p -> pid[0] = p);
+            return holder.isPresent();
+          } catch (SQLException e) {
+            throw new IllegalStateException(e);
+          }
+        });
     return pid[0];
   }
 
   @Test
-  void when_the_leaders_lock_session_is_killed_the_standby_takes_over_only_after_the_leader_stopped_leading()
-      throws SQLException {
+  void
+      when_the_leaders_lock_session_is_killed_the_standby_takes_over_only_after_the_leader_stopped_leading()
+          throws SQLException {
     FaultyStore leaderStore = new FaultyStore(fixture.open(prefix));
     TenureNode a = node(leaderStore, "a");
-    Await.until(BOUND, "a leads with its lock recorded", () -> a.isLeader() && observer.leases().read().sessionLocked());
+    Await.until(
+        BOUND,
+        "a leads with its lock recorded",
+        () -> a.isLeader() && observer.leases().read().sessionLocked());
     TenureNode b = node(fixture.open(prefix), "b");
     b.settings(); // b is now a candidate that watches a's recorded lock
     int aSession = awaitLockHolder();
-    // a's lock checks stall (its lock thread is starved, say), so the standby gets the free lock first.
+    // a's lock checks stall (its lock thread is starved, say), so the standby gets the free lock
+    // first.
     leaderStore.lockChecksDown(true);
 
     terminate(aSession);
-    Await.until(BOUND, "another session holds the lock", () -> {
-      try {
-        OptionalInt holder = lockHolderPid();
-        return holder.isPresent() && holder.getAsInt() != aSession;
-      } catch (SQLException e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    Await.until(
+        BOUND,
+        "another session holds the lock",
+        () -> {
+          try {
+            OptionalInt holder = lockHolderPid();
+            return holder.isPresent() && holder.getAsInt() != aSession;
+          } catch (SQLException e) {
+            throw new IllegalStateException(e);
+          }
+        });
     leaderStore.lockChecksDown(false);
 
     Await.until(BOUND, "b leads", b::isLeader);
@@ -142,9 +160,13 @@ class PostgresSessionLockTakeOverTest {
   }
 
   @Test
-  void however_the_race_for_the_freed_lock_goes_there_is_never_more_than_one_leader() throws SQLException {
+  void however_the_race_for_the_freed_lock_goes_there_is_never_more_than_one_leader()
+      throws SQLException {
     TenureNode a = node(fixture.open(prefix), "a");
-    Await.until(BOUND, "a leads with its lock recorded", () -> a.isLeader() && observer.leases().read().sessionLocked());
+    Await.until(
+        BOUND,
+        "a leads with its lock recorded",
+        () -> a.isLeader() && observer.leases().read().sessionLocked());
     TenureNode b = node(fixture.open(prefix), "b");
     for (int round = 0; round < 5; round++) {
       long epoch = observer.leases().read().epoch();
@@ -155,8 +177,13 @@ class PostgresSessionLockTakeOverTest {
 
       // Either the leader takes its lock again first and keeps leading, or it steps down and the
       // other node takes over; the lease settles with its lock recorded again.
-      Await.until(BOUND, "a leader with its lock recorded", () -> (a.isLeader() || b.isLeader())
-          && observer.leases().read().sessionLocked() && lockHolder(holder));
+      Await.until(
+          BOUND,
+          "a leader with its lock recorded",
+          () ->
+              (a.isLeader() || b.isLeader())
+                  && observer.leases().read().sessionLocked()
+                  && lockHolder(holder));
       assertThat(observer.leases().read().epoch()).isBetween(epoch, epoch + 1);
     }
     assertThat(overlaps.violations()).isEmpty();

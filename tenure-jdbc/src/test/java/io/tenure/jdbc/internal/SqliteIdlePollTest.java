@@ -17,12 +17,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * On SQLite a write transaction is the database's one write lock. A process frozen during one
- * stops every other node's writes, heartbeats included, until it resumes (issue 15, item 3), so an
- * idle poll must not take it: a claim from an empty queue and a reclaim sweep that finds nothing
- * expired are reads. The test holds the write lock itself, on a connection of its own, and each
- * idle poll must answer while it is held; one that wanted the lock would wait out SQLite's busy
- * timeout (10 s, retried) instead.
+ * On SQLite a write transaction is the database's one write lock. A process frozen during one stops
+ * every other node's writes, heartbeats included, until it resumes (issue 15, item 3), so an idle
+ * poll must not take it: a claim from an empty queue and a reclaim sweep that finds nothing expired
+ * are reads. The test holds the write lock itself, on a connection of its own, and each idle poll
+ * must answer while it is held; one that wanted the lock would wait out SQLite's busy timeout (10
+ * s, retried) instead.
  */
 class SqliteIdlePollTest {
   private static final Duration LEASE = Duration.ofMinutes(5);
@@ -45,8 +45,10 @@ class SqliteIdlePollTest {
       statement.execute("BEGIN IMMEDIATE");
       try {
         CompletableFuture<List<QueueMessage>> claim =
-            CompletableFuture.supplyAsync(() -> queues.claim(ClaimRequest.of("jobs", "node", 16, LEASE)));
-        CompletableFuture<Integer> reclaim = CompletableFuture.supplyAsync(() -> queues.reclaimExpired(100));
+            CompletableFuture.supplyAsync(
+                () -> queues.claim(ClaimRequest.of("jobs", "node", 16, LEASE)));
+        CompletableFuture<Integer> reclaim =
+            CompletableFuture.supplyAsync(() -> queues.reclaimExpired(100));
 
         assertThat(claim.get(5, TimeUnit.SECONDS)).isEmpty();
         assertThat(reclaim.get(5, TimeUnit.SECONDS)).isZero();

@@ -23,8 +23,8 @@ import org.sqlite.SQLiteDataSource;
 class SqliteSessionTest {
 
   @Test
-  void every_borrowed_connection_waits_for_the_write_lock_and_gets_the_callers_timeout_back(@TempDir Path dir)
-      throws SQLException {
+  void every_borrowed_connection_waits_for_the_write_lock_and_gets_the_callers_timeout_back(
+      @TempDir Path dir) throws SQLException {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl("jdbc:sqlite:" + dir.resolve("busy.db"));
     config.setMaximumPoolSize(1);
@@ -57,7 +57,8 @@ class SqliteSessionTest {
   }
 
   @Test
-  void a_store_over_a_callers_data_source_switches_the_database_to_wal(@TempDir Path dir) throws SQLException {
+  void a_store_over_a_callers_data_source_switches_the_database_to_wal(@TempDir Path dir)
+      throws SQLException {
     String url = "jdbc:sqlite:" + dir.resolve("wal.db");
     SQLiteDataSource callers = new SQLiteDataSource();
     callers.setUrl(url);
