@@ -167,7 +167,7 @@ final class InMemoryQueueStore implements QueueStore {
               if (row == null) {
                 return;
               }
-              if (repends(r.outcome(), row)) {
+              if (repends(r.outcome())) {
                 apply(t.messages, row, r.outcome(), now);
                 applied.add(r.claim().id());
               } else {
@@ -187,11 +187,11 @@ final class InMemoryQueueStore implements QueueStore {
   }
 
   /** Whether the outcome puts the message back to {@code PENDING}: never fenced (SPEC §1.5). */
-  private static boolean repends(Resolution.Outcome outcome, Row row) {
+  private static boolean repends(Resolution.Outcome outcome) {
     return switch (outcome) {
       case Resolution.Release release -> true;
       case Resolution.Reschedule snooze -> true;
-      case Resolution.Failed failed -> row.attempts < row.maxAttempts;
+      case Resolution.Retry retry -> true;
       case Resolution.Done done -> false;
       case Resolution.DeadLetter dead -> false;
     };
@@ -201,13 +201,9 @@ final class InMemoryQueueStore implements QueueStore {
     switch (outcome) {
       case Resolution.Done done when done.keep() -> row.finish(MessageStatus.DONE, now);
       case Resolution.Done done -> table.delete(row);
-      case Resolution.Failed failed -> {
-        row.lastError = failed.error();
-        if (row.attempts >= row.maxAttempts) {
-          row.finish(MessageStatus.DEAD, now);
-        } else {
-          row.repend(after(now, failed.retryIn()));
-        }
+      case Resolution.Retry retry -> {
+        row.lastError = retry.error();
+        row.repend(after(now, retry.in()));
       }
       case Resolution.DeadLetter dead -> {
         row.lastError = dead.error();

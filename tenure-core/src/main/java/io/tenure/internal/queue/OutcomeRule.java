@@ -7,9 +7,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What becomes of a message its handler finished (SPEC §6.3): the one place that decides retry or
- * dead, and the one place that words the error a message keeps. Pure: the outcome depends only on
- * the message as claimed, the failure and the policy (whose retry delay carries the policy's
- * jitter).
+ * dead (the stores apply what they are told), and the one place that words the error a message
+ * keeps. Pure: the outcome depends only on the message as claimed, the failure and the policy
+ * (whose retry delay carries the policy's jitter).
  */
 final class OutcomeRule {
   /** The longest error text a message keeps; the rest of a long failure's text is cut. */
@@ -34,7 +34,7 @@ final class OutcomeRule {
     if (policy.isNonRetryable(failure) || message.attempts() >= message.maxAttempts()) {
       return new Resolution.DeadLetter(error);
     }
-    return new Resolution.Failed(policy.retryDelay(message.attempts()), error);
+    return new Resolution.Retry(policy.retryDelay(message.attempts()), error);
   }
 
   /** The error a failed message keeps: the failure's text, at most {@link #MAX_ERROR_LENGTH}. */

@@ -205,7 +205,7 @@ final class ResolveBatcher {
     for (Resolution resolution : applied) {
       switch (resolution.outcome()) {
         case Resolution.Done done -> handled.incrementAndGet();
-        case Resolution.Failed failed -> retried.incrementAndGet();
+        case Resolution.Retry retry -> retried.incrementAndGet();
         case Resolution.DeadLetter letter -> dead.incrementAndGet();
         case Resolution.Release release -> {}
         case Resolution.Reschedule snooze -> {}

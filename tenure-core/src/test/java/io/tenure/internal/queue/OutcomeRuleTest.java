@@ -60,7 +60,7 @@ class OutcomeRuleTest {
     if (attempts >= maxAttempts) {
       assertThat(outcome).isEqualTo(new Resolution.DeadLetter(error));
     } else {
-      assertThat(outcome).isEqualTo(new Resolution.Failed(policy.retryDelay(attempts), error));
+      assertThat(outcome).isEqualTo(new Resolution.Retry(policy.retryDelay(attempts), error));
     }
   }
 
@@ -82,10 +82,10 @@ class OutcomeRuleTest {
         QueuePolicy.defaults()
             .withMaxAttempts(31)
             .withBackoff(Duration.ofMillis(100), 2.0, Duration.ofSeconds(30), 0.5);
-    Resolution.Failed retry =
-        (Resolution.Failed) OutcomeRule.decide(claimed(attempts, 31), failure, policy);
+    Resolution.Retry retry =
+        (Resolution.Retry) OutcomeRule.decide(claimed(attempts, 31), failure, policy);
     double plain = Math.min(100e6 * Math.pow(2, attempts - 1), 30e9);
-    assertThat((double) retry.retryIn().toNanos())
+    assertThat((double) retry.in().toNanos())
         .isBetween(plain * 0.5 - 1, Math.min(plain * 1.5 + 1, 30e9));
   }
 
