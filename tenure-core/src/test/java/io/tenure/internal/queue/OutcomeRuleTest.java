@@ -104,6 +104,16 @@ class OutcomeRuleTest {
   }
 
   @Test
+  void an_error_of_exactly_2000_characters_is_kept_whole_and_one_more_is_cut() {
+    String prefix = new IllegalStateException("").toString();
+    Throwable fits = new IllegalStateException("x".repeat(2000 - prefix.length()));
+    Throwable over = new IllegalStateException("x".repeat(2001 - prefix.length()));
+
+    assertThat(OutcomeRule.describe(fits)).isEqualTo(fits.toString()).hasSize(2000);
+    assertThat(OutcomeRule.describe(over)).isEqualTo(over.toString().substring(0, 2000));
+  }
+
+  @Test
   void the_first_claim_of_a_one_attempt_message_that_fails_is_a_dead_letter() {
     Resolution.Outcome outcome =
         OutcomeRule.decide(
