@@ -2,11 +2,8 @@ package io.tenure.jdbc.internal;
 
 import io.tenure.spi.Resolution;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -19,13 +16,13 @@ import java.util.Set;
  * given back: a handler that succeeded is not charged one.
  */
 final class RefusedResolves {
-  /** Ids per statement, as the store's own chunks. */
-  private static final int CHUNK = 250;
+  private final NamedStatement onLastAttempt;
 
-  private final String messages;
-
-  RefusedResolves(String messages) {
-    this.messages = messages;
+  /**
+   * @param lastAttempt reads which of {@code :ids} are on their last attempt
+   */
+  RefusedResolves(NamedStatement lastAttempt) {
+    this.onLastAttempt = lastAttempt;
   }
 
   /**
@@ -67,24 +64,8 @@ final class RefusedResolves {
   /** The ids among {@code failed} whose failure would dead-letter them (no attempts left). */
   private Set<Long> lastAttempt(Connection connection, List<Long> failed) throws SQLException {
     Set<Long> spent = new HashSet<>();
-    for (int from = 0; from < failed.size(); from += CHUNK) {
-      List<Long> chunk = failed.subList(from, Math.min(failed.size(), from + CHUNK));
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "SELECT id FROM "
-                  + messages
-                  + " WHERE attempts >= max_attempts AND id IN ("
-                  + String.join(", ", Collections.nCopies(chunk.size(), "?"))
-                  + ")")) {
-        for (int i = 0; i < chunk.size(); i++) {
-          statement.setLong(i + 1, chunk.get(i));
-        }
-        try (ResultSet rows = statement.executeQuery()) {
-          while (rows.next()) {
-            spent.add(rows.getLong(1));
-          }
-        }
-      }
+    for (List<Long> chunk : NamedStatement.chunks(failed)) {
+      spent.addAll(onLastAttempt.ids(connection, NamedStatement.Params.of("ids", chunk)));
     }
     return spent;
   }
