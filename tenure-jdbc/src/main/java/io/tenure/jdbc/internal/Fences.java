@@ -11,7 +11,7 @@ import java.sql.SQLException;
 
 /**
  * The fences every store checks, in one place: the leader's (the lease row names the node at the
- * epoch and has not expired, SPEC §3) and an agent's (the agent row names the node at the epoch,
+ * epoch and has not expired, SPEC §4) and an agent's (the agent row names the node at the epoch,
  * SPEC §5). Both are fail-closed: a missing row refuses the write.
  */
 final class Fences {
