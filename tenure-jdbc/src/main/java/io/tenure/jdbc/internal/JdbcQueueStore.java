@@ -61,8 +61,7 @@ public final class JdbcQueueStore implements QueueStore {
     this.resolves = new Resolves(context);
     this.reclaims = new Reclaims(context, idleReads);
     this.deadLetters = new DeadLetters(context);
-    this.stats =
-        new QueueStatsQuery(jdbc, prefix.table("messages"), prefix.table("messages_status"));
+    this.stats = new QueueStatsQuery(context);
     this.sessions = sessions;
   }
 
@@ -165,7 +164,7 @@ public final class JdbcQueueStore implements QueueStore {
                 case QueueSql.ChooseThenLock choose -> choose.walk();
               };
           case "deleteIfHeld" -> context.sql().deleteIfHeld();
-          case "stats" -> stats.sql();
+          case "stats" -> context.sql().stats();
           default -> throw new IllegalArgumentException("no queue statement named " + name);
         };
     return new Exported(context.statement(template));

@@ -24,6 +24,7 @@ interface QueueSql {
     return Map.of(
         "messages", prefix.table("messages"),
         "messages_key", prefix.table("messages_key"),
+        "messages_status", prefix.table("messages_status"),
         "agents", prefix.table("agents"),
         "now", dialect.now(),
         "now_plus", dialect.nowPlusMicros(),
@@ -191,6 +192,18 @@ interface QueueSql {
 
   /** Deletes the rows {@code :ids} of {@code :status}. */
   String deleteFinished();
+
+  // ---- stats ----
+
+  /**
+   * Every queue's counts per status and its oldest available message's {@code available_at} ({@code
+   * oldest}), with the database's {@code read_at}, in one statement (one snapshot); see {@link
+   * QueueStatsQuery}. No parameters.
+   */
+  String stats();
+
+  /** A statement to run first in the stats read's own transaction, where the planner needs one. */
+  Optional<String> statsSetting();
 
   // ---- dead letters and admin ----
 

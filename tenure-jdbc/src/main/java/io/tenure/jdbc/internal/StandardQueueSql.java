@@ -177,6 +177,61 @@ abstract class StandardQueueSql implements QueueSql {
     return "DELETE FROM ${messages} WHERE status = :status AND id IN (:ids)";
   }
 
+  // ---- stats ----
+
+  /**
+   * The queues from recursive skip scans of the partial indexes of pending, in-flight and finished
+   * rows (schema V7), one probe per queue and index, then each queue's counts from the same
+   * indexes' ranges. Each status term repeats its partial index's predicate where that differs, so
+   * that SQLite, which matches predicates by their terms, uses the index too.
+   */
+  @Override
+  public String stats() {
+    return """
+        WITH RECURSIVE
+        p(queue) AS (
+          SELECT (SELECT f.queue FROM ${messages} f WHERE f.status = ${PENDING}
+            ORDER BY f.queue LIMIT 1)
+          UNION ALL SELECT (SELECT f.queue FROM ${messages} f WHERE f.status = ${PENDING}
+            AND f.queue > p.queue ORDER BY f.queue LIMIT 1)
+          FROM p WHERE p.queue IS NOT NULL),
+        i(queue) AS (
+          SELECT (SELECT f.queue FROM ${messages} f WHERE f.status = ${INFLIGHT}
+            ORDER BY f.queue LIMIT 1)
+          UNION ALL SELECT (SELECT f.queue FROM ${messages} f WHERE f.status = ${INFLIGHT}
+            AND f.queue > i.queue ORDER BY f.queue LIMIT 1)
+          FROM i WHERE i.queue IS NOT NULL),
+        d(queue) AS (
+          SELECT (SELECT f.queue FROM ${messages} f WHERE f.status IN (${DONE}, ${DEAD})
+            ORDER BY f.queue LIMIT 1)
+          UNION ALL SELECT (SELECT f.queue FROM ${messages} f WHERE f.status IN (${DONE}, ${DEAD})
+            AND f.queue > d.queue ORDER BY f.queue LIMIT 1)
+          FROM d WHERE d.queue IS NOT NULL),
+        q(queue) AS (
+          SELECT queue FROM p WHERE queue IS NOT NULL
+          UNION SELECT queue FROM i WHERE queue IS NOT NULL
+          UNION SELECT queue FROM d WHERE queue IS NOT NULL)
+        SELECT q.queue,
+          (SELECT COUNT(*) FROM ${messages} m
+            WHERE m.queue = q.queue AND m.status = ${PENDING}) AS pending,
+          (SELECT COUNT(*) FROM ${messages} m
+            WHERE m.queue = q.queue AND m.status = ${INFLIGHT}) AS inflight,
+          (SELECT COUNT(*) FROM ${messages} m
+            WHERE m.queue = q.queue AND m.status IN (${DONE}, ${DEAD}) AND m.status = ${DEAD}) AS dead,
+          (SELECT COUNT(*) FROM ${messages} m
+            WHERE m.queue = q.queue AND m.status IN (${DONE}, ${DEAD}) AND m.status = ${DONE}) AS done,
+          (SELECT MIN(m.available_at) FROM ${messages} m
+            WHERE m.queue = q.queue AND m.status = ${PENDING} AND m.available_at <= ${now}) AS oldest,
+          ${now} AS read_at
+        FROM q ORDER BY q.queue
+        """;
+  }
+
+  @Override
+  public Optional<String> statsSetting() {
+    return Optional.empty();
+  }
+
   // ---- dead letters and admin ----
 
   @Override
