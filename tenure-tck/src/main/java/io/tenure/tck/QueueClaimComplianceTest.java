@@ -7,7 +7,7 @@ import io.tenure.QueueMessage;
 import io.tenure.spi.QueueStore;
 import io.tenure.spi.Resolution.DeadLetter;
 import io.tenure.spi.Resolution.Done;
-import io.tenure.spi.Resolution.Failed;
+import io.tenure.spi.Resolution.Retry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -71,7 +71,7 @@ public abstract class QueueClaimComplianceTest extends QueueKit {
   void a_failed_head_keeps_blocking_its_key_and_the_order_survives_the_retry() {
     long head = enqueue(keyed("k", Duration.ZERO));
     long next = enqueue(keyed("k", Duration.ZERO));
-    resolveApplied(claimOne(), new Failed(SHORT, "try again"));
+    resolveApplied(claimOne(), new Retry(SHORT, "try again"));
 
     assertThat(claim(10)).as("the second waits for the head's retry").isEmpty();
     DatabaseClock.awaitPast(store, stored(head).availableAt());

@@ -9,10 +9,10 @@ import io.tenure.spi.MessageClaim;
 import io.tenure.spi.Resolution;
 import io.tenure.spi.Resolution.DeadLetter;
 import io.tenure.spi.Resolution.Done;
-import io.tenure.spi.Resolution.Failed;
 import io.tenure.spi.Resolution.Outcome;
 import io.tenure.spi.Resolution.Release;
 import io.tenure.spi.Resolution.Reschedule;
+import io.tenure.spi.Resolution.Retry;
 import io.tenure.spi.ResolveResult;
 import java.time.Duration;
 import java.time.Instant;
@@ -78,7 +78,7 @@ public abstract class QueueExclusiveComplianceTest extends QueueKit {
     QueueMessage head = claimStrict(guard, 1).get(0);
 
     assertThat(claimStrict(guard, 10)).as("head in flight").isEmpty();
-    assertThat(resolve(head, new Failed(LATER, "later"), guard).allApplied()).isTrue();
+    assertThat(resolve(head, new Retry(LATER, "later"), guard).allApplied()).isTrue();
     assertThat(claimStrict(guard, 10)).as("head waits for its retry").isEmpty();
   }
 
@@ -114,12 +114,7 @@ public abstract class QueueExclusiveComplianceTest extends QueueKit {
   void
       a_finish_with_a_stale_guard_applies_nothing_and_puts_the_message_back_with_its_attempt_given_back() {
     AgentGuard guard = ownExclusiveQueue(a);
-    List<Outcome> finishes =
-        List.of(
-            new Done(false),
-            new Done(true),
-            new DeadLetter("poison"),
-            new Failed(Duration.ZERO, "boom on the last attempt"));
+    List<Outcome> finishes = List.of(new Done(false), new Done(true), new DeadLetter("poison"));
     for (Outcome finish : finishes) {
       long id = enqueue(attempts(1)); // one attempt: the claim spends the last one
       QueueMessage claimed = claimStrict(guard, 1).get(0);
@@ -143,12 +138,12 @@ public abstract class QueueExclusiveComplianceTest extends QueueKit {
   }
 
   /**
-   * SPEC §1.5, §6.9: a failure with attempts left is a re-pend, never fenced: it lands under a
-   * stale guard with its error and its backoff, so the successor neither retries at once nor loses
-   * the error. The guard is reported refused, the re-pend as applied.
+   * SPEC §1.5, §6.9: a retry (a failure with attempts left) is a re-pend, never fenced: it lands
+   * under a stale guard with its error and its backoff, so the successor neither retries at once
+   * nor loses the error. The guard is reported refused, the re-pend as applied.
    */
   @Test
-  void a_failure_with_attempts_left_under_a_stale_guard_lands_with_its_error_and_backoff() {
+  void a_retry_under_a_stale_guard_lands_with_its_error_and_backoff() {
     AgentGuard guard = ownExclusiveQueue(a);
     long id = enqueue(attempts(3));
     QueueMessage claimed = claimStrict(guard, 1).get(0);
@@ -156,7 +151,7 @@ public abstract class QueueExclusiveComplianceTest extends QueueKit {
     guard = reclaimAgent(guard);
     Instant before = store.now();
 
-    ResolveResult result = resolve(claimed, new Failed(LATER, "boom"), stale);
+    ResolveResult result = resolve(claimed, new Retry(LATER, "boom"), stale);
 
     assertThat(result).isEqualTo(new ResolveResult(List.of(id), List.of(), true));
     QueueMessage retry = stored(id);

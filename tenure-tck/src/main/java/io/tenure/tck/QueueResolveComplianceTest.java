@@ -9,9 +9,9 @@ import io.tenure.spi.MessageClaim;
 import io.tenure.spi.Resolution;
 import io.tenure.spi.Resolution.DeadLetter;
 import io.tenure.spi.Resolution.Done;
-import io.tenure.spi.Resolution.Failed;
 import io.tenure.spi.Resolution.Release;
 import io.tenure.spi.Resolution.Reschedule;
+import io.tenure.spi.Resolution.Retry;
 import io.tenure.spi.ResolveResult;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,11 +26,11 @@ public abstract class QueueResolveComplianceTest extends QueueKit {
   // ---- resolves
 
   @Test
-  void a_failure_with_attempts_left_is_retried_later_with_its_error_and_attempts_kept() {
+  void a_retry_is_pending_later_with_its_error_and_attempts_kept() {
     QueueMessage claimed = enqueueAndClaim(attempts(3));
     Instant before = store.now();
 
-    resolveApplied(claimed, new Failed(Duration.ofMinutes(10), "boom"));
+    resolveApplied(claimed, new Retry(Duration.ofMinutes(10), "boom"));
 
     QueueMessage retry = stored(claimed.id());
     assertPendingUnclaimed(retry, 1);
@@ -40,20 +40,33 @@ public abstract class QueueResolveComplianceTest extends QueueKit {
     assertThat(claim(10)).isEmpty();
   }
 
+  /**
+   * The consumer decides retry or dead (SPEC §6.3); the store applies what it is told: a retry on
+   * the last attempt re-pends, and only a dead letter makes the message dead.
+   */
   @Test
-  void a_failure_at_max_attempts_makes_a_dead_letter() {
+  void a_retry_on_the_last_attempt_is_applied_as_told_and_a_dead_letter_is_dead() {
     enqueue(attempts(2));
-    resolveApplied(claimOne(), new Failed(Duration.ZERO, "first"));
+    resolveApplied(claimOne(), new Retry(Duration.ZERO, "first"));
     QueueMessage last = claimOne();
     assertThat(last.attempts()).isEqualTo(2);
+
+    resolveApplied(last, new Retry(Duration.ZERO, "second"));
+
+    QueueMessage again = stored(last.id());
+    assertPendingUnclaimed(again, 2);
+    assertThat(again.lastError()).isEqualTo("second");
+    assertThat(again.finishedAt()).isNull();
+    QueueMessage past = claimOne();
+    assertThat(past.attempts()).isEqualTo(3);
     Instant before = store.now();
 
-    resolveApplied(last, new Failed(Duration.ZERO, "second"));
+    resolveApplied(past, new DeadLetter("third"));
 
     QueueMessage dead = stored(last.id());
     assertThat(dead.status()).isEqualTo(MessageStatus.DEAD);
-    assertThat(dead.lastError()).isEqualTo("second");
-    assertThat(dead.attempts()).isEqualTo(2);
+    assertThat(dead.lastError()).isEqualTo("third");
+    assertThat(dead.attempts()).isEqualTo(3);
     assertThat(dead.ownerNode()).isNull();
     assertThat(dead.claimToken()).isNull();
     assertFromNow(dead.finishedAt(), Duration.ZERO, before);
@@ -130,7 +143,7 @@ public abstract class QueueResolveComplianceTest extends QueueKit {
             List.of(
                 new Resolution(claimed.get(0).claim(), new Done(false)),
                 new Resolution(new MessageClaim(claimed.get(1).id(), "made-up"), new Done(true)),
-                new Resolution(claimed.get(2).claim(), new Failed(Duration.ZERO, "boom"))),
+                new Resolution(claimed.get(2).claim(), new Retry(Duration.ZERO, "boom"))),
             null);
 
     assertThat(result).isEqualTo(new ResolveResult(List.of(), List.of(claimed.get(1).id()), false));

@@ -12,8 +12,8 @@ import io.tenure.spi.EnqueueResult;
 import io.tenure.spi.MessageQuery;
 import io.tenure.spi.NewMessage;
 import io.tenure.spi.Resolution.Done;
-import io.tenure.spi.Resolution.Failed;
 import io.tenure.spi.Resolution.Reschedule;
+import io.tenure.spi.Resolution.Retry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -172,7 +172,7 @@ public abstract class QueueValuesComplianceTest extends QueueKit {
     assertThat(claimed.id()).isEqualTo(retried);
 
     Instant beforeRetry = store.now();
-    resolveApplied(claimed, new Failed(longest, "later"));
+    resolveApplied(claimed, new Retry(longest, "later"));
     assertFromNow(stored(retried).availableAt(), longest, beforeRetry);
     assertThat(claim(10)).isEmpty();
     assertThat(queues.stats()).singleElement().satisfies(s -> assertThat(s.pending()).isEqualTo(2));

@@ -148,9 +148,6 @@ interface QueueSql {
   /** Locks and returns the ids of an {@code each} section of rows {@code (:id, :token)} held. */
   String heldClaims();
 
-  /** The ids among {@code :ids} on their last attempt. */
-  String lastAttempt();
-
   /** Finishes, keeping them, the rows {@code :ids}. */
   String doneKept();
 
@@ -161,10 +158,10 @@ interface QueueSql {
   String release();
 
   /**
-   * Row {@code :id} failed with {@code :error}: dead on its last attempt, else pending again after
-   * {@code :retry_in}.
+   * Row {@code :id} is pending again after {@code :in} with {@code :error}, the attempt kept: the
+   * consumer decided the retry, whatever the attempts.
    */
-  String failed();
+  String retry();
 
   /** Row {@code :id} is dead with {@code :error}. */
   String deadLetter();

@@ -31,7 +31,7 @@ final class Resolves {
   private final NamedStatement doneKept;
   private final NamedStatement delete;
   private final NamedStatement release;
-  private final NamedStatement failed;
+  private final NamedStatement retry;
   private final NamedStatement deadLetter;
   private final NamedStatement reschedule;
   private final NamedStatement extend;
@@ -39,7 +39,7 @@ final class Resolves {
   Resolves(QueueContext context) {
     this.context = context;
     QueueSql sql = context.sql();
-    this.refused = new RefusedResolves(context.statement(sql.lastAttempt()));
+    this.refused = new RefusedResolves();
     this.doneKeptIfHeld = context.statement(sql.doneKeptIfHeld());
     this.deleteIfHeld = context.statement(sql.deleteIfHeld());
     this.releaseIfHeld = context.statement(sql.releaseIfHeld());
@@ -47,7 +47,7 @@ final class Resolves {
     this.doneKept = context.statement(sql.doneKept());
     this.delete = context.statement(sql.delete());
     this.release = context.statement(sql.release());
-    this.failed = context.statement(sql.failed());
+    this.retry = context.statement(sql.retry());
     this.deadLetter = context.statement(sql.deadLetter());
     this.reschedule = context.statement(sql.reschedule());
     this.extend = context.statement(sql.extend());
@@ -84,7 +84,6 @@ final class Resolves {
                 // §6.9).
                 RefusedResolves.Rewrite rewrite =
                     refused.rewrite(
-                        connection,
                         resolutions.stream().filter(r -> held.contains(r.claim().id())).toList());
                 apply(connection, rewrite.writes());
                 return new ResolveResult(rewrite.landed(), lost, true);
@@ -182,14 +181,14 @@ final class Resolves {
         case Resolution.Release release ->
             this.release.updateInChunks(
                 connection, Params.of(), group.stream().map(r -> r.claim().id()).toList());
-        case Resolution.Failed f ->
-            failed.batch(
+        case Resolution.Retry again ->
+            retry.batch(
                 connection,
                 entries(
                     group,
                     r ->
-                        Params.of("retry_in", ((Resolution.Failed) r.outcome()).retryIn())
-                            .and("error", ((Resolution.Failed) r.outcome()).error())));
+                        Params.of("in", ((Resolution.Retry) r.outcome()).in())
+                            .and("error", ((Resolution.Retry) r.outcome()).error())));
         case Resolution.DeadLetter dead ->
             deadLetter.batch(
                 connection,

@@ -81,11 +81,6 @@ abstract class StandardQueueSql implements QueueSql {
   }
 
   @Override
-  public String lastAttempt() {
-    return "SELECT id FROM ${messages} WHERE attempts >= max_attempts AND id IN (:ids)";
-  }
-
-  @Override
   public String doneKept() {
     return """
         UPDATE ${messages} SET status = ${DONE}, finished_at = ${now},
@@ -109,14 +104,11 @@ abstract class StandardQueueSql implements QueueSql {
   }
 
   @Override
-  public String failed() {
+  public String retry() {
     return """
-        UPDATE ${messages} SET
-          status = CASE WHEN attempts >= max_attempts THEN ${DEAD} ELSE ${PENDING} END,
-          finished_at = CASE WHEN attempts >= max_attempts THEN ${now} ELSE NULL END,
-          available_at = CASE WHEN attempts >= max_attempts THEN available_at
-            ELSE ${now + :retry_in} END,
-          last_error = :error, owner_node = NULL, claim_token = NULL, lease_until = NULL
+        UPDATE ${messages} SET status = ${PENDING}, finished_at = NULL,
+          available_at = ${now + :in}, last_error = :error,
+          owner_node = NULL, claim_token = NULL, lease_until = NULL
         WHERE id = :id
         """;
   }
