@@ -57,6 +57,7 @@ public final class DefaultTenureNode implements TenureNode {
   private final LeaderDuties duties;
   private final AgentRuntime agents;
   private final AgentControls controls;
+  private final List<ConsumerSpec> consumerSpecs;
   private final NodeQueues queues;
   private final NodeThreads threads;
   private volatile Optional<AutoCloseable> placements = Optional.empty();
@@ -99,6 +100,7 @@ public final class DefaultTenureNode implements TenureNode {
         new AgentRuntime(
             store.agents(), settings, families, keeper::nodeId, store.events(), ticker);
     this.controls = new AgentControls(store, settings, agents, elector::fence);
+    this.consumerSpecs = List.copyOf(consumers);
     this.queues =
         new NodeQueues(
             store.queues(),
@@ -144,6 +146,11 @@ public final class DefaultTenureNode implements TenureNode {
       RUNNING_NAMES.remove(registryKey);
       throw e;
     }
+    LOG.info(
+        "node {} ({}) starts: {}",
+        settings.name(),
+        nodeId(),
+        EffectiveConfiguration.describe(settings, store.describe(), consumerSpecs));
     threads.schedule(Role.HEARTBEAT, settings.heartbeatInterval(), this::heartbeatTick);
     threads.schedule(Role.ELECTOR, settings.renewInterval(), elector::tick);
     elector
