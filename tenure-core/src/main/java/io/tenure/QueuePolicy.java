@@ -165,7 +165,8 @@ public record QueuePolicy(
    */
   @SafeVarargs
   public final QueuePolicy withNonRetryable(Class<? extends Throwable>... types) {
-    return edit(draft -> draft.nonRetryable = Set.of(types));
+    Set<Class<? extends Throwable>> replacing = Set.of(types);
+    return edit(draft -> draft.nonRetryable = replacing);
   }
 
   /** Copies this policy, lets {@code change} set what it changes, and checks the result. */

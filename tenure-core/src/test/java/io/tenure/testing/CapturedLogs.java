@@ -88,6 +88,8 @@ public final class CapturedLogs implements SLF4JServiceProvider {
   public void initialize() {}
 
   private static final class CapturingLogger extends LegacyAbstractLogger {
+    private static final long serialVersionUID = 1L;
+
     CapturingLogger(String name) {
       this.name = name;
     }
