@@ -163,7 +163,7 @@ public final class DefaultTenureNode implements TenureNode {
     threads.schedule(
         Role.RECLAIM,
         settings.queues().reclaimInterval(),
-        () -> queues.reclaimTick(elector.fence().isPresent()));
+        () -> queues.reclaimTick(() -> elector.fence().isPresent()));
     queues.start();
     Duration watch = settings.renewInterval().dividedBy(20);
     threads.schedule(

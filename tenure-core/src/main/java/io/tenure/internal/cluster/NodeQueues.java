@@ -70,14 +70,15 @@ final class NodeQueues {
 
   /**
    * Every node sweeps: the sweep is one indexed statement, and no queue waits for a leader.
-   * Retention (SPEC §6.7) runs on the leader alone, for the queues whose policy this node knows.
+   * Retention (SPEC §6.7) runs on the leader alone, for the queues whose policy this node knows;
+   * leadership is asked after the reclaim, which may have taken a while.
    */
-  void reclaimTick(boolean leader) {
+  void reclaimTick(BooleanSupplier leader) {
     int reclaimed = store.reclaimExpired(settings.reclaimPerTick());
     if (reclaimed > 0) {
       LOG.info("node {}: re-pended {} messages whose lease expired", nodeId.get(), reclaimed);
     }
-    if (leader) {
+    if (leader.getAsBoolean()) {
       for (ConsumerSpec spec : specs) {
         QueuePolicy policy = spec.queue().policy();
         store.deleteExpired(
