@@ -5,7 +5,7 @@ import java.util.function.Function;
 
 /**
  * The agents of one scheme, e.g. every {@code projection://...}. Register the family on each node
- * that can run it ({@link TenureNode.Builder#agentFamily}); the scheme becomes one of the node's
+ * that can run it ({@link TenureNodeBuilder#agentFamily}); the scheme becomes one of the node's
  * capabilities. The leader asks its own families which agents should exist, so every promotable
  * node should register every family.
  */

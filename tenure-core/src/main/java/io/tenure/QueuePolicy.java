@@ -95,90 +95,126 @@ public record QueuePolicy(
         Set.of());
   }
 
+  /**
+   * @param attempts claims a message gets before it becomes a dead letter, at least 1
+   * @return this policy with that many attempts
+   * @throws IllegalArgumentException if below 1
+   */
   public QueuePolicy withMaxAttempts(int attempts) {
-    return new QueuePolicy(
-        attempts,
-        backoffBase,
-        backoffFactor,
-        backoffCap,
-        jitter,
-        lease,
-        retainDone,
-        retainDead,
-        payloadLimit,
-        nonRetryable);
+    return edit(draft -> draft.maxAttempts = attempts);
   }
 
+  /**
+   * @param base the first retry's delay, positive
+   * @param factor each further delay is the previous one times this, at least 1
+   * @param cap the longest delay, at least {@code base}
+   * @param jitterFraction the random spread of each delay, 0 to 1
+   * @return this policy with that backoff
+   * @throws IllegalArgumentException naming the value if one is out of range
+   */
   public QueuePolicy withBackoff(
       Duration base, double factor, Duration cap, double jitterFraction) {
-    return new QueuePolicy(
-        maxAttempts,
-        base,
-        factor,
-        cap,
-        jitterFraction,
-        lease,
-        retainDone,
-        retainDead,
-        payloadLimit,
-        nonRetryable);
+    return edit(
+        draft -> {
+          draft.backoffBase = base;
+          draft.backoffFactor = factor;
+          draft.backoffCap = cap;
+          draft.jitter = jitterFraction;
+        });
   }
 
+  /**
+   * @param claimLease how long a claim holds, at least 100 ms
+   * @return this policy with that lease
+   * @throws IllegalArgumentException if shorter than 100 ms or longer than {@link
+   *     Limits#MAX_DURATION}
+   */
   public QueuePolicy withLease(Duration claimLease) {
-    return new QueuePolicy(
-        maxAttempts,
-        backoffBase,
-        backoffFactor,
-        backoffCap,
-        jitter,
-        claimLease,
-        retainDone,
-        retainDead,
-        payloadLimit,
-        nonRetryable);
+    return edit(draft -> draft.lease = claimLease);
   }
 
+  /**
+   * @param done how long done messages are kept, zero or more
+   * @param dead how long dead letters are kept, zero or more
+   * @return this policy with those retentions
+   * @throws IllegalArgumentException if either is negative or longer than {@link
+   *     Limits#MAX_RETENTION}
+   */
   public QueuePolicy withRetention(Duration done, Duration dead) {
-    return new QueuePolicy(
-        maxAttempts,
-        backoffBase,
-        backoffFactor,
-        backoffCap,
-        jitter,
-        lease,
-        done,
-        dead,
-        payloadLimit,
-        nonRetryable);
+    return edit(
+        draft -> {
+          draft.retainDone = done;
+          draft.retainDead = dead;
+        });
   }
 
+  /**
+   * @param bytes the largest payload an enqueue accepts, 1 to {@link #MAX_PAYLOAD_LIMIT}
+   * @return this policy with that limit
+   * @throws IllegalArgumentException if out of range
+   */
   public QueuePolicy withPayloadLimit(int bytes) {
-    return new QueuePolicy(
-        maxAttempts,
-        backoffBase,
-        backoffFactor,
-        backoffCap,
-        jitter,
-        lease,
-        retainDone,
-        retainDead,
-        bytes,
-        nonRetryable);
+    return edit(draft -> draft.payloadLimit = bytes);
   }
 
+  /**
+   * @param types exception types (and their subtypes) that dead-letter a message at once; they
+   *     replace any set before
+   * @return this policy with those types
+   * @throws NullPointerException if {@code types} is or holds null
+   */
   @SafeVarargs
   public final QueuePolicy withNonRetryable(Class<? extends Throwable>... types) {
-    return new QueuePolicy(
-        maxAttempts,
-        backoffBase,
-        backoffFactor,
-        backoffCap,
-        jitter,
-        lease,
-        retainDone,
-        retainDead,
-        payloadLimit,
-        Set.of(types));
+    Set<Class<? extends Throwable>> replacing = Set.of(types);
+    return edit(draft -> draft.nonRetryable = replacing);
+  }
+
+  /** Copies this policy, lets {@code change} set what it changes, and checks the result. */
+  private QueuePolicy edit(java.util.function.Consumer<Draft> change) {
+    Draft draft = new Draft(this);
+    change.accept(draft);
+    return draft.policy();
+  }
+
+  /** A policy's fields while one {@code with...} changes some of them. */
+  private static final class Draft {
+    int maxAttempts;
+    Duration backoffBase;
+    double backoffFactor;
+    Duration backoffCap;
+    double jitter;
+    Duration lease;
+    Duration retainDone;
+    Duration retainDead;
+    int payloadLimit;
+    Set<Class<? extends Throwable>> nonRetryable;
+
+    Draft(QueuePolicy from) {
+      maxAttempts = from.maxAttempts;
+      backoffBase = from.backoffBase;
+      backoffFactor = from.backoffFactor;
+      backoffCap = from.backoffCap;
+      jitter = from.jitter;
+      lease = from.lease;
+      retainDone = from.retainDone;
+      retainDead = from.retainDead;
+      payloadLimit = from.payloadLimit;
+      nonRetryable = from.nonRetryable;
+    }
+
+    QueuePolicy policy() {
+      return new QueuePolicy(
+          maxAttempts,
+          backoffBase,
+          backoffFactor,
+          backoffCap,
+          jitter,
+          lease,
+          retainDone,
+          retainDead,
+          payloadLimit,
+          nonRetryable);
+    }
   }
 
   /**

@@ -114,7 +114,7 @@ public final class Tenure implements AutoCloseable {
    * @return a builder of a cluster node on this store, with the default settings
    * @throws IllegalStateException if this Tenure is closed
    */
-  public TenureNode.Builder node() {
+  public TenureNodeBuilder node() {
     return TenureNode.builder(open());
   }
 

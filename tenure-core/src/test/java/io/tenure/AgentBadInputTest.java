@@ -49,7 +49,7 @@ class AgentBadInputTest {
             throw new UnsupportedOperationException();
           }
         };
-    TenureNode.Builder builder = TenureNode.builder(store).agentFamily(family);
+    TenureNodeBuilder builder = TenureNode.builder(store).agentFamily(family);
 
     assertThatThrownBy(() -> builder.agentFamily(family))
         .isInstanceOf(IllegalArgumentException.class)

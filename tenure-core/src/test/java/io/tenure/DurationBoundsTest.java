@@ -39,7 +39,7 @@ class DurationBoundsTest {
     }
   }
 
-  private static TenureNode.Builder node() {
+  private static TenureNodeBuilder node() {
     return TenureNode.builder(STORE);
   }
 

@@ -100,7 +100,7 @@ class QueueBadInputTest {
 
   @Test
   void a_consumer_registered_twice_or_with_bad_concurrency_is_refused() {
-    TenureNode.Builder builder = TenureNode.builder(store).name("n1").consumer(queue, 4, d -> {});
+    TenureNodeBuilder builder = TenureNode.builder(store).name("n1").consumer(queue, 4, d -> {});
     assertThatThrownBy(() -> builder.consumer(queue, 4, d -> {}))
         .hasMessageContaining("queue 'work' already has a consumer on this node");
     assertThatThrownBy(() -> TenureNode.builder(store).consumer(queue, 0, d -> {}))

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class TenureNodeBuilderTest {
   private final InMemoryStore store = InMemoryStore.create();
 
-  private TenureNode.Builder builder() {
+  private TenureNodeBuilder builder() {
     return TenureNode.builder(store);
   }
 

@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.tenure.Agent;
 import io.tenure.AgentContext;
 import io.tenure.AgentFamily;
+import io.tenure.AgentSettings;
 import io.tenure.AgentUri;
 import io.tenure.TenureNode;
 import io.tenure.jdbc.JdbcStore;
@@ -40,10 +41,10 @@ public final class ConvergenceBench {
   private final Map<AgentUri, Set<String>> runners = new ConcurrentHashMap<>();
 
   /** Rebalancing moves per leader pass; the node default unless --moves is given. */
-  private static final int[] MOVES = {TenureNode.Builder.DEFAULT_MAX_MOVES_PER_PASS};
+  private static final int[] MOVES = {AgentSettings.DEFAULT_MAX_MOVES_PER_PASS};
 
   /** The initial placement quiet period; the node default unless --placement-quiet MS is given. */
-  private static final Duration[] QUIET = {TenureNode.Builder.DEFAULT_INITIAL_PLACEMENT_QUIET};
+  private static final Duration[] QUIET = {AgentSettings.DEFAULT_INITIAL_PLACEMENT_QUIET};
 
   private final AtomicInteger duplicates = new AtomicInteger();
 
@@ -133,12 +134,12 @@ public final class ConvergenceBench {
           TenureNode.builder(store)
               .name("n" + i)
               .promotable(i < 3)
-              .agentCaps(MOVES[0], TenureNode.Builder.DEFAULT_MAX_RECONCILIATIONS_PER_TICK)
+              .agentCaps(MOVES[0], AgentSettings.DEFAULT_MAX_RECONCILIATIONS_PER_TICK)
               .initialPlacementDelay(
                   QUIET[0],
-                  QUIET[0].compareTo(TenureNode.Builder.DEFAULT_INITIAL_PLACEMENT_MAX_DELAY) > 0
+                  QUIET[0].compareTo(AgentSettings.DEFAULT_INITIAL_PLACEMENT_MAX_DELAY) > 0
                       ? QUIET[0]
-                      : TenureNode.Builder.DEFAULT_INITIAL_PLACEMENT_MAX_DELAY)
+                      : AgentSettings.DEFAULT_INITIAL_PLACEMENT_MAX_DELAY)
               .agentFamily(family(wanted))
               .build());
     }

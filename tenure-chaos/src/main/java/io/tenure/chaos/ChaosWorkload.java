@@ -10,7 +10,7 @@ import io.tenure.NodeListener;
 import io.tenure.OutgoingMessage;
 import io.tenure.Queue;
 import io.tenure.QueuePolicy;
-import io.tenure.TenureNode;
+import io.tenure.TenureNodeBuilder;
 import io.tenure.spi.Store;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -95,8 +95,8 @@ public final class ChaosWorkload {
    * @param work how long the handler of a FIFO message works ({@link #DEFAULT_WORK} unless a run
    *     asks for slow handlers)
    */
-  public static TenureNode.Builder register(
-      TenureNode.Builder builder,
+  public static TenureNodeBuilder register(
+      TenureNodeBuilder builder,
       Store store,
       History history,
       String node,

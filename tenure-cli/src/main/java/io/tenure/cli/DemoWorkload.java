@@ -9,7 +9,7 @@ import io.tenure.Markers;
 import io.tenure.OutgoingMessage;
 import io.tenure.Queue;
 import io.tenure.QueuePolicy;
-import io.tenure.TenureNode;
+import io.tenure.TenureNodeBuilder;
 import io.tenure.TransitionResult;
 import io.tenure.spi.Store;
 import java.time.Duration;
@@ -56,7 +56,7 @@ final class DemoWorkload {
   }
 
   /** Registers the demo's consumers on a node. */
-  static TenureNode.Builder consume(TenureNode.Builder builder, Store store) {
+  static TenureNodeBuilder consume(TenureNodeBuilder builder, Store store) {
     Markers markers = Markers.builder(store.markers()).build();
     return builder
         .consumer(queue(store, ORDERS), 4, delivery -> handle(markers, delivery))

@@ -3,6 +3,7 @@ package io.tenure.cli;
 import io.tenure.DemotionReason;
 import io.tenure.NodeListener;
 import io.tenure.TenureNode;
+import io.tenure.TenureNodeBuilder;
 import io.tenure.server.AdminServer;
 import io.tenure.spi.Store;
 import java.io.PrintWriter;
@@ -353,8 +354,8 @@ final class NodeCommand implements Callable<Integer> {
     return hosts;
   }
 
-  private TenureNode.Builder configure(
-      TenureNode.Builder builder,
+  private TenureNodeBuilder configure(
+      TenureNodeBuilder builder,
       Store store,
       StateLines lines,
       @Nullable AdminServer server,

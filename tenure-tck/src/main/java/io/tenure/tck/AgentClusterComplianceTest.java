@@ -9,6 +9,7 @@ import io.tenure.AgentContext;
 import io.tenure.AgentFamily;
 import io.tenure.AgentUri;
 import io.tenure.TenureNode;
+import io.tenure.TenureNodeBuilder;
 import io.tenure.spi.Store;
 import io.tenure.spi.TablePrefix;
 import java.time.Duration;
@@ -111,7 +112,7 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
     }
   }
 
-  private TenureNode.Builder builder(Store store, String name) {
+  private TenureNodeBuilder builder(Store store, String name) {
     return FastTimings.node(TenureNode.builder(store), name)
         .agentSweepInterval(Duration.ofMillis(100))
         .agentTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2))
@@ -123,7 +124,7 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
     return start(builder(fixture.open(prefix), name));
   }
 
-  private TenureNode start(TenureNode.Builder builder) {
+  private TenureNode start(TenureNodeBuilder builder) {
     TenureNode node = builder.build();
     node.start();
     nodes.put(node.settings().name(), node);
@@ -346,7 +347,7 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
   @Test
   void a_crashed_nodes_slowly_stopping_agents_are_not_started_elsewhere_before_they_stopped() {
     Set<AgentUri> slowToStop = Set.of(AgentUri.parse("z://one"), AgentUri.parse("z://two"));
-    java.util.function.Function<Store, TenureNode.Builder> withSlowFamily =
+    java.util.function.Function<Store, TenureNodeBuilder> withSlowFamily =
         store -> builder(store, "x").agentFamily(new Family("z", slowToStop, 1500));
     TenureNode leader = start(withSlowFamily.apply(fixture.open(prefix)));
     FaultyStore faulty = new FaultyStore(fixture.open(prefix));

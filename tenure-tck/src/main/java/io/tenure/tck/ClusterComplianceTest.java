@@ -9,6 +9,7 @@ import io.tenure.NodeInfo;
 import io.tenure.NodeListener;
 import io.tenure.NodeStatus;
 import io.tenure.TenureNode;
+import io.tenure.TenureNodeBuilder;
 import io.tenure.Ticker;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.Lease;
@@ -55,7 +56,7 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
     nodes.forEach(TenureNode::close);
   }
 
-  private TenureNode.Builder builder(Store store, String name) {
+  private TenureNodeBuilder builder(Store store, String name) {
     return TenureNode.builder(store)
         .name(name)
         .heartbeatInterval(HEARTBEAT)
@@ -66,7 +67,7 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
         .leaseTtl(TTL);
   }
 
-  private TenureNode started(TenureNode.Builder builder) {
+  private TenureNode started(TenureNodeBuilder builder) {
     TenureNode node = builder.build();
     nodes.add(node);
     node.start();

@@ -1,6 +1,6 @@
 package io.tenure.tck;
 
-import io.tenure.TenureNode;
+import io.tenure.TenureNodeBuilder;
 import java.time.Duration;
 
 /** Node timings scaled down for the kit's cluster scenarios, keeping the rules between them. */
@@ -8,7 +8,7 @@ final class FastTimings {
   private FastTimings() {}
 
   /** Heartbeat 100 ms, self-fence 400 ms, stale 1 s, renew 100 ms, fence 1.5 s, lease 2 s. */
-  static TenureNode.Builder node(TenureNode.Builder builder, String name) {
+  static TenureNodeBuilder node(TenureNodeBuilder builder, String name) {
     return builder
         .name(name)
         .heartbeatInterval(Duration.ofMillis(100))

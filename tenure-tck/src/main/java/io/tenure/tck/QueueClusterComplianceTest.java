@@ -10,6 +10,7 @@ import io.tenure.Queue;
 import io.tenure.QueueMessage;
 import io.tenure.QueuePolicy;
 import io.tenure.TenureNode;
+import io.tenure.TenureNodeBuilder;
 import io.tenure.spi.Store;
 import io.tenure.spi.TablePrefix;
 import java.time.Duration;
@@ -61,16 +62,16 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
                 handler));
   }
 
-  private TenureNode.Builder builder(String name) {
+  private TenureNodeBuilder builder(String name) {
     return builder(name, fixture.open(prefix));
   }
 
-  private TenureNode.Builder builder(String name, Store store) {
+  private TenureNodeBuilder builder(String name, Store store) {
     return FastTimings.node(TenureNode.builder(store), name)
         .queueReclaim(Duration.ofMillis(100), 1000);
   }
 
-  private TenureNode start(TenureNode.Builder builder) {
+  private TenureNode start(TenureNodeBuilder builder) {
     TenureNode node = builder.build();
     node.start();
     nodes.add(node);
@@ -273,7 +274,7 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
 
   /** A node whose store's resolves fail as the test says, consuming {@code name} with one slot. */
   private TenureNode faultyConsumer(
-      FaultyStore faulty, TenureNode.Builder builder, String name, AtomicInteger runs) {
+      FaultyStore faulty, TenureNodeBuilder builder, String name, AtomicInteger runs) {
     return start(
         builder.consumer(
             Queue.on(faulty.queues(), name, QueuePolicy.defaults().withLease(LONG_LEASE)),

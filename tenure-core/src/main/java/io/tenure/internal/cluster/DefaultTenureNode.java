@@ -1,34 +1,35 @@
 package io.tenure.internal.cluster;
 
-import io.tenure.AgentAssignment;
 import io.tenure.AgentFamily;
 import io.tenure.AgentUri;
+import io.tenure.ConsumerStats;
 import io.tenure.DemotionReason;
 import io.tenure.NodeListener;
 import io.tenure.NodeSettings;
-import io.tenure.TenureException;
 import io.tenure.TenureNode;
 import io.tenure.Ticker;
 import io.tenure.internal.agents.AgentRuntime;
 import io.tenure.internal.agents.PacedSweeps;
-import io.tenure.internal.queue.QueueConsumer;
-import io.tenure.internal.queue.QueueSettings;
+import io.tenure.internal.cluster.NodeThreads.Role;
+import io.tenure.internal.queue.ConsumerSpec;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.Store;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A node: platform threads of its own, so that none of them waits behind another.
+ * A node: its parts wired together, and its lifecycle. The threads are {@link NodeThreads.Role}s:
  *
  * <ul>
  *   <li>heartbeat: one write per {@code heartbeatInterval} on the store's coordination connections;
@@ -40,13 +41,13 @@ import org.slf4j.LoggerFactory;
  *   <li>reclaim: the queue reclaim sweep;
  *   <li>watchdog: checks the leader trust window and the self-fence deadline every few ms, with no
  *       I/O, so a renewal stuck in the database still demotes on time;
- *   <li>per consumed queue: a claimer, a dispatcher and a resolver; handlers on virtual threads.
+ *   <li>per consumed queue ({@link NodeQueues}): a claimer, a dispatcher and a resolver; handlers
+ *       on virtual threads.
  * </ul>
  */
 public final class DefaultTenureNode implements TenureNode {
   private static final Logger LOG = LoggerFactory.getLogger(DefaultTenureNode.class);
   private static final Set<String> RUNNING_NAMES = ConcurrentHashMap.newKeySet();
-  private static final Duration STOP_WAIT = Duration.ofSeconds(5);
 
   private final Store store;
   private final NodeSettings settings;
@@ -55,26 +56,27 @@ public final class DefaultTenureNode implements TenureNode {
   private final LeaderElector elector;
   private final LeaderDuties duties;
   private final AgentRuntime agents;
-  private final QueueSettings queueSettings;
-  private final List<QueueConsumer> consumers;
-  private volatile Optional<AutoCloseable> listening = Optional.empty();
+  private final AgentControls controls;
+  private final List<ConsumerSpec> consumerSpecs;
+  private final NodeQueues queues;
+  private final NodeThreads threads;
   private volatile Optional<AutoCloseable> placements = Optional.empty();
   private final Object lifecycle = new Object();
-  private final java.util.Map<String, ScheduledExecutorService> threads =
-      new java.util.LinkedHashMap<>();
-  private volatile @org.jspecify.annotations.Nullable ScheduledExecutorService leaderThread;
-  private final java.util.concurrent.atomic.AtomicBoolean earlyPass =
-      new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean earlyPass = new AtomicBoolean();
   private boolean started;
   private boolean closed;
 
+  /**
+   * @param families every agent family the node runs, the exclusive queues' included
+   * @param consumers the shared queue consumers
+   */
   public DefaultTenureNode(
       Store store,
       NodeSettings settings,
       Ticker ticker,
       List<NodeListener> listeners,
-      java.util.Map<String, AgentFamily> families,
-      QueueSettings queueSettings) {
+      Map<String, AgentFamily> families,
+      List<ConsumerSpec> consumers) {
     this.store = store;
     this.settings = settings;
     this.registryKey =
@@ -97,14 +99,17 @@ public final class DefaultTenureNode implements TenureNode {
     this.agents =
         new AgentRuntime(
             store.agents(), settings, families, keeper::nodeId, store.events(), ticker);
-    this.queueSettings = queueSettings;
-    this.consumers =
-        queueSettings.consumers().stream()
-            .map(
-                spec ->
-                    new QueueConsumer(
-                        store.queues(), spec, keeper::nodeId, () -> !keeper.isSelfFenced(), ticker))
-            .toList();
+    this.controls = new AgentControls(store, settings, agents, elector::fence);
+    this.consumerSpecs = List.copyOf(consumers);
+    this.queues =
+        new NodeQueues(
+            store.queues(),
+            settings.queues(),
+            consumers,
+            keeper::nodeId,
+            () -> !keeper.isSelfFenced(),
+            ticker);
+    this.threads = new NodeThreads(settings.name(), keeper::nodeId);
   }
 
   @Override
@@ -141,54 +146,30 @@ public final class DefaultTenureNode implements TenureNode {
       RUNNING_NAMES.remove(registryKey);
       throw e;
     }
-    schedule("heartbeat", settings.heartbeatInterval(), this::heartbeatTick);
-    schedule("elector", settings.renewInterval(), elector::tick);
+    LOG.info(
+        "node {} ({}) starts: {}",
+        settings.name(),
+        nodeId(),
+        EffectiveConfiguration.describe(settings, store.describe(), consumerSpecs));
+    threads.schedule(Role.HEARTBEAT, settings.heartbeatInterval(), this::heartbeatTick);
+    threads.schedule(Role.ELECTOR, settings.renewInterval(), elector::tick);
     elector
         .lockWatch()
-        .ifPresent(watch -> schedule("lock", LeaderElector.lockInterval(settings), watch::tick));
-    leaderThread = schedule("leader", settings.renewInterval(), this::leaderTick);
+        .ifPresent(
+            watch ->
+                threads.schedule(Role.LOCK, LeaderElector.lockInterval(settings), watch::tick));
+    threads.schedule(Role.LEADER, settings.renewInterval(), this::leaderTick);
     startSweeps();
-    schedule("reclaim", queueSettings.reclaimInterval(), this::reclaimTick);
-    consumers.forEach(QueueConsumer::start);
-    if (!consumers.isEmpty()) {
-      // Wake-ups where the store has them (PostgreSQL NOTIFY); consumers poll either way.
-      java.util.Map<String, QueueConsumer> byQueue = new java.util.HashMap<>();
-      consumers.forEach(c -> byQueue.put(c.queueName(), c));
-      listening =
-          store
-              .queues()
-              .listen(
-                  queue -> {
-                    QueueConsumer consumer = byQueue.get(queue);
-                    if (consumer != null) {
-                      consumer.wake();
-                    }
-                  });
-    }
+    threads.schedule(
+        Role.RECLAIM,
+        settings.queues().reclaimInterval(),
+        () -> queues.reclaimTick(() -> elector.fence().isPresent()));
+    queues.start();
     Duration watch = settings.renewInterval().dividedBy(20);
-    schedule(
-        "watchdog",
+    threads.schedule(
+        Role.WATCHDOG,
         watch.compareTo(Duration.ofMillis(5)) < 0 ? Duration.ofMillis(5) : watch,
         this::watchdogTick);
-  }
-
-  private ScheduledExecutorService schedule(String role, Duration period, Runnable tick) {
-    ScheduledExecutorService thread = thread(role);
-    thread.scheduleWithFixedDelay(
-        () -> guarded(role, tick), 0, period.toNanos(), TimeUnit.NANOSECONDS);
-    return thread;
-  }
-
-  private ScheduledExecutorService thread(String role) {
-    ScheduledExecutorService thread =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread t = new Thread(runnable, "tenure-" + role + "-" + settings.name());
-              t.setDaemon(true);
-              return t;
-            });
-    threads.put(role, thread);
-    return thread;
   }
 
   /**
@@ -200,21 +181,13 @@ public final class DefaultTenureNode implements TenureNode {
     // On the scheduler's own clock: the pacer's times become its delays.
     PacedSweeps sweeps =
         new PacedSweeps(
-            thread("agents"),
+            threads.start(Role.AGENTS),
             settings.agentSweepInterval(),
             settings.maxReconciliationsPerTick(),
             Ticker.system(),
             this::agentTick);
     placements = store.agents().listen(epoch -> sweeps.wake());
     sweeps.start();
-  }
-
-  private void guarded(String role, Runnable tick) {
-    try {
-      tick.run();
-    } catch (RuntimeException e) {
-      LOG.warn("node {} ({}): {} tick failed: {}", nodeId(), settings.name(), role, e.toString());
-    }
   }
 
   private void heartbeatTick() {
@@ -246,14 +219,7 @@ public final class DefaultTenureNode implements TenureNode {
    * won the lease: at a cold start that is when every agent is waiting for its first placement.
    */
   private void passNow() {
-    ScheduledExecutorService thread = leaderThread;
-    if (thread != null) {
-      try {
-        thread.execute(() -> guarded("leader", this::leaderTick));
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        // the node is stopping
-      }
-    }
+    threads.runNow(Role.LEADER, this::leaderTick);
   }
 
   /**
@@ -262,57 +228,27 @@ public final class DefaultTenureNode implements TenureNode {
    */
   private void agentPass(LeaderFence fence) {
     long hold = agents.leaderPass(fence, store.membership().read());
-    ScheduledExecutorService thread = leaderThread;
-    if (hold > 0
-        && hold < settings.renewInterval().toNanos()
-        && thread != null
-        && earlyPass.compareAndSet(false, true)) {
-      try {
-        thread.schedule(
-            () -> {
-              earlyPass.set(false);
-              guarded("leader", () -> elector.fence().ifPresent(this::agentPass));
-            },
-            hold,
-            TimeUnit.NANOSECONDS);
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        earlyPass.set(false); // the node is stopping
-      }
+    if (hold <= 0 || hold >= settings.renewInterval().toNanos()) {
+      return;
     }
-  }
-
-  /** Every node sweeps: the sweep is one indexed statement, and no queue waits for a leader. */
-  private void reclaimTick() {
-    int reclaimed = store.queues().reclaimExpired(queueSettings.reclaimPerTick());
-    if (reclaimed > 0) {
-      LOG.info("node {}: re-pended {} messages whose lease expired", nodeId(), reclaimed);
-    }
-    // Retention (SPEC §6.7) by the leader alone, for the queues whose policy this node knows.
-    if (elector.fence().isPresent()) {
-      for (io.tenure.internal.queue.ConsumerSpec spec : queueSettings.consumers()) {
-        io.tenure.QueuePolicy policy = spec.queue().policy();
-        store
-            .queues()
-            .deleteExpired(
-                spec.queue().name(),
-                policy.retainDone(),
-                policy.retainDead(),
-                queueSettings.reclaimPerTick());
-      }
-    }
-  }
-
-  private static void closeQuietly(AutoCloseable subscription) {
-    try {
-      subscription.close();
-    } catch (Exception e) {
-      LOG.debug("closing a store subscription: {}", e.toString());
-    }
-  }
-
-  @Override
-  public List<io.tenure.ConsumerStats> consumerStats() {
-    return consumers.stream().map(QueueConsumer::stats).toList();
+    threads
+        .get(Role.LEADER)
+        .filter(thread -> earlyPass.compareAndSet(false, true))
+        .ifPresent(
+            thread -> {
+              try {
+                thread.schedule(
+                    () -> {
+                      earlyPass.set(false);
+                      threads.guarded(
+                          Role.LEADER, () -> elector.fence().ifPresent(this::agentPass));
+                    },
+                    hold,
+                    TimeUnit.NANOSECONDS);
+              } catch (RejectedExecutionException e) {
+                earlyPass.set(false); // the node is stopping
+              }
+            });
   }
 
   /**
@@ -334,83 +270,39 @@ public final class DefaultTenureNode implements TenureNode {
     }
   }
 
+  private void watchdogTick() {
+    elector.checkFence();
+    keeper.checkSelfFence();
+  }
+
   @Override
-  public java.util.Set<AgentUri> runningAgents() {
+  public List<ConsumerStats> consumerStats() {
+    return queues.stats();
+  }
+
+  @Override
+  public Set<AgentUri> runningAgents() {
     return agents.running();
   }
 
   @Override
   public void pause(AgentUri uri) {
-    if (!store.agents().setPaused(uri, true)) {
-      throw new IllegalArgumentException("no agent " + uri + " is assigned; nothing paused");
-    }
-    agents.stop(uri, true);
-    Duration bound =
-        settings.agentStopTimeout().plus(settings.agentSweepInterval().multipliedBy(2));
-    long deadline = System.nanoTime() + bound.toNanos();
-    while (store.agents().read(uri).map(row -> row.owner() != null).orElse(false)) {
-      if (System.nanoTime() > deadline) {
-        throw new TenureException(
-            "agent "
-                + uri
-                + " is paused but its owner "
-                + store.agents().read(uri).map(AgentAssignment::owner).orElse("?")
-                + " did not stop it within "
-                + bound);
-      }
-      sleepBriefly();
-    }
+    controls.pause(uri);
   }
 
   @Override
   public void resume(AgentUri uri) {
-    if (!store.agents().setPaused(uri, false)) {
-      throw new IllegalArgumentException("no agent " + uri + " is assigned; nothing resumed");
-    }
+    controls.resume(uri);
   }
 
   @Override
-  public void pin(AgentUri uri, @org.jspecify.annotations.Nullable String nodeName) {
-    if (nodeName != null
-        && store.membership().read().nodes().stream()
-            .noneMatch(
-                n ->
-                    n.name().equals(nodeName)
-                        && n.status() == io.tenure.NodeStatus.ACTIVE
-                        && n.capabilities().contains(uri.scheme()))) {
-      throw new IllegalArgumentException(
-          "no ACTIVE node named '"
-              + nodeName
-              + "' can run "
-              + uri.scheme()
-              + " agents; "
-              + uri
-              + " not pinned");
-    }
-    if (!store.agents().pin(uri, nodeName)) {
-      throw new IllegalArgumentException("no agent " + uri + " is assigned; nothing pinned");
-    }
+  public void pin(AgentUri uri, @Nullable String nodeName) {
+    controls.pin(uri, nodeName);
   }
 
   @Override
   public boolean rebalance() {
-    Optional<LeaderFence> fence = elector.fence();
-    fence.ifPresent(f -> agents.leaderPass(f, store.membership().read()));
-    return fence.isPresent();
-  }
-
-  private static void sleepBriefly() {
-    try {
-      Thread.sleep(10);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new TenureException("interrupted while waiting for an agent to stop", e);
-    }
-  }
-
-  private void watchdogTick() {
-    elector.checkFence();
-    keeper.checkSelfFence();
+    return controls.rebalance();
   }
 
   @Override
@@ -444,13 +336,13 @@ public final class DefaultTenureNode implements TenureNode {
       // Threads first: an elector tick still running after the step-down would take the lease
       // back, and a sweep would start agents again. Heart-beats go on while the agents stop.
       elector.shutdown();
-      stopThreads("elector", "lock", "leader", "agents", "reclaim", "watchdog");
-      listening.ifPresent(DefaultTenureNode::closeQuietly);
+      threads.stop(Role.ELECTOR, Role.LOCK, Role.LEADER, Role.AGENTS, Role.RECLAIM, Role.WATCHDOG);
+      queues.stopListening();
       placements.ifPresent(DefaultTenureNode::closeQuietly);
-      closeConsumers();
+      queues.close();
       agents.stopAll(true);
       elector.stepDown(nodeId());
-      stopThreads("heartbeat");
+      threads.stop(Role.HEARTBEAT);
       keeper.remove();
     } catch (RuntimeException e) {
       LOG.warn(
@@ -464,59 +356,11 @@ public final class DefaultTenureNode implements TenureNode {
     }
   }
 
-  /**
-   * Stops claiming, lets handlers finish, releases what never started (SPEC §6.6), every consumer
-   * at once, and waits at most {@link QueueConsumer#closeBound}: shutdown never waits without
-   * bound. On platform threads: handlers that spin without blocking can hold every carrier thread,
-   * and a virtual thread would then never run.
-   */
-  private void closeConsumers() {
-    Duration drain = queueSettings.drainDeadline();
-    List<Thread> closing =
-        consumers.stream()
-            .map(
-                c ->
-                    Thread.ofPlatform()
-                        .daemon()
-                        .name("tenure-close-" + c.queueName())
-                        .start(() -> c.close(drain)))
-            .toList();
-    long end = System.nanoTime() + QueueConsumer.closeBound(drain).toNanos();
-    for (Thread thread : closing) {
-      try {
-        if (!thread.join(Duration.ofNanos(Math.max(0, end - System.nanoTime())))) {
-          LOG.warn(
-              "node {}: closing the consumer on {} took longer than {}; abandoned",
-              nodeId(),
-              thread.getName(),
-              QueueConsumer.closeBound(drain));
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-  }
-
-  private void stopThreads(String... roles) {
-    List<ScheduledExecutorService> stopping = new ArrayList<>();
-    for (String role : roles) {
-      ScheduledExecutorService thread = threads.get(role);
-      if (thread != null) {
-        thread.shutdownNow();
-        stopping.add(thread);
-      }
-    }
-    for (ScheduledExecutorService thread : stopping) {
-      try {
-        if (!thread.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-          // Abandoned, not killed: it is a daemon thread and its writes are fenced.
-          LOG.warn("node {}: a thread did not stop within {}; abandoning it", nodeId(), STOP_WAIT);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
+  static void closeQuietly(AutoCloseable subscription) {
+    try {
+      subscription.close();
+    } catch (Exception e) {
+      LOG.debug("closing a store subscription: {}", e.toString());
     }
   }
 }

@@ -26,11 +26,41 @@ public final class ExclusiveQueues implements AgentFamily {
   private final Map<String, ConsumerSpec> byName;
   private final Duration drainDeadline;
 
-  public ExclusiveQueues(
+  private ExclusiveQueues(
       QueueStore store, Map<String, ConsumerSpec> byName, Duration drainDeadline) {
     this.store = store;
     this.byName = Map.copyOf(byName);
     this.drainDeadline = drainDeadline;
+  }
+
+  /**
+   * The agent families a node runs: those registered, and the exclusive queues' family if it
+   * consumes any, whose scheme no registered family may take.
+   *
+   * @param families the registered families by scheme
+   * @param exclusive the exclusive consumers by queue name
+   * @return {@code families}, plus this family under {@link #SCHEME} if {@code exclusive} is not
+   *     empty
+   * @throws IllegalArgumentException if a registered family has the scheme {@link #SCHEME} and
+   *     there are exclusive consumers
+   */
+  public static Map<String, AgentFamily> withFamilies(
+      Map<String, AgentFamily> families,
+      Map<String, ConsumerSpec> exclusive,
+      QueueStore store,
+      Duration drainDeadline) {
+    Map<String, AgentFamily> all = new java.util.LinkedHashMap<>(families);
+    if (exclusive.isEmpty()) {
+      return all;
+    }
+    if (families.containsKey(SCHEME)) {
+      throw new IllegalArgumentException(
+          "an agent family for scheme '"
+              + SCHEME
+              + "' is registered; it is reserved for exclusive queues");
+    }
+    all.put(SCHEME, new ExclusiveQueues(store, exclusive, drainDeadline));
+    return all;
   }
 
   /**

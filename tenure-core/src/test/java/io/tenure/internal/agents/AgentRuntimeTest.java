@@ -5,9 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tenure.Agent;
 import io.tenure.AgentContext;
 import io.tenure.AgentFamily;
+import io.tenure.AgentSettings;
 import io.tenure.AgentUri;
+import io.tenure.CleanupSettings;
 import io.tenure.ClusterEvent;
+import io.tenure.HeartbeatSettings;
+import io.tenure.LeadershipSettings;
 import io.tenure.NodeSettings;
+import io.tenure.QueueSettings;
 import io.tenure.inmemory.InMemoryStore;
 import io.tenure.spi.LeaderFence;
 import java.time.Duration;
@@ -35,27 +40,25 @@ class AgentRuntimeTest {
             "n",
             "",
             Set.of("p"),
-            Duration.ofMillis(500),
-            Duration.ofSeconds(2),
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(4),
-            Duration.ZERO,
-            true,
-            Duration.ZERO,
-            Duration.ofMinutes(10),
-            50,
-            200,
-            100,
-            Duration.ofDays(1),
-            Duration.ofSeconds(1),
-            20,
-            50,
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(5),
-            Duration.ZERO,
-            Duration.ZERO);
+            new HeartbeatSettings(
+                Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(5)),
+            new LeadershipSettings(
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(4),
+                Duration.ZERO,
+                true,
+                Duration.ZERO),
+            new CleanupSettings(Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1)),
+            new AgentSettings(
+                Duration.ofSeconds(1),
+                20,
+                50,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(5),
+                Duration.ZERO,
+                Duration.ZERO),
+            QueueSettings.DEFAULTS);
     AgentFamily family =
         new AgentFamily() {
           @Override
@@ -188,27 +191,25 @@ class AgentRuntimeTest {
             "n",
             "",
             Set.of("q"),
-            Duration.ofMillis(500),
-            Duration.ofSeconds(2),
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(4),
-            Duration.ZERO,
-            true,
-            Duration.ZERO,
-            Duration.ofMinutes(10),
-            50,
-            200,
-            100,
-            Duration.ofDays(1),
-            Duration.ofSeconds(1),
-            20,
-            50,
-            Duration.ofSeconds(10),
-            Duration.ofSeconds(10),
-            Duration.ZERO,
-            Duration.ZERO);
+            new HeartbeatSettings(
+                Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(5)),
+            new LeadershipSettings(
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(4),
+                Duration.ZERO,
+                true,
+                Duration.ZERO),
+            new CleanupSettings(Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1)),
+            new AgentSettings(
+                Duration.ofSeconds(1),
+                20,
+                50,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(10),
+                Duration.ZERO,
+                Duration.ZERO),
+            QueueSettings.DEFAULTS);
     AgentRuntime runtime =
         new AgentRuntime(
             store.agents(),

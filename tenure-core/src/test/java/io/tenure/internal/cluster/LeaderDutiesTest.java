@@ -3,10 +3,15 @@ package io.tenure.internal.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tenure.AgentSettings;
+import io.tenure.CleanupSettings;
 import io.tenure.ContentionException;
+import io.tenure.HeartbeatSettings;
+import io.tenure.LeadershipSettings;
 import io.tenure.NodeInfo;
 import io.tenure.NodeSettings;
 import io.tenure.NodeStatus;
+import io.tenure.QueueSettings;
 import io.tenure.StoreUnavailableException;
 import io.tenure.inmemory.InMemoryStore;
 import io.tenure.spi.LeaderFence;
@@ -55,27 +60,25 @@ class LeaderDutiesTest {
             "n",
             "",
             Set.of(),
-            Duration.ofMillis(500),
-            Duration.ofSeconds(2),
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(4),
-            Duration.ZERO,
-            true,
-            Duration.ZERO,
-            DEFUNCT_AFTER,
-            batchSize,
-            maxPerTick,
-            100,
-            Duration.ofDays(1),
-            Duration.ofSeconds(1),
-            20,
-            50,
-            Duration.ofSeconds(10),
-            Duration.ofSeconds(10),
-            Duration.ZERO,
-            Duration.ZERO);
+            new HeartbeatSettings(
+                Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(5)),
+            new LeadershipSettings(
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(4),
+                Duration.ZERO,
+                true,
+                Duration.ZERO),
+            new CleanupSettings(DEFUNCT_AFTER, batchSize, maxPerTick, 100, Duration.ofDays(1)),
+            new AgentSettings(
+                Duration.ofSeconds(1),
+                20,
+                50,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(10),
+                Duration.ZERO,
+                Duration.ZERO),
+            QueueSettings.DEFAULTS);
     return new LeaderDuties(
         new FailingMembership(store.membership()),
         store.events(),

@@ -2,9 +2,14 @@ package io.tenure.internal.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tenure.AgentSettings;
+import io.tenure.CleanupSettings;
 import io.tenure.DemotionReason;
+import io.tenure.HeartbeatSettings;
+import io.tenure.LeadershipSettings;
 import io.tenure.NodeListener;
 import io.tenure.NodeSettings;
+import io.tenure.QueueSettings;
 import io.tenure.inmemory.InMemoryStore;
 import io.tenure.spi.Lease;
 import java.time.Duration;
@@ -31,27 +36,20 @@ class LeaderElectorTest {
             "n",
             "",
             Set.of(),
-            Duration.ofMillis(500),
-            Duration.ofSeconds(2),
-            Duration.ofSeconds(5),
-            TTL,
-            RENEW,
-            FENCE_AFTER,
-            Duration.ZERO,
-            promotable,
-            acquireDelay,
-            Duration.ofMinutes(10),
-            50,
-            200,
-            100,
-            Duration.ofDays(1),
-            Duration.ofSeconds(1),
-            20,
-            50,
-            Duration.ofSeconds(10),
-            Duration.ofSeconds(10),
-            Duration.ZERO,
-            Duration.ZERO);
+            new HeartbeatSettings(
+                Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(5)),
+            new LeadershipSettings(
+                TTL, RENEW, FENCE_AFTER, Duration.ZERO, promotable, acquireDelay),
+            new CleanupSettings(Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1)),
+            new AgentSettings(
+                Duration.ofSeconds(1),
+                20,
+                50,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(10),
+                Duration.ZERO,
+                Duration.ZERO),
+            QueueSettings.DEFAULTS);
     NodeListener recorder =
         new NodeListener() {
           @Override
@@ -158,27 +156,18 @@ class LeaderElectorTest {
         "n",
         "",
         Set.of(),
-        Duration.ofMillis(500),
-        Duration.ofSeconds(2),
-        Duration.ofSeconds(5),
-        TTL,
-        RENEW,
-        FENCE_AFTER,
-        Duration.ZERO,
-        true,
-        acquireDelay,
-        Duration.ofMinutes(10),
-        50,
-        200,
-        100,
-        Duration.ofDays(1),
-        Duration.ofSeconds(1),
-        20,
-        50,
-        Duration.ofSeconds(10),
-        Duration.ofSeconds(10),
-        Duration.ZERO,
-        Duration.ZERO);
+        new HeartbeatSettings(Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(5)),
+        new LeadershipSettings(TTL, RENEW, FENCE_AFTER, Duration.ZERO, true, acquireDelay),
+        new CleanupSettings(Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1)),
+        new AgentSettings(
+            Duration.ofSeconds(1),
+            20,
+            50,
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(10),
+            Duration.ZERO,
+            Duration.ZERO),
+        QueueSettings.DEFAULTS);
   }
 
   @Test

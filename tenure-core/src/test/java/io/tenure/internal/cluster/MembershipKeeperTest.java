@@ -2,9 +2,14 @@ package io.tenure.internal.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tenure.AgentSettings;
+import io.tenure.CleanupSettings;
+import io.tenure.HeartbeatSettings;
+import io.tenure.LeadershipSettings;
 import io.tenure.NodeInfo;
 import io.tenure.NodeSettings;
 import io.tenure.NodeStatus;
+import io.tenure.QueueSettings;
 import io.tenure.StoreUnavailableException;
 import io.tenure.inmemory.InMemoryStore;
 import io.tenure.spi.LeaderFence;
@@ -34,27 +39,24 @@ class MembershipKeeperTest {
           "me",
           "",
           Set.of(),
-          HEARTBEAT,
-          Duration.ofSeconds(3),
-          STALE,
-          Duration.ofSeconds(5),
-          Duration.ofSeconds(1),
-          Duration.ofSeconds(4),
-          Duration.ZERO,
-          true,
-          Duration.ZERO,
-          Duration.ofMinutes(10),
-          50,
-          200,
-          100,
-          Duration.ofDays(1),
-          Duration.ofSeconds(1),
-          20,
-          50,
-          Duration.ofSeconds(10),
-          Duration.ofSeconds(10),
-          Duration.ZERO,
-          Duration.ZERO);
+          new HeartbeatSettings(HEARTBEAT, Duration.ofSeconds(3), STALE),
+          new LeadershipSettings(
+              Duration.ofSeconds(5),
+              Duration.ofSeconds(1),
+              Duration.ofSeconds(4),
+              Duration.ZERO,
+              true,
+              Duration.ZERO),
+          new CleanupSettings(Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1)),
+          new AgentSettings(
+              Duration.ofSeconds(1),
+              20,
+              50,
+              Duration.ofSeconds(10),
+              Duration.ofSeconds(10),
+              Duration.ZERO,
+              Duration.ZERO),
+          QueueSettings.DEFAULTS);
 
   private MembershipStore failing(MembershipStore real) {
     return (MembershipStore)
