@@ -161,26 +161,6 @@ final class NodeCommand implements Callable<Integer> {
   boolean demoWorkload;
 
   @Option(
-      names = "--chaos-workload",
-      description =
-          "Run the fault harness's workload and record it in its history, as chaos nodes do.")
-  boolean chaosWorkload;
-
-  @Option(
-      names = "--chaos-unguarded",
-      hidden = true,
-      description = "Negative control for 'tenure chaos': register writes ignore the epoch.")
-  boolean chaosUnguarded;
-
-  @Option(
-      names = "--chaos-work",
-      hidden = true,
-      paramLabel = "MS",
-      description =
-          "For 'tenure chaos': how long a handler of a FIFO message works, in milliseconds.")
-  long chaosWorkMillis = io.tenure.chaos.ChaosWorkload.DEFAULT_WORK.toMillis();
-
-  @Option(
       names = "--log-format",
       paramLabel = "FORMAT",
       converter = LogFormat.Converter.class,
@@ -224,18 +204,7 @@ final class NodeCommand implements Callable<Integer> {
                 .build()
                 .start();
       }
-      io.tenure.chaos.History history = null;
-      Store nodeStore = store;
-      if (chaosWorkload) {
-        history = new io.tenure.chaos.History(storeOptions.url, storeOptions.prefix.value());
-        history.create();
-        // The harness sees every leader write: when it began, at which epoch, whether it applied.
-        nodeStore = io.tenure.chaos.LeaderWrites.recorded(store, history, name);
-      }
-      node = configure(TenureNode.builder(nodeStore), store, lines, server, history).build();
-      if (history != null) {
-        io.tenure.chaos.ChaosWorkload.sampleLeadership(node, history, name);
-      }
+      node = configure(TenureNode.builder(store), store, lines, server).build();
       LogContext.nodeId(node.nodeId());
       if (server != null) {
         server.attach(node);
@@ -287,7 +256,7 @@ final class NodeCommand implements Callable<Integer> {
 
   /**
    * Checks every option before the store is touched: the admin endpoint's binding, then the whole
-   * node built as it will be, with its agents and workloads, on a throw-away in-memory store, so
+   * node built as it will be, with its agents and workload, on a throw-away in-memory store, so
    * that the builder's own checks (names, durations, the rules between them) run before a file or
    * table exists.
    *
@@ -298,16 +267,8 @@ final class NodeCommand implements Callable<Integer> {
       if (httpPort != null) {
         AdminServer.checkBinding(httpHost, httpPort, httpToken, allowedHosts());
       }
-      if (chaosWorkMillis < 0) {
-        throw new IllegalArgumentException(
-            "--chaos-work must be 0 or more milliseconds, got " + chaosWorkMillis);
-      }
-      io.tenure.chaos.History history =
-          chaosWorkload
-              ? new io.tenure.chaos.History(storeOptions.url, storeOptions.prefix.value())
-              : null;
       try (Store check = new SettingsCheckStore()) {
-        configure(TenureNode.builder(check), check, lines, null, history).build();
+        configure(TenureNode.builder(check), check, lines, null).build();
       }
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new CommandFailure(
@@ -354,26 +315,13 @@ final class NodeCommand implements Callable<Integer> {
   }
 
   private TenureNode.Builder configure(
-      TenureNode.Builder builder,
-      Store store,
-      StateLines lines,
-      @Nullable AdminServer server,
-      io.tenure.chaos.@Nullable History history) {
+      TenureNode.Builder builder, Store store, StateLines lines, @Nullable AdminServer server) {
     String advertised = address.isEmpty() && server != null ? server.advertisedUrl() : address;
     builder.name(name).address(advertised).promotable(!notPromotable);
     agents.forEach(
         sample -> builder.agentFamily(DemoWorkload.family(sample.family(), sample.count())));
     if (demoWorkload) {
       DemoWorkload.consume(builder, store);
-    }
-    if (history != null) {
-      io.tenure.chaos.ChaosWorkload.register(
-          builder,
-          store,
-          history,
-          name,
-          !chaosUnguarded,
-          java.time.Duration.ofMillis(chaosWorkMillis));
     }
     capabilities.forEach(builder::capability);
     if (acquireDelay != null) {

@@ -39,21 +39,6 @@ import org.slf4j.LoggerFactory;
 public final class AgentRuntime {
   private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
 
-  /**
-   * TEST ONLY, for the fault harness's negative control ({@code tenure chaos --unsafe handoff}): a
-   * move frees the row from its owner at once instead of waiting for the owner to stop it, so the
-   * target starts while the owner still runs. Never set this in production.
-   */
-  static final boolean UNSAFE_SKIP_HANDOFF = Boolean.getBoolean("tenure.unsafe.skipHandoff");
-
-  /**
-   * TEST ONLY, for the fault harness ({@code tenure chaos --stall-leader-pass D}): the leader's
-   * pass sleeps this long after it took its fence and membership snapshot and before it reads the
-   * assignments, as a GC pause at the worst moment would. It widens the window in which a paused
-   * leader resumes with a fence it no longer holds; 0 (the default) in production.
-   */
-  static final long TEST_PASS_STALL_MILLIS = Long.getLong("tenure.test.leaderPassStallMillis", 0);
-
   private final AgentStore store;
   private final NodeSettings settings;
   private final Map<String, AgentFamily> families;
@@ -103,14 +88,6 @@ public final class AgentRuntime {
   public long leaderPass(LeaderFence fence, MembershipView membership) {
     if (families.isEmpty()) {
       return 0;
-    }
-    if (TEST_PASS_STALL_MILLIS > 0) {
-      try {
-        Thread.sleep(TEST_PASS_STALL_MILLIS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return 0;
-      }
     }
     long began = System.nanoTime();
     Map<String, Set<AgentUri>> wanted = new TreeMap<>();
@@ -227,9 +204,6 @@ public final class AgentRuntime {
                     place.uri(),
                     fence.epoch(),
                     "to " + named(place.target(), membership));
-                if (UNSAFE_SKIP_HANDOFF) {
-                  skipHandoff(place);
-                }
               }
               yield AssignmentWrite.APPLIED;
             }
@@ -256,24 +230,6 @@ public final class AgentRuntime {
         .findFirst()
         .map(n -> n.name() + " (" + nodeId + ")")
         .orElse(String.valueOf(nodeId));
-  }
-
-  /**
-   * The broken hand-off of {@link #UNSAFE_SKIP_HANDOFF}: the owner is dropped from the row at once.
-   */
-  private void skipHandoff(PlanAction.Place place) {
-    store
-        .read(place.uri())
-        .ifPresent(
-            row ->
-                store.upsert(
-                    new AgentAssignment(
-                        row.uri(),
-                        null,
-                        place.target(),
-                        row.epoch(),
-                        row.paused(),
-                        row.pinnedTo())));
   }
 
   private static Set<AgentUri> wantedOf(AgentFamily family) {

@@ -50,16 +50,8 @@ public final class JdbcQueueStore implements QueueStore {
   private static final String CLEARED_CLAIM =
       "owner_node = NULL, claim_token = NULL, lease_until = NULL";
 
-  /**
-   * TEST ONLY, for the fault harness's negative control ({@code tenure chaos --unsafe token}): a
-   * resolve no longer checks its claim token, so a superseded owner's late outcome is written over
-   * the current claim. Never set this in production.
-   */
-  static final boolean UNSAFE_SKIP_CLAIM_TOKEN = Boolean.getBoolean("tenure.unsafe.skipClaimToken");
-
   /** A resolve's claim condition, with one parameter: the claim token. */
-  private static final String TOKEN_HOLDS =
-      UNSAFE_SKIP_CLAIM_TOKEN ? "(claim_token = ? OR 1 = 1)" : "claim_token = ?";
+  private static final String TOKEN_HOLDS = "claim_token = ?";
 
   private final Jdbc jdbc;
   private final Dialect dialect;
