@@ -1,15 +1,11 @@
 package io.tenure.cli;
 
-import io.tenure.DemotionReason;
-import io.tenure.NodeListener;
 import io.tenure.TenureNode;
 import io.tenure.server.AdminServer;
 import io.tenure.spi.Store;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -183,7 +179,7 @@ final class NodeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    StateLines lines = new StateLines(out, storeOptions.json);
+    NodeStateLines lines = new NodeStateLines(out, storeOptions.json, name);
     boolean formatGiven = spec.commandLine().getParseResult().hasMatchedOption("--log-format");
     Logging.format(storeOptions.json && !formatGiven ? LogFormat.JSON : logFormat);
     // Named before the store is opened, so even the pool's lines say which node they come from.
@@ -262,7 +258,7 @@ final class NodeCommand implements Callable<Integer> {
    *
    * @throws CommandFailure with {@link ExitCodes#USAGE} naming the bad setting
    */
-  private void checkSettings(StateLines lines) {
+  private void checkSettings(NodeStateLines lines) {
     try {
       if (httpPort != null) {
         AdminServer.checkBinding(httpHost, httpPort, httpToken, allowedHosts());
@@ -315,7 +311,7 @@ final class NodeCommand implements Callable<Integer> {
   }
 
   private TenureNode.Builder configure(
-      TenureNode.Builder builder, Store store, StateLines lines, @Nullable AdminServer server) {
+      TenureNode.Builder builder, Store store, NodeStateLines lines, @Nullable AdminServer server) {
     String advertised = address.isEmpty() && server != null ? server.advertisedUrl() : address;
     builder.name(name).address(advertised).promotable(!notPromotable);
     agents.forEach(
@@ -345,93 +341,6 @@ final class NodeCommand implements Callable<Integer> {
     if (fenceAfter != null) {
       builder.fenceAfter(fenceAfter);
     }
-    return builder.listener(new Printer(lines));
-  }
-
-  /**
-   * The node's state lines on stdout: text ({@code TIME node ID WHAT}) or, with {@code --json}, one
-   * JSON object per line with {@code time}, {@code node}, {@code nodeId}, {@code event} and the
-   * event's own fields.
-   */
-  private final class StateLines {
-    private final PrintWriter out;
-    private final boolean json;
-
-    StateLines(PrintWriter out, boolean json) {
-      this.out = out;
-      this.json = json;
-    }
-
-    /**
-     * @param who the node id, or the name in parentheses where a listener does not know the id
-     */
-    void print(String who, String event, String text, Map<String, ?> fields) {
-      String line;
-      if (json) {
-        Map<String, Object> object = new LinkedHashMap<>();
-        object.put("time", Instant.now().toString());
-        object.put("node", name);
-        if (!who.startsWith("(")) {
-          object.put("nodeId", who);
-        }
-        object.put("event", event);
-        object.putAll(fields);
-        line = io.tenure.server.Json.write(object);
-      } else {
-        line = Instant.now() + " node " + who + " " + text;
-      }
-      synchronized (out) {
-        out.println(line);
-        out.flush();
-      }
-    }
-  }
-
-  /** Prints each edge as one line, so an operator (or a script) can follow the node. */
-  private final class Printer implements NodeListener {
-    private final StateLines lines;
-
-    Printer(StateLines lines) {
-      this.lines = lines;
-    }
-
-    @Override
-    public void onPromoted(long epoch) {
-      LogContext.epoch(epoch);
-      lines.print(self(), "leader", "is leader at epoch " + epoch, Map.of("epoch", epoch));
-    }
-
-    @Override
-    public void onDemoted(long epoch, DemotionReason reason) {
-      lines.print(
-          self(),
-          "demoted",
-          "is no longer leader at epoch " + epoch + ": " + reason,
-          Map.of("epoch", epoch, "reason", reason.toString()));
-    }
-
-    @Override
-    public void onSelfFenced() {
-      lines.print(self(), "self-fenced", "self-fenced: no heartbeat succeeded in time", Map.of());
-    }
-
-    @Override
-    public void onUnfenced() {
-      lines.print(self(), "unfenced", "heart-beats again", Map.of());
-    }
-
-    @Override
-    public void onRejoined(String previousNodeId, String nodeId) {
-      LogContext.nodeId(nodeId);
-      lines.print(
-          previousNodeId,
-          "rejoined",
-          "was ejected and rejoined as " + nodeId,
-          Map.of("newNodeId", nodeId));
-    }
-
-    private String self() {
-      return "(" + name + ")";
-    }
+    return builder.listener(lines.listener());
   }
 }
