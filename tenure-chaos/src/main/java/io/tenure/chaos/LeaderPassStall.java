@@ -5,14 +5,16 @@ import io.tenure.spi.Store;
 import java.time.Duration;
 
 /**
- * A leader pass that stalls before it writes its plan ({@code tenure chaos --stall-leader-pass D}),
- * as a GC pause at the worst moment would: the pass has taken its fence, its membership snapshot
- * and its rows, and its placements wait {@code D}. It widens the window in which a leader frozen
- * and deposed meanwhile resumes and writes with a fence it no longer holds, which the leader epoch
- * guard must refuse. Each pass writes its placements in one {@code placeAll}, so it stalls once.
+ * A leader pass that stalls mid-pass ({@code tenure chaos --stall-leader-pass D}), as a GC pause at
+ * the worst moment would: the pass has taken its fence and its membership snapshot, and its read of
+ * the assignment rows waits {@code D}. A leader frozen and deposed in that window resumes, reads
+ * the rows as the new leader left them, plans against its stale membership (which still counts
+ * itself and the nodes it knew), and writes that plan with a fence it no longer holds: the write
+ * the leader epoch guard must refuse. Stalling the writes instead would plan from the rows read
+ * before the freeze, which rarely differ, so a deposed pass would seldom write anything.
  *
- * <p>Wrap it around the recording store ({@link LeaderWrites}): the write is recorded as beginning
- * after the stall, when it really reaches the store.
+ * <p>Only the leader pass reads every row ({@code readAll}); a node's sweep reads its own ({@code
+ * readFor}) and is not delayed. Wrap it around the recording store ({@link LeaderWrites}).
  */
 final class LeaderPassStall {
   private LeaderPassStall() {}
@@ -27,7 +29,7 @@ final class LeaderPassStall {
             Decorators.proxy(
                 AgentStore.class,
                 (proxy, method, args) -> {
-                  if (method.getName().equals("placeAll")) {
+                  if (method.getName().equals("readAll")) {
                     sleep(stall);
                   }
                   return Decorators.call(agents, method, args);

@@ -141,8 +141,9 @@ final class ChaosCommand implements Callable<Integer> {
       paramLabel = "D",
       converter = DurationConverter.class,
       description =
-          "Testing: each leader pass of the run's nodes sleeps D before it writes its plan, as a GC pause"
-              + " would; with pauses this makes deposed leaders resume mid-pass. Default: 0.")
+          "Testing: each leader pass of the run's nodes sleeps D after taking its fence and membership"
+              + " snapshot, as a GC pause would; with pauses this makes deposed leaders resume mid-pass."
+              + " Default: 0.")
   @Nullable Duration stallLeaderPass;
 
   @Spec CommandSpec spec;
