@@ -37,6 +37,17 @@ public interface EventStore {
   List<ClusterEvent> recent(int limit);
 
   /**
+   * Rows that {@link #recent} left out because this version cannot read them (see {@link
+   * SkippedRows}): an event whose kind it does not know, written by a newer node during a rolling
+   * upgrade, MUST NOT fail a read of the others. A read that skips rows returns fewer than its
+   * limit.
+   *
+   * @return what this store's reads skipped since it was opened, keyed by the unknown kind; {@link
+   *     SkippedRows#NONE} if nothing was skipped
+   */
+  SkippedRows skippedRows();
+
+  /**
    * Deletes events beyond the newest {@code keep} and events older than {@code maxAge} by the
    * database clock.
    *
