@@ -55,11 +55,13 @@ public interface QueueStore {
    * Resolves claimed messages, all or nothing, each conditional on its claim (id, token and {@code
    * INFLIGHT}). With a guard (an exclusive queue, SPEC §6.9), a batch with a terminal outcome reads
    * the guard, fail-closed. If it does not hold, every message whose claim still holds MUST leave
-   * the batch {@code PENDING} and unclaimed, never in flight: a re-pend (release, reschedule, or a
-   * failure with attempts left) MUST land exactly as without a guard, its error and backoff
-   * included; a finish (done, dead letter, a failure on its last attempt) MUST NOT land, and its
-   * message goes back with its attempt given back and {@code available_at} and {@code last_error}
-   * unchanged. See {@link ResolveResult}.
+   * the batch {@code PENDING} and unclaimed, never in flight: a re-pend (release, reschedule,
+   * retry) MUST land exactly as without a guard, its error and backoff included; a finish (done,
+   * dead letter) MUST NOT land, and its message goes back with its attempt given back and {@code
+   * available_at} and {@code last_error} unchanged. See {@link ResolveResult}.
+   *
+   * <p>The consumer decides retry or dead; the store MUST apply each outcome as told: a retry MUST
+   * re-pend the message whatever its attempts, and MUST NOT make it a dead letter.
    *
    * @throws IllegalArgumentException if empty, larger than {@link #MAX_BATCH}, or a message appears
    *     twice

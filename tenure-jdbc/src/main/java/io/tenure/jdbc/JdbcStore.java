@@ -192,6 +192,11 @@ public final class JdbcStore implements Store {
     return queues;
   }
 
+  /** The queue store itself, for {@link QueueStatements}. */
+  io.tenure.jdbc.internal.JdbcQueueStore queueStore() {
+    return queues;
+  }
+
   @Override
   public io.tenure.spi.AgentStore agents() {
     return agents;
