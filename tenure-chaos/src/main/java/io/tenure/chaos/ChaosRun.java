@@ -49,8 +49,7 @@ public final class ChaosRun {
     try (Store store = Stores.open(new StoreSettings(settings.storeUrl(), prefix, true));
         History history = new History(settings.storeUrl(), settings.prefix())) {
       history.create();
-      NodeProcesses nodes =
-          new NodeProcesses(settings.launcher(), settings.storeUrl(), settings.dir());
+      NodeProcesses nodes = new NodeProcesses(nodeCommand(), settings.storeUrl(), settings.dir());
       try {
         for (int i = 1; i <= settings.nodes(); i++) {
           nodes.add("n" + i, nodeArguments("n" + i));
@@ -90,6 +89,13 @@ public final class ChaosRun {
     }
   }
 
+  /** What every node process runs: the harness's own node ({@link ChaosNode}), in a new JVM. */
+  private List<String> nodeCommand() {
+    List<String> command = new ArrayList<>(settings.jvm());
+    command.add(ChaosNode.class.getName());
+    return command;
+  }
+
   /**
    * A node's arguments: the store URL is not among them (it is in the environment, see
    * NodeProcesses).
@@ -102,13 +108,19 @@ public final class ChaosRun {
                 settings.prefix(),
                 "--name",
                 name,
-                "--chaos-workload",
-                "--chaos-work",
+                "--work",
                 Long.toString(settings.work().toMillis()),
                 "--exit-with",
                 Long.toString(ProcessHandle.current().pid())));
     if (!settings.guarded()) {
-      arguments.add("--chaos-unguarded");
+      arguments.add("--unguarded");
+    }
+    if (settings.unsafe() != null) {
+      arguments.addAll(List.of("--unsafe", settings.unsafe().label()));
+    }
+    if (!settings.stallLeaderPass().isZero()) {
+      arguments.addAll(
+          List.of("--stall-leader-pass", Long.toString(settings.stallLeaderPass().toMillis())));
     }
     return arguments;
   }

@@ -3,6 +3,7 @@ package io.tenure.chaos;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One chaos run's settings.
@@ -21,8 +22,13 @@ import java.util.List;
  *     superseded owner's late outcome meets the current claim wider
  * @param seed the fault schedule's seed: the same seed draws the same faults
  * @param dir where node logs and the report go
- * @param launcher the command that runs the launcher ({@code java -jar tenure.jar})
+ * @param jvm the command that starts a JVM on the harness's classpath ({@code java OPTIONS -cp
+ *     PATH}); each node runs {@link ChaosNode} in one
  * @param guarded false for the negative control: agents' register writes ignore the epoch
+ * @param unsafe for a negative control, the guard every node breaks ({@link UnsafeGuard}); null for
+ *     none
+ * @param stallLeaderPass how long every leader pass stalls before it writes its plan ({@link
+ *     LeaderPassStall}); zero for none
  * @param faults the faults to draw from, by label ({@link #FAULTS}); empty for all that apply to
  *     the store
  */
@@ -39,8 +45,10 @@ public record ChaosSettings(
     Duration work,
     long seed,
     Path dir,
-    List<String> launcher,
+    List<String> jvm,
     boolean guarded,
+    @Nullable UnsafeGuard unsafe,
+    Duration stallLeaderPass,
     java.util.Set<String> faults) {
 
   /** Every fault label, in the order a seed draws from. */
@@ -55,6 +63,9 @@ public record ChaosSettings(
           "restart-db",
           "pause leader",
           "agent-rows");
+
+  /** The longest leader-pass stall: well past any lease, but a run still makes progress. */
+  public static final Duration MAX_STALL = Duration.ofSeconds(30);
 
   /** Checks the settings: every problem is named. */
   public ChaosSettings {
@@ -72,7 +83,11 @@ public record ChaosSettings(
         throw new IllegalArgumentException("durations must be positive, got " + duration);
       }
     }
-    launcher = List.copyOf(launcher);
+    if (stallLeaderPass.isNegative() || stallLeaderPass.compareTo(MAX_STALL) > 0) {
+      throw new IllegalArgumentException(
+          "stall-leader-pass must be 0 to 30s, got " + stallLeaderPass);
+    }
+    jvm = List.copyOf(jvm);
     faults = java.util.Set.copyOf(faults);
     for (String fault : faults) {
       if (!FAULTS.contains(fault)) {

@@ -4,10 +4,6 @@ import io.tenure.spi.AgentStore;
 import io.tenure.spi.AssignmentWrite;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.Store;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -28,22 +24,16 @@ public final class LeaderWrites {
 
   /** {@code store}, its agent store's leader writes recorded by {@code node} in {@code history}. */
   public static Store recorded(Store store, History history, String node) {
-    AgentStore agents = recording(store.agents(), history, node);
-    return proxy(
-        Store.class,
-        (proxy, method, args) ->
-            method.getName().equals("agents") && method.getParameterCount() == 0
-                ? agents
-                : call(store, method, args));
+    return Decorators.withAgents(store, agents -> recording(agents, history, node));
   }
 
   private static AgentStore recording(AgentStore agents, History history, String node) {
-    return proxy(
+    return Decorators.proxy(
         AgentStore.class,
         (proxy, method, args) -> {
           LeaderFence fence = fenceOf(args);
           if (fence == null || writesNothing(args)) {
-            return call(agents, method, args);
+            return Decorators.call(agents, method, args);
           }
           String token = UUID.randomUUID().toString();
           record(
@@ -53,7 +43,7 @@ public final class LeaderWrites {
               fence.epoch(),
               token,
               method.getName());
-          Object result = call(agents, method, args);
+          Object result = Decorators.call(agents, method, args);
           if (result == AssignmentWrite.APPLIED) {
             record(
                 history,
@@ -94,19 +84,5 @@ public final class LeaderWrites {
     } catch (RuntimeException e) {
       LOG.warn("could not record a leader write ({}): {}", kind, e.toString());
     }
-  }
-
-  private static Object call(Object target, Method method, @Nullable Object[] args)
-      throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T> T proxy(Class<T> type, InvocationHandler handler) {
-    return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler);
   }
 }

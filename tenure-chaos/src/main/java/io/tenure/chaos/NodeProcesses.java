@@ -16,9 +16,10 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Node processes of one cluster, each a {@code tenure node} of the launcher, with real process
- * faults: SIGTERM (leave), SIGKILL (crash), SIGSTOP/SIGCONT (freeze), and start again as a new
- * incarnation. Each node's output goes to {@code NAME.log} in a folder.
+ * Node processes of one cluster, each the same command with its own arguments (a {@code tenure
+ * node} of the demo, a {@link ChaosNode} of the fault harness), with real process faults: SIGTERM
+ * (leave), SIGKILL (crash), SIGSTOP/SIGCONT (freeze), and start again as a new incarnation. Each
+ * node's output goes to {@code NAME.log} in a folder.
  *
  * <p>The store URL goes to each process in its environment ({@link #STORE_VARIABLE}), never on its
  * command line: any user can read a process's arguments ({@code ps}), only its owner its
@@ -26,7 +27,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class NodeProcesses {
   /**
-   * The variable {@code tenure node} takes its store URL from when {@code --store} is not given.
+   * The variable a node process takes its store URL from ({@code tenure node} when {@code --store}
+   * is not given).
    */
   public static final String STORE_VARIABLE = "TENURE_STORE";
 
@@ -64,7 +66,8 @@ public final class NodeProcesses {
   }
 
   /**
-   * @param launcher the command that runs the launcher, e.g. {@code java -jar tenure.jar}
+   * @param launcher the command every node runs before its own arguments, e.g. {@code java -jar
+   *     tenure.jar node}
    * @param logs where each node's output goes
    */
   public NodeProcesses(List<String> launcher, String storeUrl, Path logs) {
@@ -85,17 +88,16 @@ public final class NodeProcesses {
 
   /**
    * @param name a node
-   * @return the command its process runs (launcher, {@code node}, its arguments): what {@code ps}
-   *     shows of it
+   * @return the command its process runs (launcher, then its arguments): what {@code ps} shows of
+   *     it
    */
   public synchronized List<String> command(String name) {
     List<String> command = new ArrayList<>(launcher);
-    command.add("node");
     command.addAll(node(name).arguments);
     return command;
   }
 
-  /** Adds a node running {@code tenure node ARGUMENTS} and starts it. */
+  /** Adds a node running the launcher with {@code arguments} and starts it. */
   public synchronized void add(String name, List<String> arguments) {
     nodes.put(name, new Node(List.copyOf(arguments)));
     start(name);

@@ -130,9 +130,10 @@ final class ChaosCommand implements Callable<Integer> {
       hidden = true,
       paramLabel = "GUARD",
       description =
-          "Negative control: switch off a guard inside Tenure on every node (handoff: a move frees the row"
-              + " at once instead of the two-phase hand-off; token: resolves do not check their claim token;"
-              + " leader-fence: assignment writes do not check the leader epoch).")
+          "Negative control: every node of the run breaks a guard, from outside Tenure, around its store"
+              + " (handoff: a move frees the row at once instead of the two-phase hand-off; token: resolves"
+              + " carry the message's current claim token; leader-fence: assignment writes carry the"
+              + " current leader's epoch). Only the run's own node processes do; no 'tenure node' can.")
   @Nullable String unsafe;
 
   @Option(
@@ -140,8 +141,9 @@ final class ChaosCommand implements Callable<Integer> {
       paramLabel = "D",
       converter = DurationConverter.class,
       description =
-          "Testing: each leader pass sleeps D after taking its fence and membership snapshot, as a GC pause"
-              + " would; with pauses this makes deposed leaders resume mid-pass. Default: 0.")
+          "Testing: each leader pass of the run's nodes sleeps D after taking its fence and membership"
+              + " snapshot, as a GC pause would; with pauses this makes deposed leaders resume mid-pass."
+              + " Default: 0.")
   @Nullable Duration stallLeaderPass;
 
   @Spec CommandSpec spec;
@@ -192,8 +194,10 @@ final class ChaosCommand implements Callable<Integer> {
               work != null ? work : io.tenure.chaos.ChaosWorkload.DEFAULT_WORK,
               chosenSeed,
               folder,
-              launcher(),
+              DemoCommand.javaOnClasspath(),
               !unguarded,
+              unsafeGuard(),
+              stallLeaderPass(),
               faults.isEmpty() && chosen == Profile.SOAK
                   ? soakFaults()
                   : new java.util.HashSet<>(faults));
@@ -246,32 +250,30 @@ final class ChaosCommand implements Callable<Integer> {
     return all;
   }
 
-  /**
-   * This launcher, with the test-only system property of {@code --unsafe} for the node processes.
-   */
-  private java.util.List<String> launcher() {
-    java.util.List<String> command = new java.util.ArrayList<>(DemoCommand.launcher());
-    if (unsafe != null) {
-      String property =
-          switch (unsafe) {
-            case "handoff" -> "tenure.unsafe.skipHandoff";
-            case "token" -> "tenure.unsafe.skipClaimToken";
-            case "leader-fence" -> "tenure.unsafe.skipLeaderFence";
-            default ->
-                throw new ParameterException(
+  private io.tenure.chaos.@Nullable UnsafeGuard unsafeGuard() {
+    if (unsafe == null) {
+      return null;
+    }
+    return io.tenure.chaos.UnsafeGuard.of(unsafe)
+        .orElseThrow(
+            () ->
+                new ParameterException(
                     spec.commandLine(),
-                    "unknown --unsafe guard '" + unsafe + "'; use handoff, token or leader-fence");
-          };
-      command.add(1, "-D" + property + "=true");
+                    "unknown --unsafe guard '"
+                        + unsafe
+                        + "'; use "
+                        + io.tenure.chaos.UnsafeGuard.labels()));
+  }
+
+  private Duration stallLeaderPass() {
+    if (stallLeaderPass == null) {
+      return Duration.ZERO;
     }
-    if (stallLeaderPass != null) {
-      if (stallLeaderPass.isNegative() || stallLeaderPass.compareTo(Duration.ofSeconds(30)) > 0) {
-        throw new ParameterException(
-            spec.commandLine(), "--stall-leader-pass must be 0 to 30s, got " + stallLeaderPass);
-      }
-      command.add(1, "-Dtenure.test.leaderPassStallMillis=" + stallLeaderPass.toMillis());
+    if (stallLeaderPass.isNegative() || stallLeaderPass.compareTo(ChaosSettings.MAX_STALL) > 0) {
+      throw new ParameterException(
+          spec.commandLine(), "--stall-leader-pass must be 0 to 30s, got " + stallLeaderPass);
     }
-    return command;
+    return stallLeaderPass;
   }
 
   /** The documented profiles. */

@@ -332,15 +332,8 @@ final class DemoCommand implements Callable<Integer> {
 
   /** The command that runs this launcher again: this JVM's java and this jar. */
   static List<String> launcher() {
-    String java = ProcessHandle.current().info().command().orElse("java");
-    Path jar;
-    try {
-      jar = Path.of(DemoCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    } catch (URISyntaxException | SecurityException e) {
-      throw new IllegalStateException("cannot find the launcher's jar: " + e.getMessage(), e);
-    }
-    List<String> command =
-        new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    Path jar = jar();
+    List<String> command = jvm();
     if (Files.isDirectory(jar)) {
       command.addAll(
           List.of("-cp", System.getProperty("java.class.path"), TenureCommand.class.getName()));
@@ -348,6 +341,36 @@ final class DemoCommand implements Callable<Integer> {
       command.addAll(List.of("-jar", jar.toString()));
     }
     return command;
+  }
+
+  /**
+   * @return the command that starts a JVM as {@link #launcher()} does, on the launcher's classpath,
+   *     for a main class of the caller's: the fault harness's node processes run its own
+   */
+  static List<String> javaOnClasspath() {
+    Path jar = jar();
+    List<String> command = jvm();
+    // -jar would grant it from the manifest: sqlite-jdbc loads a native library.
+    command.add("--enable-native-access=ALL-UNNAMED");
+    command.addAll(
+        List.of(
+            "-cp",
+            Files.isDirectory(jar) ? System.getProperty("java.class.path") : jar.toString()));
+    return command;
+  }
+
+  private static List<String> jvm() {
+    String java = ProcessHandle.current().info().command().orElse("java");
+    return new ArrayList<>(
+        List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+  }
+
+  private static Path jar() {
+    try {
+      return Path.of(DemoCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (URISyntaxException | SecurityException e) {
+      throw new IllegalStateException("cannot find the launcher's jar: " + e.getMessage(), e);
+    }
   }
 
   private static void openBrowser(String url, PrintWriter out) {

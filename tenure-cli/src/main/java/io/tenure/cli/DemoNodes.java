@@ -52,10 +52,17 @@ final class DemoNodes {
    * @param storeUrl the nodes' store, passed in their environment (never on a command line)
    * @param logs the folder for each node's output ({@code node-1.log} ...)
    */
+  /** The launcher's {@code node} command: every demo node is a {@code tenure node}. */
+  private static List<String> nodeCommand(List<String> baseCommand) {
+    List<String> command = new java.util.ArrayList<>(baseCommand);
+    command.add("node");
+    return command;
+  }
+
   DemoNodes(List<String> baseCommand, String storeUrl, Path logs, PrintWriter out) {
     this.processes =
         new NodeProcesses(
-            baseCommand,
+            nodeCommand(baseCommand),
             storeUrl,
             logs,
             new NodeProcesses.Output() {

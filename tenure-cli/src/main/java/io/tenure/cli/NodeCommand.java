@@ -1,16 +1,12 @@
 package io.tenure.cli;
 
-import io.tenure.DemotionReason;
-import io.tenure.NodeListener;
 import io.tenure.TenureNode;
 import io.tenure.TenureNodeBuilder;
 import io.tenure.server.AdminServer;
 import io.tenure.spi.Store;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -162,26 +158,6 @@ final class NodeCommand implements Callable<Integer> {
   boolean demoWorkload;
 
   @Option(
-      names = "--chaos-workload",
-      description =
-          "Run the fault harness's workload and record it in its history, as chaos nodes do.")
-  boolean chaosWorkload;
-
-  @Option(
-      names = "--chaos-unguarded",
-      hidden = true,
-      description = "Negative control for 'tenure chaos': register writes ignore the epoch.")
-  boolean chaosUnguarded;
-
-  @Option(
-      names = "--chaos-work",
-      hidden = true,
-      paramLabel = "MS",
-      description =
-          "For 'tenure chaos': how long a handler of a FIFO message works, in milliseconds.")
-  long chaosWorkMillis = io.tenure.chaos.ChaosWorkload.DEFAULT_WORK.toMillis();
-
-  @Option(
       names = "--log-format",
       paramLabel = "FORMAT",
       converter = LogFormat.Converter.class,
@@ -204,7 +180,7 @@ final class NodeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    StateLines lines = new StateLines(out, storeOptions.json);
+    NodeStateLines lines = new NodeStateLines(out, storeOptions.json, name);
     boolean formatGiven = spec.commandLine().getParseResult().hasMatchedOption("--log-format");
     Logging.format(storeOptions.json && !formatGiven ? LogFormat.JSON : logFormat);
     // Named before the store is opened, so even the pool's lines say which node they come from.
@@ -225,18 +201,7 @@ final class NodeCommand implements Callable<Integer> {
                 .build()
                 .start();
       }
-      io.tenure.chaos.History history = null;
-      Store nodeStore = store;
-      if (chaosWorkload) {
-        history = new io.tenure.chaos.History(storeOptions.url, storeOptions.prefix.value());
-        history.create();
-        // The harness sees every leader write: when it began, at which epoch, whether it applied.
-        nodeStore = io.tenure.chaos.LeaderWrites.recorded(store, history, name);
-      }
-      node = configure(TenureNode.builder(nodeStore), store, lines, server, history).build();
-      if (history != null) {
-        io.tenure.chaos.ChaosWorkload.sampleLeadership(node, history, name);
-      }
+      node = configure(TenureNode.builder(store), store, lines, server).build();
       LogContext.nodeId(node.nodeId());
       if (server != null) {
         server.attach(node);
@@ -288,27 +253,19 @@ final class NodeCommand implements Callable<Integer> {
 
   /**
    * Checks every option before the store is touched: the admin endpoint's binding, then the whole
-   * node built as it will be, with its agents and workloads, on a throw-away in-memory store, so
+   * node built as it will be, with its agents and workload, on a throw-away in-memory store, so
    * that the builder's own checks (names, durations, the rules between them) run before a file or
    * table exists.
    *
    * @throws CommandFailure with {@link ExitCodes#USAGE} naming the bad setting
    */
-  private void checkSettings(StateLines lines) {
+  private void checkSettings(NodeStateLines lines) {
     try {
       if (httpPort != null) {
         AdminServer.checkBinding(httpHost, httpPort, httpToken, allowedHosts());
       }
-      if (chaosWorkMillis < 0) {
-        throw new IllegalArgumentException(
-            "--chaos-work must be 0 or more milliseconds, got " + chaosWorkMillis);
-      }
-      io.tenure.chaos.History history =
-          chaosWorkload
-              ? new io.tenure.chaos.History(storeOptions.url, storeOptions.prefix.value())
-              : null;
       try (Store check = new SettingsCheckStore()) {
-        configure(TenureNode.builder(check), check, lines, null, history).build();
+        configure(TenureNode.builder(check), check, lines, null).build();
       }
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new CommandFailure(
@@ -355,26 +312,13 @@ final class NodeCommand implements Callable<Integer> {
   }
 
   private TenureNodeBuilder configure(
-      TenureNodeBuilder builder,
-      Store store,
-      StateLines lines,
-      @Nullable AdminServer server,
-      io.tenure.chaos.@Nullable History history) {
+      TenureNodeBuilder builder, Store store, NodeStateLines lines, @Nullable AdminServer server) {
     String advertised = address.isEmpty() && server != null ? server.advertisedUrl() : address;
     builder.name(name).address(advertised).promotable(!notPromotable);
     agents.forEach(
         sample -> builder.agentFamily(DemoWorkload.family(sample.family(), sample.count())));
     if (demoWorkload) {
       DemoWorkload.consume(builder, store);
-    }
-    if (history != null) {
-      io.tenure.chaos.ChaosWorkload.register(
-          builder,
-          store,
-          history,
-          name,
-          !chaosUnguarded,
-          java.time.Duration.ofMillis(chaosWorkMillis));
     }
     capabilities.forEach(builder::capability);
     if (acquireDelay != null) {
@@ -398,93 +342,6 @@ final class NodeCommand implements Callable<Integer> {
     if (fenceAfter != null) {
       builder.fenceAfter(fenceAfter);
     }
-    return builder.listener(new Printer(lines));
-  }
-
-  /**
-   * The node's state lines on stdout: text ({@code TIME node ID WHAT}) or, with {@code --json}, one
-   * JSON object per line with {@code time}, {@code node}, {@code nodeId}, {@code event} and the
-   * event's own fields.
-   */
-  private final class StateLines {
-    private final PrintWriter out;
-    private final boolean json;
-
-    StateLines(PrintWriter out, boolean json) {
-      this.out = out;
-      this.json = json;
-    }
-
-    /**
-     * @param who the node id, or the name in parentheses where a listener does not know the id
-     */
-    void print(String who, String event, String text, Map<String, ?> fields) {
-      String line;
-      if (json) {
-        Map<String, Object> object = new LinkedHashMap<>();
-        object.put("time", Instant.now().toString());
-        object.put("node", name);
-        if (!who.startsWith("(")) {
-          object.put("nodeId", who);
-        }
-        object.put("event", event);
-        object.putAll(fields);
-        line = io.tenure.server.Json.write(object);
-      } else {
-        line = Instant.now() + " node " + who + " " + text;
-      }
-      synchronized (out) {
-        out.println(line);
-        out.flush();
-      }
-    }
-  }
-
-  /** Prints each edge as one line, so an operator (or a script) can follow the node. */
-  private final class Printer implements NodeListener {
-    private final StateLines lines;
-
-    Printer(StateLines lines) {
-      this.lines = lines;
-    }
-
-    @Override
-    public void onPromoted(long epoch) {
-      LogContext.epoch(epoch);
-      lines.print(self(), "leader", "is leader at epoch " + epoch, Map.of("epoch", epoch));
-    }
-
-    @Override
-    public void onDemoted(long epoch, DemotionReason reason) {
-      lines.print(
-          self(),
-          "demoted",
-          "is no longer leader at epoch " + epoch + ": " + reason,
-          Map.of("epoch", epoch, "reason", reason.toString()));
-    }
-
-    @Override
-    public void onSelfFenced() {
-      lines.print(self(), "self-fenced", "self-fenced: no heartbeat succeeded in time", Map.of());
-    }
-
-    @Override
-    public void onUnfenced() {
-      lines.print(self(), "unfenced", "heart-beats again", Map.of());
-    }
-
-    @Override
-    public void onRejoined(String previousNodeId, String nodeId) {
-      LogContext.nodeId(nodeId);
-      lines.print(
-          previousNodeId,
-          "rejoined",
-          "was ejected and rejoined as " + nodeId,
-          Map.of("newNodeId", nodeId));
-    }
-
-    private String self() {
-      return "(" + name + ")";
-    }
+    return builder.listener(lines.listener());
   }
 }

@@ -37,6 +37,40 @@ class CompletionTest {
         .containsPattern("(?m)^words: .*\\bnode\\b.*\\bnodes\\b");
   }
 
+  /**
+   * The fault harness's options belong to {@code tenure chaos}, whose nodes are its own: {@code
+   * tenure node} offers none (issue 16 §5), and the hidden negative controls are offered nowhere.
+   */
+  @Test
+  void node_offers_no_chaos_option_and_chaos_offers_its_stall_but_not_its_negative_controls()
+      throws Exception {
+    Path script = folder.resolve("tenure-completion.bash");
+    Files.writeString(script, Cli.run("completion").out());
+
+    String node = bash("source " + script + "; " + completing("./tenure node --"));
+    String chaos = bash("source " + script + "; " + completing("./tenure chaos --"));
+
+    assertThat(node).containsPattern("(?m)^words: .*--name\\b").doesNotContain("--chaos");
+    assertThat(chaos)
+        .containsPattern("(?m)^words: .*--stall-leader-pass\\b")
+        .doesNotContain("--unsafe")
+        .doesNotContain("--unguarded");
+  }
+
+  /** Runs the completion function as bash would for {@code line} with the cursor at its end. */
+  private static String completing(String line) {
+    String[] words = line.split(" ");
+    return "COMP_WORDS=("
+        + line
+        + "); COMP_CWORD="
+        + (words.length - 1)
+        + "; COMP_LINE='"
+        + line
+        + "'; COMP_POINT="
+        + line.length()
+        + "; _complete_tenure; echo \"words: ${COMPREPLY[*]}\"";
+  }
+
   @Test
   void the_name_the_launcher_was_called_by_is_registered_too() throws Exception {
     Path script = folder.resolve("tenure-completion.bash");

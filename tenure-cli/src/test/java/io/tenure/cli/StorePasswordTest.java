@@ -168,7 +168,9 @@ class StorePasswordTest {
                     p.info()
                         .commandLine()
                         .filter(
-                            line -> line.contains("--chaos-workload") && line.contains(runPrefix))
+                            line ->
+                                line.contains(io.tenure.chaos.ChaosNode.class.getName())
+                                    && line.contains(runPrefix))
                         .ifPresent(line -> seen.put(p.pid(), line)));
         Thread.sleep(50);
       }

@@ -29,14 +29,6 @@ public final class JdbcAgentStore implements AgentStore {
       "agent_uri, owner_node, target_node, epoch, paused, pinned_to";
   private static final Logger LOG = LoggerFactory.getLogger(JdbcAgentStore.class);
 
-  /**
-   * TEST ONLY, for the fault harness's negative control ({@code tenure chaos --unsafe
-   * leader-fence}): leader-only assignment writes no longer carry the leader epoch guard, so a
-   * deposed leader's pass is written. Never set this in production.
-   */
-  static final boolean UNSAFE_SKIP_LEADER_FENCE =
-      Boolean.getBoolean("tenure.unsafe.skipLeaderFence");
-
   private final Jdbc jdbc;
   private final Dialect dialect;
   private final String agents;
@@ -74,10 +66,7 @@ public final class JdbcAgentStore implements AgentStore {
     this.nodes = prefix.table("nodes");
     this.fences = new Fences(dialect, prefix);
     this.fenceQuery = fences.leaderQuery();
-    this.fence =
-        UNSAFE_SKIP_LEADER_FENCE
-            ? "(EXISTS (" + fenceQuery + ") OR 1 = 1)"
-            : "EXISTS (" + fenceQuery + ")";
+    this.fence = "EXISTS (" + fenceQuery + ")";
   }
 
   @Override
@@ -553,9 +542,6 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   private boolean fenceHolds(Connection connection, LeaderFence leader) throws SQLException {
-    if (UNSAFE_SKIP_LEADER_FENCE) {
-      return true;
-    }
     try (PreparedStatement statement = connection.prepareStatement(fenceQuery)) {
       Fences.bindLeader(statement, 1, leader);
       try (ResultSet rows = statement.executeQuery()) {

@@ -1,0 +1,60 @@
+package io.tenure.chaos;
+
+import io.tenure.spi.Store;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * A guard a negative control breaks on every node of a chaos run ({@code tenure chaos --unsafe
+ * LABEL}), to show the checker catches what the guard prevents. Each is broken from outside Tenure,
+ * by a decorator around the node's store ({@link BrokenGuards}): no shipped class can switch a
+ * guard off, so only the harness's own throw-away node processes ({@link ChaosNode}) run one.
+ */
+public enum UnsafeGuard {
+  /** The two-phase hand-off (SPEC §5.3): a move frees the row at once, before its owner stopped. */
+  HANDOFF("handoff"),
+  /** The claim token on resolves (SPEC §6.3): a late outcome is written over the current claim. */
+  TOKEN("token"),
+  /** The leader epoch guard on assignment writes (SPEC §4.5): a deposed leader's pass lands. */
+  LEADER_FENCE("leader-fence");
+
+  private final String label;
+
+  UnsafeGuard(String label) {
+    this.label = label;
+  }
+
+  /** The name on the command line. */
+  public String label() {
+    return label;
+  }
+
+  /**
+   * @return the guard of that label, if any
+   */
+  public static Optional<UnsafeGuard> of(String label) {
+    return Arrays.stream(values()).filter(guard -> guard.label.equals(label)).findFirst();
+  }
+
+  /** Every label, for a refusal's message: {@code handoff, token or leader-fence}. */
+  public static String labels() {
+    String all = Arrays.stream(values()).map(UnsafeGuard::label).collect(Collectors.joining(", "));
+    int last = all.lastIndexOf(", ");
+    return all.substring(0, last) + " or " + all.substring(last + 2);
+  }
+
+  /** {@code store} with this guard broken. */
+  Store breakIn(Store store) {
+    return switch (this) {
+      case HANDOFF -> BrokenGuards.skipHandoff(store);
+      case TOKEN -> BrokenGuards.skipClaimToken(store);
+      case LEADER_FENCE -> BrokenGuards.skipLeaderFence(store);
+    };
+  }
+
+  @Override
+  public String toString() {
+    return label;
+  }
+}
