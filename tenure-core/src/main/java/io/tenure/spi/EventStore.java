@@ -23,11 +23,7 @@ public interface EventStore {
    * Appends events in their order, as {@link #append} would each; a provider SHOULD write them in
    * one transaction (a sweep that starts 50 agents records 50 events).
    */
-  default void appendAll(List<NewEvent> events) {
-    for (NewEvent event : events) {
-      append(event.kind(), event.nodeId(), event.epoch(), event.detail());
-    }
-  }
+  void appendAll(List<NewEvent> events);
 
   /**
    * @param limit at most this many, 1 to 10,000

@@ -143,7 +143,5 @@ public interface QueueStore {
    *     quickly (it runs on the listener's thread)
    * @return a handle that stops the subscription, or empty if the store cannot notify
    */
-  default Optional<AutoCloseable> listen(java.util.function.Consumer<String> onEnqueue) {
-    return Optional.empty();
-  }
+  Optional<AutoCloseable> listen(java.util.function.Consumer<String> onEnqueue);
 }

@@ -479,4 +479,43 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
     assertThat(store.events().recent(10)).extracting(ClusterEvent::nodeId).containsExactly("new");
     assertThatThrownBy(() -> store.events().recent(0)).isInstanceOf(IllegalArgumentException.class);
   }
+
+  /**
+   * The kit's own decorator forwards each SPI call to the same method of the store it wraps, so a
+   * fault test exercises the provider's implementation, not a stand-in built from other methods
+   * (once {@code version()} answered from {@code read()} through an SPI default method).
+   */
+  @Test
+  void the_kits_faulty_store_forwards_each_call_to_the_same_method_of_the_real_store()
+      throws Exception {
+    CallRecorder recorder = new CallRecorder();
+    FaultyStore faulty = new FaultyStore(recorder.wrap(store));
+    String nodeId = joined("api-1");
+    LeaderFence fence = leaderFence(nodeId);
+    recorder.take();
+
+    faulty.membership().version();
+    assertThat(recorder.take()).containsExactly("MembershipStore.version");
+    faulty.membership().read();
+    assertThat(recorder.take()).containsExactly("MembershipStore.read");
+    faulty.membership().heartbeat(nodeId);
+    assertThat(recorder.take()).containsExactly("MembershipStore.heartbeat");
+    faulty.membership().findStale(LONG_TTL);
+    assertThat(recorder.take()).containsExactly("MembershipStore.findStale");
+    faulty.membership().findDefunct(LONG_TTL, 10);
+    assertThat(recorder.take()).containsExactly("MembershipStore.findDefunct");
+    faulty.leases().read();
+    assertThat(recorder.take()).containsExactly("LeaseStore.read");
+    faulty.leases().isCurrent(fence);
+    assertThat(recorder.take()).containsExactly("LeaseStore.isCurrent");
+    faulty.queues().stats();
+    assertThat(recorder.take()).containsExactly("QueueStore.stats");
+    java.util.Optional<AutoCloseable> subscription = faulty.queues().listen(queue -> {});
+    assertThat(recorder.take()).containsExactly("QueueStore.listen");
+    if (subscription.isPresent()) {
+      subscription.get().close();
+    }
+    faulty.events().recent(1);
+    assertThat(recorder.take()).containsExactly("Store.events", "EventStore.recent");
+  }
 }
