@@ -3,7 +3,6 @@ package io.tenure.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tenure.ClusterEvent;
 import io.tenure.NodeInfo;
 import io.tenure.NodeStatus;
 import io.tenure.spi.LeaderFence;
@@ -23,7 +22,7 @@ import java.util.concurrent.Callable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §3: node rows, the membership version, heartbeats, death, cleanup and history. */
+/** SPEC §3: node rows, the membership version, heartbeats, death and cleanup. */
 public abstract class MembershipComplianceTest extends FixtureSupport {
   private static final Duration FENCE = Duration.ofSeconds(3);
   private static final Duration LONG_TTL = Duration.ofMinutes(5);
@@ -416,68 +415,6 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
                 membership.findDefunct(Duration.ofMillis(1), 10), Duration.ofMillis(1), old))
         .isZero();
     assertThat(membership.read().nodes()).extracting(NodeInfo::nodeId).contains(leaving);
-  }
-
-  @Test
-  void the_history_lists_events_newest_first_and_trims_by_count() {
-    for (int i = 0; i < 5; i++) {
-      store
-          .events()
-          .append(
-              ClusterEvent.Kind.JOINED,
-              "node-" + i,
-              i % 2 == 0 ? null : (long) i,
-              "x".repeat(1200));
-    }
-
-    List<ClusterEvent> recent = store.events().recent(3);
-
-    assertThat(recent)
-        .extracting(ClusterEvent::nodeId)
-        .containsExactly("node-4", "node-3", "node-2");
-    assertThat(recent.get(0).epoch()).isNull();
-    assertThat(recent.get(1).epoch()).isEqualTo(3L);
-    assertThat(recent.get(0).detail()).hasSize(1000);
-    assertThat(Duration.between(recent.get(0).at(), store.now()).abs())
-        .isLessThan(Duration.ofSeconds(5));
-    assertThat(store.events().trim(2, Duration.ofDays(1))).isEqualTo(3);
-    assertThat(store.events().recent(10))
-        .extracting(ClusterEvent::nodeId)
-        .containsExactly("node-4", "node-3");
-  }
-
-  @Test
-  void a_batch_of_events_is_appended_in_its_order_and_cut_like_one() {
-    store.events().append(ClusterEvent.Kind.JOINED, "first", null, "");
-    store
-        .events()
-        .appendAll(
-            List.of(
-                new io.tenure.spi.EventStore.NewEvent(
-                    ClusterEvent.Kind.AGENT_STARTED, "n1", 7L, "a://x"),
-                new io.tenure.spi.EventStore.NewEvent(
-                    ClusterEvent.Kind.AGENT_STARTED, "n2", null, "y".repeat(1500))));
-    store.events().appendAll(List.of());
-
-    List<ClusterEvent> recent = store.events().recent(10);
-
-    assertThat(recent).extracting(ClusterEvent::nodeId).containsExactly("n2", "n1", "first");
-    assertThat(recent.get(1).epoch()).isEqualTo(7L);
-    assertThat(recent.get(1).detail()).isEqualTo("a://x");
-    assertThat(recent.get(0).epoch()).isNull();
-    assertThat(recent.get(0).detail()).hasSize(1000);
-  }
-
-  @Test
-  void the_history_trims_by_age() {
-    store.events().append(ClusterEvent.Kind.JOINED, "old", null, "");
-    Instant at = store.events().recent(1).get(0).at();
-    DatabaseClock.awaitPast(store, at.plusMillis(20));
-    store.events().append(ClusterEvent.Kind.LEFT, "new", null, "");
-
-    assertThat(store.events().trim(100, Duration.ofMillis(10))).isEqualTo(1);
-    assertThat(store.events().recent(10)).extracting(ClusterEvent::nodeId).containsExactly("new");
-    assertThatThrownBy(() -> store.events().recent(0)).isInstanceOf(IllegalArgumentException.class);
   }
 
   /**
