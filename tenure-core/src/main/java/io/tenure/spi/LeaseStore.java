@@ -130,8 +130,9 @@ public interface LeaseStore {
 
   /**
    * A crash detector tied to the holder's database session, where the database has one. <b>L13</b>
-   * PostgreSQL MUST return one and every other provider empty; each call MUST return a lock of its
-   * own, so two nodes in one process compete as two processes would ({@code
+   * PostgreSQL MUST return one (a database without such a lock returns empty, and its fail-over
+   * waits for the lease TTL); each call MUST return a lock of its own, so two nodes in one process
+   * compete as two processes would ({@code
    * a_session_lock_is_held_by_one_session_at_a_time_and_passes_on_when_released}).
    *
    * @return a new detector (PostgreSQL: a session advisory lock on a dedicated connection), or
