@@ -63,4 +63,9 @@ final class InMemoryEventStore implements EventStore {
       return deleted;
     }
   }
+
+  @Override
+  public io.tenure.spi.SkippedRows skippedRows() {
+    return io.tenure.spi.SkippedRows.NONE; // typed rows only: nothing here can be unreadable
+  }
 }

@@ -56,6 +56,18 @@ public interface EventStore {
   List<ClusterEvent> recent(int limit);
 
   /**
+   * <b>E6</b> Rows that {@link #recent} left out because this version cannot read them (see {@link
+   * SkippedRows}): an event whose kind it does not know, written by a newer node during a rolling
+   * upgrade, MUST NOT fail a read of the others, and MUST be counted and named here; a read that
+   * skips rows returns fewer than its limit ({@code
+   * an_event_of_a_kind_this_version_does_not_know_is_skipped_and_reported_and_fails_no_read}).
+   *
+   * @return what this store's reads skipped since it was opened, keyed by the unknown kind; {@link
+   *     SkippedRows#NONE} if nothing was skipped
+   */
+  SkippedRows skippedRows();
+
+  /**
    * <b>E5</b> MUST delete the events beyond the newest {@code keep} and those older than {@code
    * maxAge} by the database clock, and no other; MUST refuse a negative {@code keep} and a {@code
    * maxAge} that is not positive or is longer than {@link io.tenure.Limits#MAX_RETENTION} before it

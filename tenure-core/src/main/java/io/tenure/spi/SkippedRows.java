@@ -5,14 +5,15 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Assignment rows that a store's reads left out because they cannot be read as an assignment, as a
- * row written by hand may be: an {@code agent_uri} that is not {@code scheme://name}, for one. Such
- * a row never fails a read; it is reported here, in the log and in the cluster history.
+ * Rows that a store's reads left out because this version cannot read them: an assignment row
+ * written by hand with an {@code agent_uri} that is not {@code scheme://name}, or an event of a
+ * kind a newer node recorded. Such a row never fails a read; it is reported here and in the log
+ * (and, for assignments, in the cluster history).
  *
  * @param count how many times reads skipped a row since the store was opened: a row left out by ten
  *     reads counts ten
- * @param reasons the stored key ({@code agent_uri}) of each distinct row skipped so far, the first
- *     {@link #MAX_ROWS} in key order, with why it cannot be read
+ * @param reasons the stored key ({@code agent_uri}, or an event's {@code kind}) of each distinct
+ *     row skipped so far, the first {@link #MAX_ROWS} in key order, with why it cannot be read
  */
 public record SkippedRows(long count, SortedMap<String, String> reasons) {
   /** The most distinct rows a report names. */

@@ -92,6 +92,12 @@ public final class TenureMetrics implements AutoCloseable {
             "Agent rows this process's reads left out because they cannot be read (each named in the log"
                 + " and the cluster history): fix or delete them")
         .register(registry);
+    FunctionCounter.builder(
+            "tenure_event_rows_skipped", store, s -> s.events().skippedRows().count())
+        .description(
+            "Events this process's reads left out because their kind is unknown to this version (a"
+                + " newer node's, during a rolling upgrade); each kind is named in the log once")
+        .register(registry);
     if (node != null) {
       attach(node);
     }

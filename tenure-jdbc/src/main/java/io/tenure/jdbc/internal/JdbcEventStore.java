@@ -9,13 +9,23 @@ import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The cluster history in {@code <prefix>events}; ids grow with time of writing. */
 public final class JdbcEventStore implements EventStore {
+  private static final Logger LOG = LoggerFactory.getLogger(JdbcEventStore.class);
   private final Jdbc jdbc;
   private final Dialect dialect;
   private final String events;
+
+  /** Reads that skipped a row of a kind this version does not know, and those kinds. */
+  private final AtomicLong skips = new AtomicLong();
+
+  private final ConcurrentSkipListMap<String, String> skipped = new ConcurrentSkipListMap<>();
 
   public JdbcEventStore(Jdbc jdbc, TablePrefix prefix) {
     this.jdbc = jdbc;
@@ -78,13 +88,17 @@ public final class JdbcEventStore implements EventStore {
               ResultSet rows = statement.executeQuery()) {
             List<ClusterEvent> found = new ArrayList<>();
             while (rows.next()) {
+              ClusterEvent.@Nullable Kind kind = kindOf(rows.getString("kind"));
+              if (kind == null) {
+                continue;
+              }
               long epochValue = rows.getLong("epoch");
               Long epoch = rows.wasNull() ? null : epochValue;
               found.add(
                   new ClusterEvent(
                       rows.getLong("id"),
                       dialect.getInstant(rows, "at"),
-                      ClusterEvent.Kind.valueOf(rows.getString("kind")),
+                      kind,
                       rows.getString("node_id"),
                       epoch,
                       rows.getString("detail")));
@@ -119,5 +133,31 @@ public final class JdbcEventStore implements EventStore {
           }
           return deleted;
         });
+  }
+
+  @Override
+  public io.tenure.spi.SkippedRows skippedRows() {
+    return new io.tenure.spi.SkippedRows(skips.get(), skipped);
+  }
+
+  /**
+   * The kind of a stored event, or null (counted and warned once per kind) for a kind this version
+   * does not know: a newer node in a rolling upgrade records kinds an older one has never heard of,
+   * and one such row must not fail every read of the history.
+   */
+  private ClusterEvent.@Nullable Kind kindOf(String stored) {
+    try {
+      return ClusterEvent.Kind.valueOf(stored);
+    } catch (IllegalArgumentException e) {
+      skips.incrementAndGet();
+      String shown = stored.replaceAll("\\p{Cntrl}", "?");
+      String reason =
+          "event kind '" + shown + "' is not known to this version of Tenure (a newer node's?)";
+      if (skipped.size() < io.tenure.spi.SkippedRows.MAX_ROWS
+          && skipped.putIfAbsent(stored, reason) == null) {
+        LOG.warn("events in {} of kind '{}' are skipped by every read: {}", events, shown, reason);
+      }
+      return null;
+    }
   }
 }
