@@ -87,7 +87,7 @@ class DurationBoundsTest {
             true,
             d -> new NewMessage("q", null, new byte[0], "text/plain", Map.of(), 0, 1, d, null)),
         new Setting("lease", max, false, d -> ClaimRequest.of("q", "n", 1, d)),
-        new Setting("retry delay", max, true, d -> new io.tenure.spi.Resolution.Failed(d, "boom")),
+        new Setting("retry delay", max, true, d -> new io.tenure.spi.Resolution.Retry(d, "boom")),
         new Setting("reschedule delay", max, true, io.tenure.spi.Resolution.Reschedule::new),
         new Setting(
             "older than", retention, true, d -> new MessageQuery("q", null, null, null, d, 0, 1)),

@@ -25,8 +25,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Predicate;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,9 +38,11 @@ final class InMemoryQueueStore implements QueueStore {
       Comparator.<Row>comparingInt(row -> -row.priority).thenComparingLong(row -> row.id);
 
   private final InMemoryStore store;
+  private final InMemoryQueueAdmin admin;
 
   InMemoryQueueStore(InMemoryStore store) {
     this.store = store;
+    this.admin = new InMemoryQueueAdmin(store);
   }
 
   @Override
@@ -167,7 +167,7 @@ final class InMemoryQueueStore implements QueueStore {
               if (row == null) {
                 return;
               }
-              if (repends(r.outcome(), row)) {
+              if (repends(r.outcome())) {
                 apply(t.messages, row, r.outcome(), now);
                 applied.add(r.claim().id());
               } else {
@@ -187,11 +187,11 @@ final class InMemoryQueueStore implements QueueStore {
   }
 
   /** Whether the outcome puts the message back to {@code PENDING}: never fenced (SPEC §1.5). */
-  private static boolean repends(Resolution.Outcome outcome, Row row) {
+  private static boolean repends(Resolution.Outcome outcome) {
     return switch (outcome) {
       case Resolution.Release release -> true;
       case Resolution.Reschedule snooze -> true;
-      case Resolution.Failed failed -> row.attempts < row.maxAttempts;
+      case Resolution.Retry retry -> true;
       case Resolution.Done done -> false;
       case Resolution.DeadLetter dead -> false;
     };
@@ -201,13 +201,9 @@ final class InMemoryQueueStore implements QueueStore {
     switch (outcome) {
       case Resolution.Done done when done.keep() -> row.finish(MessageStatus.DONE, now);
       case Resolution.Done done -> table.delete(row);
-      case Resolution.Failed failed -> {
-        row.lastError = failed.error();
-        if (row.attempts >= row.maxAttempts) {
-          row.finish(MessageStatus.DEAD, now);
-        } else {
-          row.repend(after(now, failed.retryIn()));
-        }
+      case Resolution.Retry retry -> {
+        row.lastError = retry.error();
+        row.repend(after(now, retry.in()));
       }
       case Resolution.DeadLetter dead -> {
         row.lastError = dead.error();
@@ -267,138 +263,37 @@ final class InMemoryQueueStore implements QueueStore {
 
   @Override
   public Optional<QueueMessage> find(long id) {
-    ClusterTables t = store.clusterTables();
-    synchronized (t) {
-      return Optional.ofNullable(t.messages.find(id)).map(Row::snapshot);
-    }
+    return admin.find(id);
   }
 
   @Override
   public List<QueueMessage> list(MessageQuery query) {
-    ClusterTables t = store.clusterTables();
-    synchronized (t) {
-      return matching(t, query, store.now(), query.status())
-          .filter(row -> row.id > query.afterId())
-          .limit(query.limit())
-          .map(Row::snapshot)
-          .toList();
-    }
+    return admin.list(query);
   }
 
   @Override
   public int replay(MessageQuery deadLetters) {
-    ClusterTables t = store.clusterTables();
-    synchronized (t) {
-      Instant now = store.now();
-      List<Row> dead =
-          matching(t, deadLetters, now, MessageStatus.DEAD).limit(deadLetters.limit()).toList();
-      dead.forEach(row -> replay(row, now));
-      return dead.size();
-    }
+    return admin.replay(deadLetters);
   }
 
   @Override
   public boolean replay(long id) {
-    ClusterTables t = store.clusterTables();
-    synchronized (t) {
-      Row row = t.messages.find(id);
-      if (row == null || row.status != MessageStatus.DEAD) {
-        return false;
-      }
-      replay(row, store.now());
-      return true;
-    }
-  }
-
-  private static void replay(Row row, Instant now) {
-    row.attempts = 0;
-    row.repend(now);
+    return admin.replay(id);
   }
 
   @Override
   public int purge(MessageQuery deadLetters) {
-    ClusterTables t = store.clusterTables();
-    synchronized (t) {
-      List<Row> dead =
-          matching(t, deadLetters, store.now(), MessageStatus.DEAD)
-              .limit(deadLetters.limit())
-              .toList();
-      dead.forEach(t.messages::delete);
-      return dead.size();
-    }
+    return admin.purge(deadLetters);
   }
 
   @Override
   public int deleteExpired(String queue, Duration doneFor, Duration deadFor, int limit) {
-    ClusterTables t = store.clusterTables();
-    checkLimit(limit);
-    synchronized (t) {
-      Instant now = store.now();
-      List<Row> expired =
-          Stream.concat(
-                  finishedBy(t, queue, MessageStatus.DONE, now.minus(doneFor), limit),
-                  finishedBy(t, queue, MessageStatus.DEAD, now.minus(deadFor), limit))
-              .toList();
-      expired.forEach(t.messages::delete);
-      return expired.size();
-    }
-  }
-
-  /**
-   * Up to {@code limit} rows of {@code status} finished at or before {@code cutoff}, oldest first.
-   */
-  private static Stream<Row> finishedBy(
-      ClusterTables t, String queue, MessageStatus status, Instant cutoff, int limit) {
-    return t.messages.rows(queue).stream()
-        .filter(row -> row.status == status && !row.finishedAt.isAfter(cutoff))
-        .sorted(Comparator.comparing((Row row) -> row.finishedAt).thenComparingLong(row -> row.id))
-        .limit(limit);
+    return admin.deleteExpired(queue, doneFor, deadFor, limit);
   }
 
   @Override
   public List<QueueStats> stats() {
-    ClusterTables t = store.clusterTables();
-    synchronized (t) {
-      Instant now = store.now();
-      return t.messages.byQueue().entrySet().stream()
-          .map(e -> stats(e.getKey(), e.getValue().values(), now))
-          .toList();
-    }
-  }
-
-  private static QueueStats stats(String queue, java.util.Collection<Row> rows, Instant now) {
-    long[] counts = new long[MessageStatus.values().length];
-    rows.forEach(row -> counts[row.status.ordinal()]++);
-    Duration oldestPendingAge =
-        rows.stream()
-            .filter(row -> row.available(now))
-            .map(row -> row.availableAt)
-            .min(Comparator.naturalOrder())
-            .map(oldest -> Duration.between(oldest, now))
-            .orElse(null);
-    return new QueueStats(
-        queue,
-        counts[MessageStatus.PENDING.ordinal()],
-        counts[MessageStatus.INFLIGHT.ordinal()],
-        counts[MessageStatus.DEAD.ordinal()],
-        counts[MessageStatus.DONE.ordinal()],
-        oldestPendingAge);
-  }
-
-  /**
-   * The rows of the query's queue, in id order, matching every set filter ({@code afterId} aside).
-   */
-  private static Stream<Row> matching(
-      ClusterTables t, MessageQuery query, Instant now, @Nullable MessageStatus status) {
-    Predicate<Row> match =
-        row ->
-            (status == null || row.status == status)
-                && (query.key() == null || query.key().equals(row.key))
-                && (query.errorContains() == null
-                    || (row.lastError != null && row.lastError.contains(query.errorContains())))
-                && (query.olderThan() == null
-                    || !row.createdAt.isAfter(now.minus(query.olderThan())));
-    return t.messages.rows(query.queue()).stream().filter(match);
+    return admin.stats();
   }
 
   /** A fail-closed agent guard: holds only while the row names its node at exactly its epoch. */
@@ -418,7 +313,7 @@ final class InMemoryQueueStore implements QueueStore {
     }
   }
 
-  private static void checkLimit(int limit) {
+  static void checkLimit(int limit) {
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be at least 1, got " + limit);
     }

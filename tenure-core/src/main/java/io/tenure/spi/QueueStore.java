@@ -134,29 +134,30 @@ public interface QueueStore {
    *       a_batch_with_one_lost_claim_changes_nothing_and_reports_exactly_that_id}, {@code
    *       a_batch_of_done_and_released_messages_with_one_lost_claim_changes_nothing}, {@code
    *       a_batch_whose_claims_all_hold_is_applied_entirely}).
-   *   <li><b>Q16</b> Each outcome MUST write what it says and nothing else: {@code Done} deletes
-   *       the row, or keeps it {@code DONE} with its finish time; {@code Failed} with attempts left
-   *       re-pends it after its backoff with its error, and on the last attempt makes it {@code
-   *       DEAD}; {@code DeadLetter} makes it {@code DEAD} at once; {@code Release} gives the
+   *   <li><b>Q16</b> Each outcome MUST write what it says and nothing else: the consumer decides
+   *       retry or dead, and the store applies what it is told. {@code Done} deletes the row, or
+   *       keeps it {@code DONE} with its finish time; {@code Retry} re-pends it after its delay
+   *       with its error and its attempt kept, whatever its attempts, and MUST NOT make it a dead
+   *       letter; {@code DeadLetter} makes it {@code DEAD} at once; {@code Release} gives the
    *       attempt back and keeps {@code available_at}; {@code Reschedule} gives the attempt back
    *       and snoozes from now. A re-pended message has no owner, token or lease ({@code
    *       done_without_keep_deletes_the_message}, {@code
    *       done_with_keep_keeps_it_done_with_its_finish_time_and_it_is_never_claimed_again}, {@code
-   *       a_failure_with_attempts_left_is_retried_later_with_its_error_and_attempts_kept}, {@code
-   *       a_failure_at_max_attempts_makes_a_dead_letter}, {@code
+   *       a_retry_is_pending_later_with_its_error_and_attempts_kept}, {@code
+   *       a_retry_on_the_last_attempt_is_applied_as_told_and_a_dead_letter_is_dead}, {@code
    *       a_dead_letter_is_dead_at_once_whatever_attempts_are_left}, {@code
    *       a_release_gives_the_attempt_back_and_keeps_the_available_time}, {@code
    *       a_reschedule_gives_the_attempt_back_and_snoozes_from_now}).
-   *   <li><b>Q17</b> With a guard (an exclusive queue, SPEC §6.9), a batch with a terminal outcome
-   *       MUST read the guard, fail-closed. If it does not hold, every message whose claim still
-   *       holds MUST leave the batch {@code PENDING} and unclaimed, never in flight: a re-pend
-   *       (release, reschedule, or a failure with attempts left) MUST land exactly as without a
-   *       guard, its error and backoff included; a finish (done, dead letter, a failure on its last
-   *       attempt) MUST NOT land, and its message goes back with its attempt given back and {@code
-   *       available_at} and {@code last_error} unchanged. See {@link ResolveResult} ({@code
-   *       a_failure_with_attempts_left_under_a_stale_guard_lands_with_its_error_and_backoff},
-   *       {@code a_stale_guard_with_a_lost_claim_in_the_batch_still_puts_the_held_message_back},
-   *       {@code a_non_terminal_resolve_with_a_stale_guard_is_applied}).
+   *   <li><b>Q17</b> With a guard (an exclusive queue, SPEC §6.9), a batch with a finish or a retry
+   *       ({@link Resolution.Outcome#terminal()}) MUST read the guard, fail-closed. If it does not
+   *       hold, every message whose claim still holds MUST leave the batch {@code PENDING} and
+   *       unclaimed, never in flight: a re-pend (release, reschedule, retry) MUST land exactly as
+   *       without a guard, its error and backoff included; a finish (done, dead letter) MUST NOT
+   *       land, and its message goes back with its attempt given back and {@code available_at} and
+   *       {@code last_error} unchanged. See {@link ResolveResult} ({@code
+   *       a_retry_under_a_stale_guard_lands_with_its_error_and_backoff}, {@code
+   *       a_stale_guard_with_a_lost_claim_in_the_batch_still_puts_the_held_message_back}, {@code
+   *       a_non_terminal_resolve_with_a_stale_guard_is_applied}).
    *   <li><b>Q18</b> An empty batch, one larger than {@link #MAX_BATCH}, or one naming a message
    *       twice MUST be refused before anything is written ({@code
    *       an_empty_batch_or_one_naming_a_message_twice_is_refused_and_changes_nothing}, {@code

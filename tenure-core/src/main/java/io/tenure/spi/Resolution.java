@@ -7,7 +7,10 @@ import java.time.Duration;
 public record Resolution(MessageClaim claim, Outcome outcome) {
   /** The outcome of one claim. */
   public sealed interface Outcome {
-    /** Whether it ends the message's work (done or dead); an exclusive queue guards these. */
+    /**
+     * Whether an exclusive queue's guard is read for it: a finish (done, dead letter), and a retry
+     * so that a demoted owner learns it.
+     */
     default boolean terminal() {
       return false;
     }
@@ -22,26 +25,33 @@ public record Resolution(MessageClaim claim, Outcome outcome) {
   }
 
   /**
-   * Failed: back to {@code PENDING}, available {@code retryIn} after now, if attempts remain
-   * ({@code attempts < max_attempts}); otherwise {@code DEAD}. Either way {@code last_error :=
-   * error}.
+   * A failure to try again: back to {@code PENDING}, available {@code in} after now, {@code
+   * last_error := error}, the attempt kept. The consumer decided it (attempts remain); the store
+   * applies it as told, whatever the attempts, and never turns it into a dead letter.
    */
-  public record Failed(Duration retryIn, String error) implements Outcome {
+  public record Retry(Duration in, String error) implements Outcome {
     /**
-     * @throws IllegalArgumentException if {@code retryIn} is negative or longer than {@link
+     * @throws IllegalArgumentException if {@code in} is negative or longer than {@link
      *     Limits#MAX_DURATION}
      */
-    public Failed {
-      Limits.checkNotNegative("retry delay", retryIn, Limits.MAX_DURATION);
+    public Retry {
+      Limits.checkNotNegative("retry delay", in, Limits.MAX_DURATION);
     }
 
+    /**
+     * True: a guarded batch with a retry reads the guard, so a demoted owner learns it; being a
+     * re-pend, the retry lands even when the guard refuses (SPEC §6.9).
+     */
     @Override
     public boolean terminal() {
-      return true; // it may end as a dead letter
+      return true;
     }
   }
 
-  /** Not retryable: {@code DEAD} now, {@code last_error := error}. */
+  /**
+   * A dead letter: {@code DEAD} now, {@code last_error := error}. The consumer decided it (not
+   * retryable, or the last attempt failed).
+   */
   public record DeadLetter(String error) implements Outcome {
     @Override
     public boolean terminal() {

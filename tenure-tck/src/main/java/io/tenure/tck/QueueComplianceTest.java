@@ -24,10 +24,10 @@ import io.tenure.spi.QueueStore;
 import io.tenure.spi.Resolution;
 import io.tenure.spi.Resolution.DeadLetter;
 import io.tenure.spi.Resolution.Done;
-import io.tenure.spi.Resolution.Failed;
 import io.tenure.spi.Resolution.Outcome;
 import io.tenure.spi.Resolution.Release;
 import io.tenure.spi.Resolution.Reschedule;
+import io.tenure.spi.Resolution.Retry;
 import io.tenure.spi.ResolveResult;
 import io.tenure.spi.Store;
 import java.lang.reflect.Proxy;
@@ -524,7 +524,7 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     assertThat(claimed.id()).isEqualTo(retried);
 
     Instant beforeRetry = store.now();
-    resolveApplied(claimed, new Failed(longest, "later"));
+    resolveApplied(claimed, new Retry(longest, "later"));
     assertFromNow(stored(retried).availableAt(), longest, beforeRetry);
     assertThat(claim(10)).isEmpty();
     assertThat(queues.stats()).singleElement().satisfies(s -> assertThat(s.pending()).isEqualTo(2));
@@ -595,7 +595,7 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   void a_failed_head_keeps_blocking_its_key_and_the_order_survives_the_retry() {
     long head = enqueue(keyed("k", Duration.ZERO));
     long next = enqueue(keyed("k", Duration.ZERO));
-    resolveApplied(claimOne(), new Failed(SHORT, "try again"));
+    resolveApplied(claimOne(), new Retry(SHORT, "try again"));
 
     assertThat(claim(10)).as("the second waits for the head's retry").isEmpty();
     DatabaseClock.awaitPast(store, stored(head).availableAt());
@@ -729,11 +729,11 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   // ---- resolves
 
   @Test
-  void a_failure_with_attempts_left_is_retried_later_with_its_error_and_attempts_kept() {
+  void a_retry_is_pending_later_with_its_error_and_attempts_kept() {
     QueueMessage claimed = enqueueAndClaim(attempts(3));
     Instant before = store.now();
 
-    resolveApplied(claimed, new Failed(Duration.ofMinutes(10), "boom"));
+    resolveApplied(claimed, new Retry(Duration.ofMinutes(10), "boom"));
 
     QueueMessage retry = stored(claimed.id());
     assertPendingUnclaimed(retry, 1);
@@ -743,20 +743,33 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     assertThat(claim(10)).isEmpty();
   }
 
+  /**
+   * The consumer decides retry or dead (SPEC §6.3); the store applies what it is told: a retry on
+   * the last attempt re-pends, and only a dead letter makes the message dead.
+   */
   @Test
-  void a_failure_at_max_attempts_makes_a_dead_letter() {
+  void a_retry_on_the_last_attempt_is_applied_as_told_and_a_dead_letter_is_dead() {
     enqueue(attempts(2));
-    resolveApplied(claimOne(), new Failed(Duration.ZERO, "first"));
+    resolveApplied(claimOne(), new Retry(Duration.ZERO, "first"));
     QueueMessage last = claimOne();
     assertThat(last.attempts()).isEqualTo(2);
+
+    resolveApplied(last, new Retry(Duration.ZERO, "second"));
+
+    QueueMessage again = stored(last.id());
+    assertPendingUnclaimed(again, 2);
+    assertThat(again.lastError()).isEqualTo("second");
+    assertThat(again.finishedAt()).isNull();
+    QueueMessage past = claimOne();
+    assertThat(past.attempts()).isEqualTo(3);
     Instant before = store.now();
 
-    resolveApplied(last, new Failed(Duration.ZERO, "second"));
+    resolveApplied(past, new DeadLetter("third"));
 
     QueueMessage dead = stored(last.id());
     assertThat(dead.status()).isEqualTo(MessageStatus.DEAD);
-    assertThat(dead.lastError()).isEqualTo("second");
-    assertThat(dead.attempts()).isEqualTo(2);
+    assertThat(dead.lastError()).isEqualTo("third");
+    assertThat(dead.attempts()).isEqualTo(3);
     assertThat(dead.ownerNode()).isNull();
     assertThat(dead.claimToken()).isNull();
     assertFromNow(dead.finishedAt(), Duration.ZERO, before);
@@ -833,7 +846,7 @@ public abstract class QueueComplianceTest extends FixtureSupport {
             List.of(
                 new Resolution(claimed.get(0).claim(), new Done(false)),
                 new Resolution(new MessageClaim(claimed.get(1).id(), "made-up"), new Done(true)),
-                new Resolution(claimed.get(2).claim(), new Failed(Duration.ZERO, "boom"))),
+                new Resolution(claimed.get(2).claim(), new Retry(Duration.ZERO, "boom"))),
             null);
 
     assertThat(result).isEqualTo(new ResolveResult(List.of(), List.of(claimed.get(1).id()), false));
@@ -1067,7 +1080,7 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     QueueMessage head = claimStrict(guard, 1).get(0);
 
     assertThat(claimStrict(guard, 10)).as("head in flight").isEmpty();
-    assertThat(resolve(head, new Failed(LATER, "later"), guard).allApplied()).isTrue();
+    assertThat(resolve(head, new Retry(LATER, "later"), guard).allApplied()).isTrue();
     assertThat(claimStrict(guard, 10)).as("head waits for its retry").isEmpty();
   }
 
@@ -1103,12 +1116,7 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   void
       a_finish_with_a_stale_guard_applies_nothing_and_puts_the_message_back_with_its_attempt_given_back() {
     AgentGuard guard = ownExclusiveQueue(a);
-    List<Outcome> finishes =
-        List.of(
-            new Done(false),
-            new Done(true),
-            new DeadLetter("poison"),
-            new Failed(Duration.ZERO, "boom on the last attempt"));
+    List<Outcome> finishes = List.of(new Done(false), new Done(true), new DeadLetter("poison"));
     for (Outcome finish : finishes) {
       long id = enqueue(attempts(1)); // one attempt: the claim spends the last one
       QueueMessage claimed = claimStrict(guard, 1).get(0);
@@ -1132,12 +1140,12 @@ public abstract class QueueComplianceTest extends FixtureSupport {
   }
 
   /**
-   * SPEC §1.5, §6.9: a failure with attempts left is a re-pend, never fenced: it lands under a
-   * stale guard with its error and its backoff, so the successor neither retries at once nor loses
-   * the error. The guard is reported refused, the re-pend as applied.
+   * SPEC §1.5, §6.9: a retry (a failure with attempts left) is a re-pend, never fenced: it lands
+   * under a stale guard with its error and its backoff, so the successor neither retries at once
+   * nor loses the error. The guard is reported refused, the re-pend as applied.
    */
   @Test
-  void a_failure_with_attempts_left_under_a_stale_guard_lands_with_its_error_and_backoff() {
+  void a_retry_under_a_stale_guard_lands_with_its_error_and_backoff() {
     AgentGuard guard = ownExclusiveQueue(a);
     long id = enqueue(attempts(3));
     QueueMessage claimed = claimStrict(guard, 1).get(0);
@@ -1145,7 +1153,7 @@ public abstract class QueueComplianceTest extends FixtureSupport {
     guard = reclaimAgent(guard);
     Instant before = store.now();
 
-    ResolveResult result = resolve(claimed, new Failed(LATER, "boom"), stale);
+    ResolveResult result = resolve(claimed, new Retry(LATER, "boom"), stale);
 
     assertThat(result).isEqualTo(new ResolveResult(List.of(id), List.of(), true));
     QueueMessage retry = stored(id);

@@ -42,15 +42,12 @@ final class OutcomeWriter {
   private final @Nullable AgentGuard guard;
   private final Ticker ticker;
 
-  /**
-   * Real time (System.nanoTime) past which no retry starts: closing's bound, whatever the ticker
-   * says.
-   */
+  /** Ticker reading past which no retry starts: closing's bound. */
   private final LongSupplier stopBy;
 
   /**
    * @param ticker the clock of the leases' local deadlines
-   * @param stopBy {@link System#nanoTime()} past which no write is tried again (closing)
+   * @param stopBy ticker reading past which no write is tried again (closing)
    */
   OutcomeWriter(
       QueueStore store,
@@ -95,8 +92,7 @@ final class OutcomeWriter {
         result = store.resolve(pending, guard);
       } catch (StoreUnavailableException | ContentionException e) {
         triedBefore = true;
-        if (ticker.read() + backoff >= giveUpAt
-            || System.nanoTime() + backoff >= stopBy.getAsLong()) {
+        if (ticker.read() + backoff >= Math.min(giveUpAt, stopBy.getAsLong())) {
           LOG.warn(
               "queue {}: could not resolve {} messages, given up near the end of their leases (they run"
                   + " again when the leases lapse): {}",

@@ -85,7 +85,7 @@ public final class JdbcQueueStore implements QueueStore {
     this.messages = prefix.table("messages");
     this.keyIndex = prefix.table("messages_key");
     this.agents = prefix.table("agents");
-    this.refused = new RefusedResolves(messages);
+    this.refused = new RefusedResolves();
     this.stats = new QueueStatsQuery(jdbc, messages, prefix.table("messages_status"));
     this.sessions = sessions;
     this.channel = prefix.value() + "queue";
@@ -906,7 +906,6 @@ public final class JdbcQueueStore implements QueueStore {
             // §6.9).
             RefusedResolves.Rewrite rewrite =
                 refused.rewrite(
-                    connection,
                     resolutions.stream().filter(r -> held.contains(r.claim().id())).toList());
             apply(connection, rewrite.writes());
             return new ResolveResult(rewrite.landed(), lost, true);
@@ -1052,22 +1051,18 @@ public final class JdbcQueueStore implements QueueStore {
                     + CLEARED_CLAIM
                     + " WHERE id IN ",
                 ids);
-        case Resolution.Failed failed ->
+        case Resolution.Retry retry ->
             batch(
                 connection,
-                "SET status = CASE WHEN attempts >= max_attempts THEN 'DEAD' ELSE 'PENDING' END,"
-                    + " finished_at = CASE WHEN attempts >= max_attempts THEN "
-                    + dialect.now()
-                    + " ELSE NULL END,"
-                    + " available_at = CASE WHEN attempts >= max_attempts THEN available_at ELSE "
+                "SET status = 'PENDING', finished_at = NULL, available_at = "
                     + dialect.nowPlusMicros()
-                    + " END, last_error = ?, "
+                    + ", last_error = ?, "
                     + CLEARED_CLAIM,
                 group,
                 (statement, r) -> {
-                  Resolution.Failed f = (Resolution.Failed) r.outcome();
-                  statement.setLong(1, micros(f.retryIn()));
-                  statement.setString(2, f.error());
+                  Resolution.Retry again = (Resolution.Retry) r.outcome();
+                  statement.setLong(1, micros(again.in()));
+                  statement.setString(2, again.error());
                 });
         case Resolution.DeadLetter dead ->
             batch(

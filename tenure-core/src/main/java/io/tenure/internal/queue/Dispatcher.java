@@ -1,0 +1,152 @@
+package io.tenure.internal.queue;
+
+import io.tenure.BatchHandler;
+import io.tenure.Delivery;
+import io.tenure.Queue;
+import io.tenure.QueueMessage;
+import io.tenure.spi.Resolution;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands buffered messages to the handler, up to a batch per call, each call on a virtual thread of
+ * its own once one of {@code concurrency} slots is free; passes each outcome the {@link
+ * OutcomeRule} decides to the {@link ResolveBatcher}. Handlers are never interrupted.
+ */
+final class Dispatcher {
+  private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+
+  private final Queue queue;
+  private final BatchHandler handler;
+  private final int batchSize;
+  private final Semaphore slots;
+  private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
+  private final ClaimBuffer buffer;
+  private final LeaseKeeper leases;
+  private final ClaimBudget budget;
+  private final ResolveBatcher resolver;
+  private final Claimer claimer;
+  private @Nullable Thread thread;
+
+  Dispatcher(
+      Queue queue,
+      BatchHandler handler,
+      int concurrency,
+      int batchSize,
+      ClaimBuffer buffer,
+      LeaseKeeper leases,
+      ClaimBudget budget,
+      ResolveBatcher resolver,
+      Claimer claimer) {
+    this.queue = queue;
+    this.handler = handler;
+    this.batchSize = batchSize;
+    this.slots = new Semaphore(concurrency);
+    this.buffer = buffer;
+    this.leases = leases;
+    this.budget = budget;
+    this.resolver = resolver;
+    this.claimer = claimer;
+  }
+
+  void start(String suffix) {
+    thread = Thread.ofPlatform().daemon().name("tenure-dispatch-" + suffix).start(this::loop);
+  }
+
+  /**
+   * The dispatcher thread: it answers an interrupt at once, putting back a message it held; null
+   * before {@link #start}.
+   */
+  @Nullable Thread thread() {
+    return thread;
+  }
+
+  /** Lets running handlers finish; starts no more. */
+  void shutdown() {
+    handlers.shutdown();
+  }
+
+  private void loop() {
+    BooleanSupplier active = claimer::claiming;
+    while (active.getAsBoolean()) {
+      QueueMessage message;
+      try {
+        message = buffer.poll(Claimer.MAX_POLL.toMillis());
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (message == null) {
+        continue;
+      }
+      try {
+        slots.acquire();
+      } catch (InterruptedException e) {
+        buffer.putBack(message); // closing: released with the rest of the buffer
+        return;
+      }
+      if (!active.getAsBoolean()) {
+        slots.release();
+        buffer.putBack(message);
+        return;
+      }
+      List<QueueMessage> batch = new ArrayList<>(List.of(message));
+      buffer.drainTo(batch, batchSize - 1);
+      handlers.submit(() -> handle(batch));
+    }
+  }
+
+  private void handle(List<QueueMessage> batch) {
+    Throwable failure = null;
+    try {
+      handler.handle(batch.stream().<Delivery>map(ClaimedDelivery::new).toList());
+    } catch (Throwable thrown) {
+      failure = thrown;
+    }
+    for (QueueMessage message : batch) {
+      Resolution.Outcome outcome = OutcomeRule.decide(message, failure, queue.policy());
+      if (failure != null && LOG.isDebugEnabled()) {
+        LOG.debug(
+            "queue {}: message {} failed on attempt {}: {}",
+            queue.name(),
+            message.id(),
+            message.attempts(),
+            OutcomeRule.describe(failure));
+      }
+      OptionalLong leaseSetAt = leases.finish(message.id());
+      if (leaseSetAt.isPresent()) {
+        resolver.add(new Resolution(message.claim(), outcome), leaseSetAt.getAsLong());
+      }
+    }
+    slots.release();
+    if (budget.handled(batch.size())) {
+      claimer.wake();
+    }
+  }
+
+  private final class ClaimedDelivery implements Delivery {
+    private final QueueMessage message;
+
+    ClaimedDelivery(QueueMessage message) {
+      this.message = message;
+    }
+
+    @Override
+    public QueueMessage message() {
+      return message;
+    }
+
+    @Override
+    public boolean extendLease(Duration lease) {
+      return leases.extend(message.claim(), lease);
+    }
+  }
+}

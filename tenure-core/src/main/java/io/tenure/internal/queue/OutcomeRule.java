@@ -1,0 +1,45 @@
+package io.tenure.internal.queue;
+
+import io.tenure.QueueMessage;
+import io.tenure.QueuePolicy;
+import io.tenure.spi.Resolution;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What becomes of a message its handler finished (SPEC §6.3): the one place that decides retry or
+ * dead (the stores apply what they are told), and the one place that words the error a message
+ * keeps. Pure: the outcome depends only on the message as claimed, the failure and the policy
+ * (whose retry delay carries the policy's jitter).
+ */
+final class OutcomeRule {
+  /** The longest error text a message keeps; the rest of a long failure's text is cut. */
+  static final int MAX_ERROR_LENGTH = 2000;
+
+  private OutcomeRule() {}
+
+  /**
+   * The outcome of one handled message: done if the handler returned; a dead letter if the failure
+   * is of a non-retryable type or the claim used the last attempt; otherwise a retry after the
+   * policy's delay for the attempt that failed.
+   *
+   * @param message the message as its claim returned it (attempts counts this claim)
+   * @param failure what the handler threw, null if it returned normally
+   */
+  static Resolution.Outcome decide(
+      QueueMessage message, @Nullable Throwable failure, QueuePolicy policy) {
+    if (failure == null) {
+      return new Resolution.Done(!policy.retainDone().isZero());
+    }
+    String error = describe(failure);
+    if (policy.isNonRetryable(failure) || message.attempts() >= message.maxAttempts()) {
+      return new Resolution.DeadLetter(error);
+    }
+    return new Resolution.Retry(policy.retryDelay(message.attempts()), error);
+  }
+
+  /** The error a failed message keeps: the failure's text, at most {@link #MAX_ERROR_LENGTH}. */
+  static String describe(Throwable failure) {
+    String text = failure.toString();
+    return text.length() > MAX_ERROR_LENGTH ? text.substring(0, MAX_ERROR_LENGTH) : text;
+  }
+}
