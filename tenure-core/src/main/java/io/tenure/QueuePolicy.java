@@ -188,10 +188,13 @@ public record QueuePolicy(
    * @param attempt the attempt that failed, 1 for the first
    */
   public Duration retryDelay(int attempt) {
-    double nanos = backoffBase.toNanos() * Math.pow(backoffFactor, Math.max(0, attempt - 1));
-    double capped = Math.min(nanos, backoffCap.toNanos());
-    double spread = capped * jitter * (ThreadLocalRandom.current().nextDouble() * 2 - 1);
-    return Duration.ofNanos((long) Math.max(0, Math.min(backoffCap.toNanos(), capped + spread)));
+    return RetrySchedule.delay(
+        backoffBase,
+        backoffFactor,
+        backoffCap,
+        jitter,
+        attempt,
+        ThreadLocalRandom.current().nextDouble());
   }
 
   /**

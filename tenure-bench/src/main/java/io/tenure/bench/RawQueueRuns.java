@@ -13,6 +13,7 @@ import io.tenure.QueuePolicy;
 import io.tenure.bench.QueueBenchSupport.Commits;
 import io.tenure.bench.QueueBenchSupport.Rate;
 import io.tenure.jdbc.JdbcStore;
+import io.tenure.jdbc.QueueStatements;
 import io.tenure.spi.TablePrefix;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -21,10 +22,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 
@@ -42,7 +44,7 @@ final class RawQueueRuns implements AutoCloseable {
   private final Queue queue;
   private final String messages;
 
-  /** The columns Tenure's claim returns ({@code JdbcQueueStore.COLUMNS}). */
+  /** The columns Tenure's claim returns, as its row mapper reads them. */
   private static final String COLUMNS =
       "id, queue, msg_key, payload, content_type, headers, priority, attempts,"
           + " max_attempts, available_at, status, owner_node, claim_token, lease_until, last_error, created_at,"
@@ -179,12 +181,12 @@ final class RawQueueRuns implements AutoCloseable {
   enum Statements {
     /**
      * The statements Tenure's store runs on PostgreSQL for an unordered consumer: the claim is the
-     * store's own ({@code JdbcQueueStore.postgresClaimStatement()}: the window of max(4 x batch,
-     * 1,000) rows locked by its index scan with the per-key FIFO predicate, the key heads behind a
-     * one-time filter, a {@code MATERIALIZED} candidate CTE, every column returned and read), then
-     * the done ({@code resolvedAtOnce}: {@code DELETE ... WHERE status = 'INFLIGHT' AND claim_token
-     * = ? AND id IN (...)}, 250 ids a statement, all of a claim in one transaction, the row count
-     * checked). This is the ceiling issue 5 defines.
+     * store's own ({@link QueueStatements#claim()}: the window of max(4 x batch, 1,000) rows locked
+     * by its index scan with the per-key FIFO predicate, the key heads behind a one-time filter, a
+     * {@code MATERIALIZED} candidate CTE, every column returned and read), then the done ({@link
+     * QueueStatements#deleteIfHeld()}: {@code DELETE ... WHERE status = 'INFLIGHT' AND claim_token
+     * = :token AND id IN (:ids)}, 250 ids a statement, all of a claim in one transaction, the row
+     * count checked). This is the ceiling issue 5 defines.
      */
     TENURE("raw SQL drain, Tenure's statements"),
     /**
@@ -236,29 +238,30 @@ final class RawQueueRuns implements AutoCloseable {
   /** {@link Statements#TENURE}. */
   private final class SameStatements extends Worker {
     private static final int IDS_PER_DELETE = 250;
-    private static final long LEASE_MICROS = QueuePolicy.defaults().lease().toNanos() / 1_000;
+    private static final Duration LEASE = QueuePolicy.defaults().lease();
+    private final QueueStatements.Statement claim;
+    private final QueueStatements.Statement delete;
     private final PreparedStatement claiming;
 
     SameStatements(Connection connection, int batch, CountDownLatch go) throws SQLException {
       super(connection, batch, go);
       connection.setAutoCommit(false);
       connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-      // The store's own statement, not a copy, so the ceiling cannot drift from what Tenure runs.
-      claiming =
-          connection.prepareStatement(
-              ((io.tenure.jdbc.internal.JdbcQueueStore) store.queues()).postgresClaimStatement());
+      // The store's own statements, not copies, so the ceiling cannot drift from what Tenure runs.
+      QueueStatements statements = QueueStatements.of(store);
+      claim = statements.claim();
+      delete = statements.deleteIfHeld();
+      claiming = connection.prepareStatement(claim.jdbcText(claimValues("")));
+    }
+
+    private Map<String, Object> claimValues(String token) {
+      return QueueStatements.claimValues(QUEUE, batch, node, token, LEASE);
     }
 
     @Override
     boolean claimAndDelete() throws SQLException {
       String token = UUID.randomUUID().toString();
-      // The parameters in the order postgresClaimStatement() documents, bound as the store binds
-      // them.
-      io.tenure.jdbc.internal.JdbcQueueStore.bindWalkThenHeads(claiming, QUEUE, batch);
-      claiming.setInt(9, batch);
-      claiming.setString(10, node);
-      claiming.setString(11, token);
-      claiming.setLong(12, LEASE_MICROS);
+      claim.bind(claiming, claimValues(token));
       List<Long> ids = new ArrayList<>(batch);
       try (ResultSet rows = claiming.executeQuery()) {
         while (rows.next()) {
@@ -271,19 +274,15 @@ final class RawQueueRuns implements AutoCloseable {
       }
       int deleted = 0;
       for (int from = 0; from < ids.size(); from += IDS_PER_DELETE) {
-        List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_DELETE));
-        try (PreparedStatement delete =
-            connection.prepareStatement(
-                "DELETE FROM "
-                    + messages
-                    + " WHERE status = 'INFLIGHT' AND claim_token = ? AND id IN ("
-                    + String.join(", ", Collections.nCopies(chunk.size(), "?"))
-                    + ")")) {
-          delete.setString(1, token);
-          for (int i = 0; i < chunk.size(); i++) {
-            delete.setLong(i + 2, chunk.get(i));
-          }
-          deleted += delete.executeUpdate();
+        Map<String, Object> values =
+            Map.of(
+                "token",
+                token,
+                "ids",
+                ids.subList(from, Math.min(ids.size(), from + IDS_PER_DELETE)));
+        try (PreparedStatement deleting = connection.prepareStatement(delete.jdbcText(values))) {
+          delete.bind(deleting, values);
+          deleted += deleting.executeUpdate();
         }
       }
       if (deleted != ids.size()) {

@@ -6,7 +6,7 @@ import static io.tenure.bench.QueueBenchSupport.freshPrefix;
 import static io.tenure.bench.QueueBenchSupport.jdbcUrl;
 
 import io.tenure.jdbc.JdbcStore;
-import io.tenure.jdbc.internal.JdbcQueueStore;
+import io.tenure.jdbc.QueueStatements;
 import io.tenure.spi.ClaimRequest;
 import io.tenure.spi.NewMessage;
 import io.tenure.spi.QueueStore;
@@ -42,7 +42,7 @@ final class StatsRuns {
 
   private StatsRuns() {}
 
-  /** The statement of schema V7 before issue 15, as JdbcQueueStore ran it. */
+  /** The statement of schema V7 before issue 15, as the queue store ran it. */
   private static String before(String messages, String now) {
     return "SELECT queue,"
         + " SUM(CASE WHEN status = 'PENDING' THEN 1 ELSE 0 END) AS pending,"
@@ -160,7 +160,7 @@ final class StatsRuns {
   }
 
   private static String statement(JdbcStore store) {
-    return ((JdbcQueueStore) store.queues()).statsStatement();
+    return QueueStatements.of(store).stats().text();
   }
 
   /** First calls, then {@value #CALLS} calls of each, alternating, so a slow spell hits both. */

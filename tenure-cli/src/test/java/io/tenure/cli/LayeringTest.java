@@ -27,7 +27,8 @@ class LayeringTest {
   /**
    * One JDBC type is allowed: {@code java.sql.Connection}, the caller's open transaction that the
    * transactional outbox enqueues into (SPEC §6.1). Nothing else of java.sql: no SQLException, no
-   * DataSource, no driver or pool.
+   * driver or pool. ({@code javax.sql.DataSource}, which {@code Tenure.builder(dataSource)} and the
+   * SPI's {@code DataSourceSettings} take from the caller, is not in java.sql.)
    */
   @Test
   void the_api_and_the_spi_depend_on_no_jdbc_pool_provider_or_launcher() {

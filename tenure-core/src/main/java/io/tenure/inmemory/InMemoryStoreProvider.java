@@ -1,5 +1,6 @@
 package io.tenure.inmemory;
 
+import io.tenure.spi.DataSourceSettings;
 import io.tenure.spi.Store;
 import io.tenure.spi.StoreProvider;
 import io.tenure.spi.StoreSettings;
@@ -34,5 +35,17 @@ public final class InMemoryStoreProvider implements StoreProvider {
         .migrate(settings.migrate())
         .requireSchema(settings.requireSchema())
         .build();
+  }
+
+  /** An in-memory store has no database behind it, so no data source to borrow from. */
+  @Override
+  public boolean acceptsDataSources() {
+    return false;
+  }
+
+  @Override
+  public Store open(DataSourceSettings settings) {
+    throw new UnsupportedOperationException(
+        "the in-memory provider opens memory:NAME URLs, not data sources");
   }
 }

@@ -11,8 +11,9 @@ import java.util.Optional;
  * claimed (owner, claim token, {@code INFLIGHT}) until it resolves them or their lease expires;
  * nobody else may finish them, and the reclaim sweep alone takes back an expired one.
  *
- * <p>Rules for every method, each checked by the compliance kit on every provider ({@code
- * QueueComplianceTest}, {@code QueueContractComplianceTest}; the test named in a rule checks it):
+ * <p>Rules for every method, each checked by the compliance kit on every provider (the {@code
+ * Queue*ComplianceTest} classes of {@code io.tenure.tck}, one per area; the test named in a rule
+ * checks it):
  *
  * <ol>
  *   <li><b>Q1</b> Every claim, resolve, extend and reclaim MUST be conditional on the row's state

@@ -11,12 +11,23 @@ package io.tenure.spi;
  * @param requireSchema whether to refuse, on open, a store whose schema for this prefix is not in
  *     place at the version this build needs, creating nothing: no table, no SQLite file or folder.
  *     For tools that read or change rows but must never create a schema; needs {@code migrate} off
+ * @param poolSize connections in the pool the store opens for the URL, {@link #MIN_POOL_SIZE} to
+ *     {@link #MAX_POOL_SIZE}; a provider without connections (in-memory) ignores it
  */
 public record StoreSettings(
-    String url, TablePrefix prefix, boolean migrate, boolean requireSchema) {
+    String url, TablePrefix prefix, boolean migrate, boolean requireSchema, int poolSize) {
+  /** Connections in a store's own pool unless set. */
+  public static final int DEFAULT_POOL_SIZE = 10;
+
+  /** The smallest pool a store opens. */
+  public static final int MIN_POOL_SIZE = 1;
+
+  /** The largest pool a store opens. */
+  public static final int MAX_POOL_SIZE = 200;
+
   /**
-   * @throws IllegalArgumentException if the URL is null or blank, the prefix is null, or both
-   *     {@code migrate} and {@code requireSchema} are set
+   * @throws IllegalArgumentException if the URL is null or blank, the prefix is null, both {@code
+   *     migrate} and {@code requireSchema} are set, or the pool size is out of range
    */
   public StoreSettings {
     if (url == null || url.isBlank()) {
@@ -29,10 +40,20 @@ public record StoreSettings(
       throw new IllegalArgumentException(
           "requireSchema opens a store without creating anything; it cannot be combined with migrate");
     }
+    checkPoolSize(poolSize);
   }
 
   /**
-   * Settings that do not require the schema at open.
+   * Settings with the default pool size.
+   *
+   * @throws IllegalArgumentException as the canonical constructor
+   */
+  public StoreSettings(String url, TablePrefix prefix, boolean migrate, boolean requireSchema) {
+    this(url, prefix, migrate, requireSchema, DEFAULT_POOL_SIZE);
+  }
+
+  /**
+   * Settings that do not require the schema at open, with the default pool size.
    *
    * @throws IllegalArgumentException if the URL is null or blank, or the prefix is null
    */
@@ -54,5 +75,22 @@ public record StoreSettings(
    */
   public static StoreSettings existing(String url, TablePrefix prefix) {
     return new StoreSettings(url, prefix, false, true);
+  }
+
+  /**
+   * @return {@code poolSize}, checked
+   * @throws IllegalArgumentException naming the value if it is out of range
+   */
+  public static int checkPoolSize(int poolSize) {
+    if (poolSize < MIN_POOL_SIZE || poolSize > MAX_POOL_SIZE) {
+      throw new IllegalArgumentException(
+          "pool size must be between "
+              + MIN_POOL_SIZE
+              + " and "
+              + MAX_POOL_SIZE
+              + ", got "
+              + poolSize);
+    }
+    return poolSize;
   }
 }

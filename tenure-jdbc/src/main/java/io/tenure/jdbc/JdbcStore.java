@@ -20,6 +20,7 @@ import io.tenure.spi.MarkerStore;
 import io.tenure.spi.MembershipStore;
 import io.tenure.spi.Store;
 import io.tenure.spi.StoreDescription;
+import io.tenure.spi.StoreSettings;
 import io.tenure.spi.TablePrefix;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -192,6 +193,11 @@ public final class JdbcStore implements Store {
     return queues;
   }
 
+  /** The queue store itself, for {@link QueueStatements}. */
+  io.tenure.jdbc.internal.JdbcQueueStore queueStore() {
+    return queues;
+  }
+
   @Override
   public io.tenure.spi.AgentStore agents() {
     return agents;
@@ -206,7 +212,7 @@ public final class JdbcStore implements Store {
   /** Configures a {@link JdbcStore}. Each setter checks its argument; {@link #build()} connects. */
   public static final class Builder {
     /** Connections per store when the store owns its pool. */
-    public static final int DEFAULT_POOL_SIZE = 10;
+    public static final int DEFAULT_POOL_SIZE = StoreSettings.DEFAULT_POOL_SIZE;
 
     /** How long to wait for a connection before reporting the store unavailable. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
@@ -324,10 +330,7 @@ public final class JdbcStore implements Store {
      * @throws IllegalArgumentException if out of range
      */
     public Builder poolSize(int poolSize) {
-      if (poolSize < 1 || poolSize > 200) {
-        throw new IllegalArgumentException("pool size must be between 1 and 200, got " + poolSize);
-      }
-      this.poolSize = poolSize;
+      this.poolSize = StoreSettings.checkPoolSize(poolSize);
       return this;
     }
 

@@ -1,25 +1,21 @@
 package io.tenure.server;
 
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.tenure.StoreUnavailableException;
 import io.tenure.TenureNode;
 import io.tenure.spi.Store;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.jspecify.annotations.Nullable;
@@ -49,10 +45,10 @@ public final class AdminServer implements AutoCloseable {
   private final String host;
   private final int requestedPort;
   private final RequestGuard guard;
-  private final Map<String, AdminRoute> routes;
+  private final Router router;
   private final MeterRegistry registry;
-  private final @Nullable PrometheusMeterRegistry prometheus;
   private final TenureMetrics metrics;
+  private final MetricsEndpoint metricsEndpoint;
   private final Duration metricsRefresh;
   private final TenureMetrics.Schedule metricsSchedule;
   private volatile AdminApi api;
@@ -65,16 +61,16 @@ public final class AdminServer implements AutoCloseable {
     this.host = builder.host;
     this.requestedPort = builder.port;
     this.guard = new RequestGuard(host, builder.allowedHosts, builder.token);
-    this.routes = Map.copyOf(builder.routes);
     this.registry =
         builder.registry != null
             ? builder.registry
             : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    this.prometheus = TenureMetrics.prometheusOf(registry);
     this.metrics = new TenureMetrics(store, node, registry);
+    this.metricsEndpoint = new MetricsEndpoint(registry, metrics);
     this.metricsRefresh = builder.metricsRefresh;
     this.metricsSchedule = builder.metricsSchedule;
-    this.api = new AdminApi(store, node);
+    this.api = AdminApi.of(store, node, metricsEndpoint);
+    this.router = new Router(guard, new RouteTable(builder.routes), () -> api);
   }
 
   public static Builder builder(Store store) {
@@ -111,7 +107,7 @@ public final class AdminServer implements AutoCloseable {
     }
     executor = Executors.newVirtualThreadPerTaskExecutor();
     http.setExecutor(executor);
-    http.createContext("/", this::serve);
+    http.createContext("/", router::serve);
     http.start();
     server = http;
     guard.started(http.getAddress().getPort());
@@ -132,7 +128,7 @@ public final class AdminServer implements AutoCloseable {
           "the admin server already belongs to node " + this.node.nodeId());
     }
     this.node = node;
-    this.api = new AdminApi(store, node);
+    this.api = AdminApi.of(store, node, metricsEndpoint);
     metrics.attach(node);
   }
 
@@ -224,95 +220,6 @@ public final class AdminServer implements AutoCloseable {
       executor.shutdownNow();
       executor = null;
     }
-  }
-
-  private void serve(HttpExchange exchange) {
-    try (exchange) {
-      String method = exchange.getRequestMethod();
-      // Doubled slashes route as one: "$address/" + "/metrics" still finds /metrics.
-      String path = exchange.getRequestURI().getRawPath().replaceAll("/{2,}", "/");
-      try {
-        guard.checkHost(exchange);
-        if (RequestGuard.needsToken(path)) {
-          guard.authorize(exchange);
-        }
-        if (path.startsWith("/api/")) {
-          serveApi(exchange, method, path);
-        } else if (path.equals("/health/live")) {
-          Health.live(exchange);
-        } else if (path.equals("/health/ready")) {
-          Health.ready(exchange, store, node);
-        } else if (path.equals("/metrics")) {
-          scrape(exchange);
-        } else if (method.equals("GET") || method.equals("HEAD")) {
-          ConsoleFiles.serve(exchange, path);
-        } else {
-          throw new AdminException(405, method + " is not allowed on " + path);
-        }
-      } catch (AdminException e) {
-        Exchanges.error(exchange, e.status(), e.getMessage());
-      } catch (StoreUnavailableException e) {
-        Exchanges.error(exchange, 503, "the store is unreachable: " + e.getMessage());
-      } catch (IllegalArgumentException e) {
-        Exchanges.error(exchange, 400, e.getMessage());
-      } catch (RuntimeException e) {
-        LOG.warn("admin {} {} failed", method, path, e);
-        Exchanges.error(exchange, 500, "internal error: " + e);
-      }
-    } catch (IOException e) {
-      LOG.debug("admin response not sent: {}", e.toString());
-    }
-  }
-
-  private void serveApi(HttpExchange exchange, String method, String path) throws IOException {
-    String body = "";
-    if (method.equals("POST")) {
-      RequestGuard.refuseCrossSite(exchange);
-      body = Exchanges.body(exchange, MAX_BODY_BYTES);
-    }
-    AdminRequest request =
-        new AdminRequest(
-            method,
-            path,
-            Exchanges.query(exchange),
-            body,
-            exchange.getRequestHeaders().getFirst("Authorization"),
-            exchange.getRequestHeaders().getFirst(Peers.FORWARDED) != null);
-    Optional<Object> standard = api.handle(request);
-    if (standard.isPresent()) {
-      Exchanges.json(exchange, 200, standard.get());
-      return;
-    }
-    for (Map.Entry<String, AdminRoute> route : routes.entrySet()) {
-      if (path.equals(route.getKey()) || path.startsWith(route.getKey() + "/")) {
-        Exchanges.json(exchange, 200, route.getValue().handle(request));
-        return;
-      }
-    }
-    if (AdminApi.known(path)) {
-      throw new AdminException(405, method + " is not allowed on " + path);
-    }
-    throw AdminException.notFound("no such path: " + path + " (see docs/ADMIN-API.md)");
-  }
-
-  /**
-   * Prometheus text, when there is a Prometheus registry; otherwise the meters are pushed
-   * elsewhere.
-   */
-  private void scrape(HttpExchange exchange) throws IOException {
-    if (prometheus == null) {
-      throw AdminException.notFound(
-          "no Prometheus registry: Tenure's meters are on the "
-              + registry.getClass().getSimpleName()
-              + " given to AdminServer.Builder.meterRegistry; /metrics serves"
-              + " only a Prometheus one (see docs/ADMIN-API.md#metrics)");
-    }
-    metrics.refresh();
-    Exchanges.send(
-        exchange,
-        200,
-        "text/plain; version=0.0.4; charset=utf-8",
-        prometheus.scrape().getBytes(StandardCharsets.UTF_8));
   }
 
   /** Configures an {@link AdminServer}. */

@@ -30,10 +30,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rules of {@link QueueStore}'s contract that {@code QueueComplianceTest} does not already
- * check, each named by its number in the contract (Q3, Q7, ...), on every provider: argument
- * refusals that must come before any write, reads that must write nothing, the order and limit of
- * the dead-letter admin calls, the typed errors, and the end of a subscription.
+ * The rules of {@link QueueStore}'s contract that the other queue kit classes do not already check,
+ * each named by its number in the contract (Q3, Q7, ...), on every provider: argument refusals that
+ * must come before any write, reads that must write nothing, the order and limit of the dead-letter
+ * admin calls, the typed errors, and the end of a subscription.
  */
 public abstract class QueueContractComplianceTest extends FixtureSupport {
   private static final String QUEUE = "orders";

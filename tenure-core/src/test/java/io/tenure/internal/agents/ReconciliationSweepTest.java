@@ -109,4 +109,20 @@ class ReconciliationSweepTest {
         .extracting(SweepAction::uri)
         .containsExactly(uri("y"));
   }
+
+  @Test
+  void running_and_targeted_here_with_no_owner_claims_it_and_owned_here_does_nothing() {
+    assertThat(
+            sweep(
+                List.of(row("a", null, ME), row("b", ME, ME)),
+                Set.of(uri("a"), uri("b")),
+                Set.of()))
+        .containsExactly(new SweepAction.Start(uri("a")));
+  }
+
+  @Test
+  void divergences_first_seen_on_the_same_tick_go_in_uri_order_whatever_the_rows_order() {
+    assertThat(sweep(List.of(row("b", null, ME), row("a", null, ME)), Set.of(), Set.of()))
+        .containsExactly(new SweepAction.Start(uri("a")), new SweepAction.Start(uri("b")));
+  }
 }

@@ -181,4 +181,27 @@ class SweepPacerTest {
       }
     }
   }
+
+  @Test
+  void a_woken_sweep_waits_for_the_sweep_that_used_the_cap_not_for_an_idle_one_before_it() {
+    sweep(0, 10, 0);
+    sweep(500, 510, CAP);
+
+    pacer.wake();
+    // The idle sweep at 0 freeing nothing, the cap comes back when the one at 500 stops counting.
+    assertThat(nextAt(600)).isEqualTo(1_500);
+  }
+
+  @Test
+  void times_are_a_monotonic_tickers_and_may_be_negative() {
+    SweepPacer early = new SweepPacer(Duration.ofSeconds(1), CAP);
+    long t0 = -10_000 * MS;
+    assertThat(early.nextAt(t0)).as("the first sweep runs at once").isLessThanOrEqualTo(t0);
+    early.ended(t0, t0 + 10 * MS, 0);
+
+    early.wake();
+    assertThat(early.nextAt(t0 + 20 * MS))
+        .as("a woken sweep after an idle one waits only the pause after it")
+        .isEqualTo(t0 + 110 * MS);
+  }
 }

@@ -146,6 +146,12 @@ public interface Dialect {
   boolean writesOneAtATime();
 
   /**
+   * @return this database's queue statements, which sit beside it ({@code PostgresQueueSql} and so
+   *     on)
+   */
+  QueueSql queueSql();
+
+  /**
    * @return an insert that overwrites the non-key {@code updated} columns on a duplicate key: last
    *     writer wins. Used only where SPEC allows an upsert.
    */

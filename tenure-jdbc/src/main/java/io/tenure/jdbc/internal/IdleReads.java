@@ -1,7 +1,9 @@
 package io.tenure.jdbc.internal;
 
+import io.tenure.jdbc.internal.NamedStatement.Params;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.Optional;
 
 /**
  * Where writers take turns (SQLite), the reads that let an idle poll skip its write transaction. A
@@ -11,55 +13,49 @@ import java.sql.ResultSet;
  * during one would hold the lock, and stop every other node's heartbeats and claims, for as long as
  * it stays frozen. A read takes no write lock (WAL readers never block the writer), so a poll that
  * finds nothing to do writes nothing. What the read misses the next poll finds, as it would find a
- * message committed just after the claim.
+ * message committed just after the claim. Elsewhere there is no probe, and every poll may find
+ * work.
  */
 final class IdleReads {
   private final Jdbc jdbc;
-  private final String anyPending;
-  private final String anyExpired;
+  private final Optional<NamedStatement> anyPending;
+  private final Optional<NamedStatement> anyExpired;
 
-  IdleReads(Jdbc jdbc, String messages) {
-    this.jdbc = jdbc;
-    Dialect dialect = jdbc.dialect();
-    // One probe of the pending index; a queue whose pending rows are all delayed or blocked still
-    // claims (and finds nothing) under the lock: rare, and bounded by the poll's back-off.
-    this.anyPending =
-        "SELECT 1 FROM " + messages + " WHERE queue = ? AND status = 'PENDING' LIMIT 1";
-    // The in-flight index holds only in-flight rows.
-    this.anyExpired =
-        "SELECT 1 FROM "
-            + messages
-            + " WHERE status = 'INFLIGHT' AND lease_until < "
-            + dialect.now()
-            + " LIMIT 1";
+  IdleReads(QueueContext context) {
+    this.jdbc = context.jdbc();
+    Optional<QueueSql.IdleProbes> probes = context.sql().idleProbes();
+    this.anyPending = probes.map(p -> context.statement(p.anyPending()));
+    this.anyExpired = probes.map(p -> context.statement(p.anyExpired()));
   }
 
   /**
-   * @return true if {@code queue} has a pending message, available or not
+   * @return false only if {@code queue} has no pending message, available or not
    */
-  boolean anyPending(String queue) {
+  boolean mayHavePending(String queue) {
+    return anyPending.isEmpty()
+        || exists(
+            "look for pending messages in queue " + queue,
+            anyPending.get(),
+            Params.of("queue", queue));
+  }
+
+  /**
+   * @return false only if no message's lease has expired
+   */
+  boolean mayHaveExpired() {
+    return anyExpired.isEmpty() || exists("look for expired leases", anyExpired.get(), Params.of());
+  }
+
+  private boolean exists(String what, NamedStatement probe, Params params) {
     return jdbc.read(
-        "look for pending messages in queue " + queue,
+        what,
         connection -> {
-          try (PreparedStatement statement = jdbc.prepare(connection, anyPending)) {
-            statement.setString(1, queue);
+          // Through Jdbc.prepare: a probe has the statement timeout of Tenure's own reads.
+          try (PreparedStatement statement = jdbc.prepare(connection, probe.jdbcText(params))) {
+            probe.bind(statement, params);
             try (ResultSet rows = statement.executeQuery()) {
               return rows.next();
             }
-          }
-        });
-  }
-
-  /**
-   * @return true if a message's lease has expired
-   */
-  boolean anyExpired() {
-    return jdbc.read(
-        "look for expired leases",
-        connection -> {
-          try (PreparedStatement statement = jdbc.prepare(connection, anyExpired);
-              ResultSet rows = statement.executeQuery()) {
-            return rows.next();
           }
         });
   }

@@ -44,6 +44,7 @@ public final class JdbcAgentStore implements AgentStore {
   private final AgentClaims claims;
   private final String fence;
   private final String fenceQuery;
+  private final Fences fences;
 
   /** Reads that skipped a row that cannot be read, and the first rows skipped with why. */
   private final java.util.concurrent.atomic.AtomicLong skips =
@@ -71,7 +72,8 @@ public final class JdbcAgentStore implements AgentStore {
     this.sessionSource = sessionSource;
     this.channel = prefix.value() + "agents";
     this.nodes = prefix.table("nodes");
-    this.fenceQuery = JdbcLeaseStore.fenceQuery(dialect, prefix);
+    this.fences = new Fences(dialect, prefix);
+    this.fenceQuery = fences.leaderQuery();
     this.fence =
         UNSAFE_SKIP_LEADER_FENCE
             ? "(EXISTS (" + fenceQuery + ") OR 1 = 1)"
@@ -181,7 +183,7 @@ public final class JdbcAgentStore implements AgentStore {
                     s -> {
                       s.setString(1, target);
                       s.setString(2, uri.toString());
-                      JdbcMembershipStore.bindFence(s, 3, leader);
+                      Fences.bindLeader(s, 3, leader);
                     })
                 == 1) {
               return AssignmentWrite.APPLIED;
@@ -235,7 +237,7 @@ public final class JdbcAgentStore implements AgentStore {
                 PreparedStatement s = onlyIfUnowned.contains(entry.getKey()) ? unowned : statement;
                 s.setString(1, entry.getValue());
                 s.setString(2, entry.getKey().toString());
-                JdbcMembershipStore.bindFence(s, 3, leader);
+                Fences.bindLeader(s, 3, leader);
                 s.addBatch();
               }
             }
@@ -344,7 +346,7 @@ public final class JdbcAgentStore implements AgentStore {
         delete,
         s -> {
           s.setString(1, uri.toString());
-          JdbcMembershipStore.bindFence(s, 2, leader);
+          Fences.bindLeader(s, 2, leader);
         });
   }
 
@@ -369,7 +371,7 @@ public final class JdbcAgentStore implements AgentStore {
         s -> {
           s.setString(1, uri.toString());
           s.setString(2, deadOwner);
-          JdbcMembershipStore.bindFence(s, 3, leader);
+          Fences.bindLeader(s, 3, leader);
           s.setString(5, deadOwner);
         },
         connection -> claims.letGo(connection, uri, deadOwner));
@@ -460,20 +462,9 @@ public final class JdbcAgentStore implements AgentStore {
 
   @Override
   public boolean stillOwner(AgentUri uri, String nodeId, long epoch) {
-    String sql =
-        "SELECT 1 FROM " + agents + " WHERE agent_uri = ? AND owner_node = ? AND epoch = ?";
     return jdbc.read(
         "check ownership of agent " + uri,
-        connection -> {
-          try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setString(1, uri.toString());
-            statement.setString(2, nodeId);
-            statement.setLong(3, epoch);
-            try (ResultSet rows = statement.executeQuery()) {
-              return rows.next();
-            }
-          }
-        });
+        connection -> fences.agentHolds(connection, uri, nodeId, epoch, false));
   }
 
   @Override
@@ -566,7 +557,7 @@ public final class JdbcAgentStore implements AgentStore {
       return true;
     }
     try (PreparedStatement statement = connection.prepareStatement(fenceQuery)) {
-      JdbcMembershipStore.bindFence(statement, 1, leader);
+      Fences.bindLeader(statement, 1, leader);
       try (ResultSet rows = statement.executeQuery()) {
         return rows.next();
       }

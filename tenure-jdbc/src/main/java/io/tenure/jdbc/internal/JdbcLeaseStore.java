@@ -36,24 +36,10 @@ public final class JdbcLeaseStore implements LeaseStore {
     this.jdbc = jdbc;
     this.dialect = jdbc.dialect();
     this.leases = prefix.table("leases");
-    this.fenceQuery = fenceQuery(dialect, prefix);
+    this.fenceQuery = new Fences(dialect, prefix).leaderQuery();
     this.sessionConnections = sessionConnections;
     this.sessionLockKey =
         DefaultDialect.lockKey("tenure:leader:" + database + ":" + prefix.value());
-  }
-
-  /**
-   * @return a query that yields one row exactly when the fence is current; its two parameters are
-   *     the node id and the epoch. Fenced writes embed it as {@code EXISTS (...)}: fail-closed, a
-   *     missing lease row refuses the write.
-   */
-  static String fenceQuery(Dialect dialect, TablePrefix prefix) {
-    return "SELECT 1 FROM "
-        + prefix.table("leases")
-        + " WHERE name = '"
-        + LEADER
-        + "' AND holder = ? AND epoch = ? AND expires_at > "
-        + dialect.now();
   }
 
   @Override
@@ -194,7 +180,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         "check leader fence",
         connection -> {
           try (PreparedStatement statement = jdbc.prepare(connection, fenceQuery)) {
-            JdbcMembershipStore.bindFence(statement, 1, fence);
+            Fences.bindLeader(statement, 1, fence);
             try (ResultSet rows = statement.executeQuery()) {
               return rows.next();
             }

@@ -36,7 +36,7 @@ public final class JdbcMembershipStore implements MembershipStore {
   private final String membership;
   private final String bumpVersion;
   private final String fence;
-  private final String fenceQuery;
+  private final Fences fences;
 
   /**
    * @param heartbeats an executor with its own connections and statement timeout, so heartbeats
@@ -50,8 +50,8 @@ public final class JdbcMembershipStore implements MembershipStore {
     this.membership = prefix.table("membership");
     this.bumpVersion =
         "UPDATE " + membership + " SET version = version + 1 WHERE id = 1 AND version = ?";
-    this.fence = "EXISTS (" + JdbcLeaseStore.fenceQuery(dialect, prefix) + ")";
-    this.fenceQuery = JdbcLeaseStore.fenceQuery(dialect, prefix);
+    this.fences = new Fences(dialect, prefix);
+    this.fence = "EXISTS (" + fences.leaderQuery() + ")";
   }
 
   @Override
@@ -257,9 +257,9 @@ public final class JdbcMembershipStore implements MembershipStore {
         connection -> {
           try (PreparedStatement bump = connection.prepareStatement(fencedBump)) {
             bump.setLong(1, expectedVersion);
-            bindFence(bump, 2, leader);
+            Fences.bindLeader(bump, 2, leader);
             if (checkedCount(bump.executeUpdate(), "fenced version bump") == 0) {
-              return fenceHolds(connection, leader)
+              return fences.leaderHolds(connection, leader)
                   ? MembershipWrite.STALE_VERSION
                   : MembershipWrite.FENCED;
             }
@@ -307,7 +307,7 @@ public final class JdbcMembershipStore implements MembershipStore {
               statement.setString(1, row.nodeId());
               statement.setLong(2, row.rowVersion());
               statement.setLong(3, Rows.micros(olderThan));
-              bindFence(statement, 4, leader);
+              Fences.bindLeader(statement, 4, leader);
               deleted += checkedCount(statement.executeUpdate(), "delete defunct " + row.nodeId());
             }
           }
@@ -359,21 +359,6 @@ public final class JdbcMembershipStore implements MembershipStore {
       statement.setLong(1, expectedVersion);
       return checkedCount(statement.executeUpdate(), "membership version bump") == 1;
     }
-  }
-
-  private boolean fenceHolds(Connection connection, LeaderFence leader) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(fenceQuery)) {
-      bindFence(statement, 1, leader);
-      try (ResultSet rows = statement.executeQuery()) {
-        return rows.next();
-      }
-    }
-  }
-
-  static void bindFence(PreparedStatement statement, int index, LeaderFence leader)
-      throws SQLException {
-    statement.setString(index, leader.nodeId());
-    statement.setLong(index + 1, leader.epoch());
   }
 
   static int checkedCount(int rows, String what) {

@@ -59,6 +59,11 @@ final class MariaDbDialect extends DefaultDialect {
   }
 
   @Override
+  public QueueSql queueSql() {
+    return new MariaDbQueueSql();
+  }
+
+  @Override
   public String schemaFolder() {
     return "mariadb";
   }

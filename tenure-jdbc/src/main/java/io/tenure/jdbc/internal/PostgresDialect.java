@@ -18,6 +18,11 @@ final class PostgresDialect extends DefaultDialect {
   }
 
   @Override
+  public QueueSql queueSql() {
+    return new PostgresQueueSql();
+  }
+
+  @Override
   public String schemaFolder() {
     return "postgresql";
   }

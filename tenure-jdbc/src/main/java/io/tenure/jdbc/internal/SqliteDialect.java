@@ -35,6 +35,11 @@ final class SqliteDialect extends DefaultDialect {
   }
 
   @Override
+  public QueueSql queueSql() {
+    return new SqliteQueueSql();
+  }
+
+  @Override
   public String schemaFolder() {
     return "sqlite";
   }

@@ -1,9 +1,9 @@
 package io.tenure.jdbc;
 
-import io.tenure.tck.QueueComplianceTest;
+import io.tenure.tck.QueueExclusiveComplianceTest;
 import io.tenure.tck.StoreFixture;
 
-class PostgresQueueComplianceTest extends QueueComplianceTest {
+class PostgresQueueExclusiveComplianceTest extends QueueExclusiveComplianceTest {
   @Override
   protected StoreFixture createFixture() {
     return JdbcFixture.of(JdbcFixture.Kind.POSTGRES);

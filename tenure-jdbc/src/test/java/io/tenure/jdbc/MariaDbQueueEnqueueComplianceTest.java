@@ -1,9 +1,9 @@
 package io.tenure.jdbc;
 
-import io.tenure.tck.QueueComplianceTest;
+import io.tenure.tck.QueueEnqueueComplianceTest;
 import io.tenure.tck.StoreFixture;
 
-class MariaDbQueueComplianceTest extends QueueComplianceTest {
+class MariaDbQueueEnqueueComplianceTest extends QueueEnqueueComplianceTest {
   @Override
   protected StoreFixture createFixture() {
     return JdbcFixture.of(JdbcFixture.Kind.MARIADB);

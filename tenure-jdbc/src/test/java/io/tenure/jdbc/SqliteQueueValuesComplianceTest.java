@@ -1,9 +1,9 @@
 package io.tenure.jdbc;
 
-import io.tenure.tck.QueueComplianceTest;
+import io.tenure.tck.QueueValuesComplianceTest;
 import io.tenure.tck.StoreFixture;
 
-class SqliteQueueComplianceTest extends QueueComplianceTest {
+class SqliteQueueValuesComplianceTest extends QueueValuesComplianceTest {
   @Override
   protected StoreFixture createFixture() {
     return JdbcFixture.of(JdbcFixture.Kind.SQLITE);

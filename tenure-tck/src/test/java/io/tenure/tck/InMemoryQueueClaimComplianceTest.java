@@ -1,6 +1,6 @@
 package io.tenure.tck;
 
-class InMemoryQueueComplianceTest extends QueueComplianceTest {
+class InMemoryQueueClaimComplianceTest extends QueueClaimComplianceTest {
   @Override
   protected StoreFixture createFixture() {
     return new InMemoryFixture();

@@ -1,0 +1,306 @@
+package io.tenure.jdbc.internal;
+
+import java.util.Optional;
+
+/**
+ * The queue statements every database runs as written (standard SQL; the clock and the row locks
+ * are the dialect's constants). Each condition on the claim token is {@code claim_token = :token}
+ * with the row in flight, so a superseded claim's late outcome changes nothing (SPEC §6.4).
+ */
+abstract class StandardQueueSql implements QueueSql {
+  /** The columns of a message, in the order the row mapper reads them. */
+  static final String COLUMNS =
+      "id, queue, msg_key, payload, content_type, headers, priority, attempts, max_attempts,"
+          + " available_at, status, owner_node, claim_token, lease_until, last_error, created_at,"
+          + " finished_at, dedupe_key";
+
+  @Override
+  public String deduplicated() {
+    return "SELECT id FROM ${messages} WHERE queue = :queue AND dedupe_key = :dedupe_key";
+  }
+
+  @Override
+  public Optional<String> notifyEnqueued() {
+    return Optional.empty();
+  }
+
+  @Override
+  public Optional<IdleProbes> idleProbes() {
+    return Optional.empty();
+  }
+
+  @Override
+  public String claimIds() {
+    return """
+        UPDATE ${messages} SET status = ${INFLIGHT}, owner_node = :node, claim_token = :token,
+          lease_until = ${now + :lease}, attempts = attempts + 1
+        WHERE status = ${PENDING} AND id IN (:ids)
+        """;
+  }
+
+  @Override
+  public String selectClaimed() {
+    return "SELECT " + COLUMNS + " FROM ${messages} WHERE claim_token = :token AND id IN (:ids)";
+  }
+
+  // ---- resolve ----
+
+  @Override
+  public String doneKeptIfHeld() {
+    return """
+        UPDATE ${messages} SET status = ${DONE}, finished_at = ${now},
+          owner_node = NULL, claim_token = NULL, lease_until = NULL
+        WHERE status = ${INFLIGHT} AND claim_token = :token AND id IN (:ids)
+        """;
+  }
+
+  @Override
+  public String deleteIfHeld() {
+    return """
+        DELETE FROM ${messages}
+        WHERE status = ${INFLIGHT} AND claim_token = :token AND id IN (:ids)
+        """;
+  }
+
+  @Override
+  public String releaseIfHeld() {
+    return """
+        UPDATE ${messages} SET status = ${PENDING}, attempts = attempts - 1,
+          owner_node = NULL, claim_token = NULL, lease_until = NULL
+        WHERE status = ${INFLIGHT} AND claim_token = :token AND id IN (:ids)
+        """;
+  }
+
+  @Override
+  public String heldClaims() {
+    return """
+        SELECT id FROM ${messages}
+        WHERE status = ${INFLIGHT}
+          AND (/*each OR*/(id = :id AND claim_token = :token)/*end*/)${for_update}
+        """;
+  }
+
+  @Override
+  public String doneKept() {
+    return """
+        UPDATE ${messages} SET status = ${DONE}, finished_at = ${now},
+          owner_node = NULL, claim_token = NULL, lease_until = NULL
+        WHERE id IN (:ids)
+        """;
+  }
+
+  @Override
+  public String delete() {
+    return "DELETE FROM ${messages} WHERE id IN (:ids)";
+  }
+
+  @Override
+  public String release() {
+    return """
+        UPDATE ${messages} SET status = ${PENDING}, attempts = attempts - 1,
+          owner_node = NULL, claim_token = NULL, lease_until = NULL
+        WHERE id IN (:ids)
+        """;
+  }
+
+  @Override
+  public String retry() {
+    return """
+        UPDATE ${messages} SET status = ${PENDING}, finished_at = NULL,
+          available_at = ${now + :in}, last_error = :error,
+          owner_node = NULL, claim_token = NULL, lease_until = NULL
+        WHERE id = :id
+        """;
+  }
+
+  @Override
+  public String deadLetter() {
+    return """
+        UPDATE ${messages} SET status = ${DEAD}, finished_at = ${now}, last_error = :error,
+          owner_node = NULL, claim_token = NULL, lease_until = NULL
+        WHERE id = :id
+        """;
+  }
+
+  @Override
+  public String reschedule() {
+    return """
+        UPDATE ${messages} SET status = ${PENDING}, attempts = attempts - 1,
+          available_at = ${now + :in}, owner_node = NULL, claim_token = NULL, lease_until = NULL
+        WHERE id = :id
+        """;
+  }
+
+  @Override
+  public String extend() {
+    return """
+        UPDATE ${messages} SET lease_until = ${now + :lease}
+        WHERE id = :id AND claim_token = :token AND status = ${INFLIGHT}
+        """;
+  }
+
+  // ---- reclaim and retention ----
+
+  @Override
+  public String reclaim() {
+    return """
+        UPDATE ${messages} SET
+          last_error = CASE WHEN attempts >= max_attempts THEN :error ELSE last_error END,
+          finished_at = CASE WHEN attempts >= max_attempts THEN ${now} ELSE NULL END,
+          available_at = CASE WHEN attempts >= max_attempts THEN available_at ELSE ${now} END,
+          status = CASE WHEN attempts >= max_attempts THEN ${DEAD} ELSE ${PENDING} END,
+          owner_node = NULL, claim_token = NULL, lease_until = NULL
+        WHERE status = ${INFLIGHT} AND lease_until < ${now} AND id IN (:ids)
+        """;
+  }
+
+  /** The status is a literal: a partial index serves only a statement whose text implies it. */
+  @Override
+  public String finished() {
+    return """
+        SELECT id FROM ${messages}
+        WHERE queue = :queue AND status = :status AND finished_at <= ${now - :age}
+        ORDER BY id LIMIT :limit
+        """;
+  }
+
+  @Override
+  public String deleteFinished() {
+    return "DELETE FROM ${messages} WHERE status = :status AND id IN (:ids)";
+  }
+
+  // ---- stats ----
+
+  /**
+   * The queues from recursive skip scans of the partial indexes of pending, in-flight and finished
+   * rows (schema V7), one probe per queue and index, then each queue's counts from the same
+   * indexes' ranges. Each status term repeats its partial index's predicate where that differs, so
+   * that SQLite, which matches predicates by their terms, uses the index too.
+   */
+  @Override
+  public String stats() {
+    return """
+        WITH RECURSIVE
+        p(queue) AS (
+          SELECT (SELECT f.queue FROM ${messages} f WHERE f.status = ${PENDING}
+            ORDER BY f.queue LIMIT 1)
+          UNION ALL SELECT (SELECT f.queue FROM ${messages} f WHERE f.status = ${PENDING}
+            AND f.queue > p.queue ORDER BY f.queue LIMIT 1)
+          FROM p WHERE p.queue IS NOT NULL),
+        i(queue) AS (
+          SELECT (SELECT f.queue FROM ${messages} f WHERE f.status = ${INFLIGHT}
+            ORDER BY f.queue LIMIT 1)
+          UNION ALL SELECT (SELECT f.queue FROM ${messages} f WHERE f.status = ${INFLIGHT}
+            AND f.queue > i.queue ORDER BY f.queue LIMIT 1)
+          FROM i WHERE i.queue IS NOT NULL),
+        d(queue) AS (
+          SELECT (SELECT f.queue FROM ${messages} f WHERE f.status IN (${DONE}, ${DEAD})
+            ORDER BY f.queue LIMIT 1)
+          UNION ALL SELECT (SELECT f.queue FROM ${messages} f WHERE f.status IN (${DONE}, ${DEAD})
+            AND f.queue > d.queue ORDER BY f.queue LIMIT 1)
+          FROM d WHERE d.queue IS NOT NULL),
+        q(queue) AS (
+          SELECT queue FROM p WHERE queue IS NOT NULL
+          UNION SELECT queue FROM i WHERE queue IS NOT NULL
+          UNION SELECT queue FROM d WHERE queue IS NOT NULL)
+        SELECT q.queue,
+          (SELECT COUNT(*) FROM ${messages} m
+            WHERE m.queue = q.queue AND m.status = ${PENDING}) AS pending,
+          (SELECT COUNT(*) FROM ${messages} m
+            WHERE m.queue = q.queue AND m.status = ${INFLIGHT}) AS inflight,
+          (SELECT COUNT(*) FROM ${messages} m
+            WHERE m.queue = q.queue AND m.status IN (${DONE}, ${DEAD}) AND m.status = ${DEAD}) AS dead,
+          (SELECT COUNT(*) FROM ${messages} m
+            WHERE m.queue = q.queue AND m.status IN (${DONE}, ${DEAD}) AND m.status = ${DONE}) AS done,
+          (SELECT MIN(m.available_at) FROM ${messages} m
+            WHERE m.queue = q.queue AND m.status = ${PENDING} AND m.available_at <= ${now}) AS oldest,
+          ${now} AS read_at
+        FROM q ORDER BY q.queue
+        """;
+  }
+
+  @Override
+  public Optional<String> statsSetting() {
+    return Optional.empty();
+  }
+
+  // ---- dead letters and admin ----
+
+  @Override
+  public String find() {
+    return "SELECT " + COLUMNS + " FROM ${messages} WHERE id = :id";
+  }
+
+  /**
+   * The filter's conditions in a fixed order, each only if its value is given; the error is a plain
+   * substring (no LIKE wildcards from the caller's text).
+   */
+  @Override
+  public String list() {
+    return "SELECT "
+        + COLUMNS
+        + """
+         FROM ${messages}
+        WHERE queue = :queue /*if status*/AND status = :status/*end*/
+          /*if key*/AND msg_key = :key/*end*/
+          /*if error_contains*/AND last_error IS NOT NULL AND ${error_at} > 0/*end*/
+          /*if older_than*/AND created_at <= ${now - :older_than}/*end*/
+          AND id > :after_id ORDER BY id LIMIT :limit
+        """;
+  }
+
+  @Override
+  public String lockDeadMatching() {
+    return """
+        SELECT id, queue, msg_key FROM ${messages}
+        WHERE queue = :queue AND status = ${DEAD}
+          /*if key*/AND msg_key = :key/*end*/
+          /*if error_contains*/AND last_error IS NOT NULL AND ${error_at} > 0/*end*/
+          /*if older_than*/AND created_at <= ${now - :older_than}/*end*/
+        ORDER BY id LIMIT :limit${for_update}
+        """;
+  }
+
+  @Override
+  public String lockDead() {
+    return """
+        SELECT id, queue, msg_key FROM ${messages}
+        WHERE id = :id AND status = ${DEAD}${for_update}
+        """;
+  }
+
+  @Override
+  public String replayMatching() {
+    return """
+        UPDATE ${messages} SET status = ${PENDING}, attempts = 0, available_at = ${now},
+          finished_at = NULL
+        WHERE status = ${DEAD} AND id IN (:ids)
+        """;
+  }
+
+  @Override
+  public String replayOne() {
+    return """
+        UPDATE ${messages} SET status = ${PENDING}, attempts = 0, available_at = ${now},
+          finished_at = NULL
+        WHERE id = :id AND status = ${DEAD}
+        """;
+  }
+
+  @Override
+  public String deadMatching() {
+    return """
+        SELECT id FROM ${messages}
+        WHERE queue = :queue AND status = ${DEAD}
+          /*if key*/AND msg_key = :key/*end*/
+          /*if error_contains*/AND last_error IS NOT NULL AND ${error_at} > 0/*end*/
+          /*if older_than*/AND created_at <= ${now - :older_than}/*end*/
+        ORDER BY id LIMIT :limit${for_update}
+        """;
+  }
+
+  @Override
+  public String purge() {
+    return "DELETE FROM ${messages} WHERE status = ${DEAD} AND id IN (:ids)";
+  }
+}

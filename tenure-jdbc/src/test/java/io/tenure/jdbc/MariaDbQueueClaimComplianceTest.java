@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.QueueClaimComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class MariaDbQueueClaimComplianceTest extends QueueClaimComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.MARIADB);
+  }
+}

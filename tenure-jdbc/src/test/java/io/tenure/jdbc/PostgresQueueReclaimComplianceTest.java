@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.QueueReclaimComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class PostgresQueueReclaimComplianceTest extends QueueReclaimComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.POSTGRES);
+  }
+}

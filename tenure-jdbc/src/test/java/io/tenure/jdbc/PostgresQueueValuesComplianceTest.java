@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.QueueValuesComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class PostgresQueueValuesComplianceTest extends QueueValuesComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.POSTGRES);
+  }
+}

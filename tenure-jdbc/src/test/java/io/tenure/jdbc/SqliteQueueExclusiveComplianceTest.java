@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.QueueExclusiveComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class SqliteQueueExclusiveComplianceTest extends QueueExclusiveComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.SQLITE);
+  }
+}

@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryQueueDeadLetterComplianceTest extends QueueDeadLetterComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}

@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryQueueReclaimComplianceTest extends QueueReclaimComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}

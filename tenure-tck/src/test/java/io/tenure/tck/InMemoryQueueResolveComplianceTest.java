@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryQueueResolveComplianceTest extends QueueResolveComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}
