@@ -25,6 +25,17 @@ final class InMemoryEventStore implements EventStore {
     }
   }
 
+  /** All of them under one hold of the tables' monitor, as one transaction would write them. */
+  @Override
+  public void appendAll(List<NewEvent> events) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      for (NewEvent event : events) {
+        append(event.kind(), event.nodeId(), event.epoch(), event.detail());
+      }
+    }
+  }
+
   @Override
   public List<ClusterEvent> recent(int limit) {
     EventStore.checkRecentLimit(limit);

@@ -34,6 +34,14 @@ final class InMemoryMembershipStore implements MembershipStore {
   }
 
   @Override
+  public long version() {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      return t.version;
+    }
+  }
+
+  @Override
   public MembershipWrite join(NewNode node, long expectedVersion) {
     ClusterTables t = store.clusterTables();
     synchronized (t) {

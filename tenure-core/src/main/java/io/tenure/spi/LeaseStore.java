@@ -4,14 +4,29 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The leader lease and its fencing epoch (SPEC §4). One lease per table prefix. Expiry is always
- * decided by the database clock inside the statement.
+ * The leader lease and its fencing epoch (SPEC §4). One lease row per table prefix; its holder owns
+ * it until it expires by the database clock, and only the holder at the current epoch may renew,
+ * release or record on it.
  *
- * <p>Every method that takes a {@code ttl} MUST refuse a zero or negative one, and one longer than
- * {@link io.tenure.Limits#MAX_DURATION}, with an {@link IllegalArgumentException} naming it, before
- * it changes anything: a lease born expired would bump the epoch for a holder that can never act,
- * and one beyond the bound overflows on its way to the database clock. Every TTL up to the bound
- * MUST work.
+ * <p>Rules for every method, each checked by the compliance kit on every provider ({@code
+ * LeadershipComplianceTest}; the test named in a rule checks it):
+ *
+ * <ol>
+ *   <li><b>L1</b> Expiry MUST be decided by the database clock inside the statement that depends on
+ *       it, never by the caller's clock ({@code
+ *       the_first_acquire_gives_epoch_1_expiring_ttl_after_the_database_clock}, {@code
+ *       a_standby_acquires_after_expiry_with_the_epoch_plus_one}).
+ *   <li><b>L2</b> Every method that takes a {@code ttl} MUST refuse a zero or negative one, and one
+ *       longer than {@link io.tenure.Limits#MAX_DURATION}, with an {@link IllegalArgumentException}
+ *       naming it, before it changes anything: a lease born expired would bump the epoch for a
+ *       holder that can never act, and one beyond the bound overflows on its way to the database
+ *       clock. Every TTL up to the bound MUST work ({@code
+ *       a_zero_negative_or_too_long_ttl_is_refused_by_name_and_changes_nothing}, {@code
+ *       the_longest_ttl_allowed_works_for_every_lease_write_on_the_database_clock}).
+ *   <li><b>L3</b> A lost race MUST be a result (empty, {@code false}), never an exception, and MUST
+ *       change nothing ({@code a_standby_cannot_acquire_a_live_lease}, {@code
+ *       of_eight_candidates_racing_for_an_expired_lease_exactly_one_wins}).
+ * </ol>
  */
 public interface LeaseStore {
   /**
@@ -26,13 +41,23 @@ public interface LeaseStore {
   }
 
   /**
-   * Takes the lease in one conditional write: succeeds when it was never held, has expired, or is
-   * already held by {@code nodeId}. The epoch is kept when the holder is unchanged and incremented
-   * when it changes (so the first acquire gives 1). Sets {@code expires_at = now() + ttl}.
+   * Takes the lease in one conditional write.
    *
-   * <p>MUST clear the session-lock record ({@link Lease#sessionLocked()} false afterwards), also
-   * when {@code nodeId} already held the lease: a holder that acquires again has not yet shown that
-   * it holds the session lock.
+   * <ol>
+   *   <li><b>L4</b> MUST succeed only when the lease was never held, has expired, or is already
+   *       held by {@code nodeId}; of any number of concurrent candidates for a free lease, exactly
+   *       one wins ({@code a_standby_cannot_acquire_a_live_lease}, {@code
+   *       of_eight_candidates_racing_for_an_expired_lease_exactly_one_wins}).
+   *   <li><b>L5</b> MUST keep the epoch when the holder is unchanged and add 1 when it changes (the
+   *       first acquire gives 1), and set {@code expires_at = now() + ttl} ({@code
+   *       the_first_acquire_gives_epoch_1_expiring_ttl_after_the_database_clock}, {@code
+   *       the_holder_acquiring_again_keeps_its_epoch}, {@code
+   *       a_standby_acquires_after_expiry_with_the_epoch_plus_one}).
+   *   <li><b>L6</b> MUST clear the session-lock record ({@link Lease#sessionLocked()} false
+   *       afterwards), also when {@code nodeId} already held the lease: a holder that acquires
+   *       again has not yet shown that it holds the session lock ({@code
+   *       acquiring_clears_the_session_lock_record_also_for_the_holder_acquiring_again}).
+   * </ol>
    *
    * @return the lease if {@code nodeId} holds it after the call; empty if another node holds a live
    *     lease (a lost race is a result, never an exception)
@@ -40,16 +65,22 @@ public interface LeaseStore {
   Optional<Lease> acquire(String nodeId, Duration ttl);
 
   /**
-   * Extends the lease to {@code now() + ttl}, conditional on holder and epoch. MUST NOT change the
-   * session-lock record.
+   * <b>L7</b> MUST extend the lease to {@code now() + ttl} only if {@code nodeId} holds it at
+   * {@code epoch}, keeping the epoch and the acquisition time, and MUST change nothing otherwise;
+   * MUST NOT change the session-lock record ({@code renew_extends_the_lease_and_keeps_the_epoch},
+   * {@code renew_by_a_superseded_holder_fails_and_changes_nothing}, {@code
+   * only_the_live_holder_at_its_epoch_records_the_session_lock_and_renewals_keep_the_record}).
    *
    * @return the renewed lease; empty if the holder or epoch changed (the caller is superseded)
    */
   Optional<Lease> renew(String nodeId, long epoch, Duration ttl);
 
   /**
-   * Steps down: sets {@code expires_at = now()} if {@code nodeId} still holds a live lease at
-   * {@code epoch}. The epoch is unchanged, so a successor can acquire at once with epoch + 1.
+   * Steps down. <b>L8</b> MUST set {@code expires_at = now()} only if {@code nodeId} still holds a
+   * live lease at {@code epoch}, and MUST keep the epoch, so a successor acquires at once with
+   * epoch + 1; a release by another node, at another epoch, or of a lease already released MUST
+   * change nothing ({@code a_clean_release_lets_a_standby_acquire_at_once}, {@code
+   * release_by_a_node_that_does_not_hold_the_lease_changes_nothing}).
    *
    * @return true if this call released it
    */
@@ -58,8 +89,9 @@ public interface LeaseStore {
   /**
    * Records that {@code nodeId}, holding the live lease at {@code epoch}, holds the session lock.
    * From then until the epoch changes, a candidate that finds the lock free may take the lease
-   * over. MUST change nothing and return false unless {@code nodeId} holds the live lease at {@code
-   * epoch}. Recording twice is harmless.
+   * over. <b>L9</b> MUST change nothing and return false unless {@code nodeId} holds the live lease
+   * at {@code epoch}; recording twice MUST be harmless ({@code
+   * only_the_live_holder_at_its_epoch_records_the_session_lock_and_renewals_keep_the_record}).
    *
    * @return true if the record is in place after the call
    */
@@ -67,10 +99,12 @@ public interface LeaseStore {
 
   /**
    * Takes over the lease from a holder known to be gone (PostgreSQL: its session lock was free for
-   * longer than a live holder takes to notice). Conditional on the observed holder and epoch, and
-   * on that holder having recorded the session lock at that epoch ({@link #recordSessionLock}):
-   * MUST change nothing otherwise, because a free lock says nothing about a holder that never took
-   * it. Bumps the epoch and clears the record.
+   * longer than a live holder takes to notice). <b>L10</b> MUST succeed only on the observed holder
+   * and epoch, and only if that holder recorded the session lock at that epoch ({@link
+   * #recordSessionLock}), and MUST change nothing otherwise, because a free lock says nothing about
+   * a holder that never took it; on success MUST add 1 to the epoch and clear the record ({@code
+   * a_take_over_succeeds_only_on_the_holder_and_epoch_observed}, {@code
+   * a_take_over_of_a_holder_that_never_recorded_the_session_lock_changes_nothing}).
    *
    * @return the new lease; empty if the lease changed since it was observed or its holder had not
    *     recorded the session lock
@@ -78,18 +112,28 @@ public interface LeaseStore {
   Optional<Lease> takeOver(String nodeId, String observedHolder, long observedEpoch, Duration ttl);
 
   /**
+   * <b>L11</b> A read: MUST change nothing; a lease never acquired reads as epoch 0 with no holder
+   * ({@code a_lease_never_acquired_has_epoch_0_and_no_holder}).
+   *
    * @return the lease row as it is now (epoch 0 and no holder if never acquired)
    */
   Lease read();
 
   /**
-   * @return true if {@code fence} is the current, unexpired lease; the same check every fenced
-   *     write carries in its SQL
+   * <b>L12</b> MUST answer true only for the holder of the unexpired lease at its current epoch:
+   * the same check every fenced write carries in its SQL ({@code
+   * a_fence_is_current_only_for_the_live_holder_at_its_epoch}).
+   *
+   * @return true if {@code fence} is the current, unexpired lease
    */
   boolean isCurrent(LeaderFence fence);
 
   /**
-   * A crash detector tied to the holder's database session, where the database has one.
+   * A crash detector tied to the holder's database session, where the database has one. <b>L13</b>
+   * PostgreSQL MUST return one (a database without such a lock returns empty, and its fail-over
+   * waits for the lease TTL); each call MUST return a lock of its own, so two nodes in one process
+   * compete as two processes would ({@code
+   * a_session_lock_is_held_by_one_session_at_a_time_and_passes_on_when_released}).
    *
    * @return a new detector (PostgreSQL: a session advisory lock on a dedicated connection), or
    *     empty; each call returns a lock of its own
@@ -118,18 +162,28 @@ public interface LeaseStore {
 
     /**
      * Takes the lock if it is not held, and checks that the session holding it is still alive if it
-     * is. MUST answer {@link Hold#KEPT} only when the lock was held without a break since the
-     * previous call that held it. Never throws for a database failure: that is {@link
-     * Hold#UNAVAILABLE}.
+     * is. <b>L14</b> MUST answer {@link Hold#TAKEN} when this call took it, {@link Hold#KEPT} only
+     * when the lock was held without a break since the previous call that held it, and {@link
+     * Hold#REFUSED} while another session holds it ({@code
+     * a_session_lock_is_held_by_one_session_at_a_time_and_passes_on_when_released}; a session
+     * killed under the lock: {@code PostgresSessionLockTakeOverTest}). MUST NOT throw for a
+     * database failure: that is {@link Hold#UNAVAILABLE}.
      *
      * @return what it found
      */
     Hold hold();
 
-    /** Releases the lock if held; keeps the connection for later calls. */
+    /**
+     * <b>L15</b> MUST release the lock if held, so another session can take it, and keep the
+     * connection for later calls ({@code
+     * a_session_lock_is_held_by_one_session_at_a_time_and_passes_on_when_released}).
+     */
     void release();
 
-    /** Releases the lock and closes the connection. Idempotent. */
+    /**
+     * Releases the lock and closes the connection. <b>L16</b> MUST be idempotent ({@code
+     * a_session_lock_is_held_by_one_session_at_a_time_and_passes_on_when_released}).
+     */
     @Override
     void close();
   }

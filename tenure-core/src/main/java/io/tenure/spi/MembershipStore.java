@@ -25,9 +25,7 @@ public interface MembershipStore {
    * @return the membership version alone: what a writer retrying a compare-and-swap needs, without
    *     reading every node row
    */
-  default long version() {
-    return read().version();
-  }
+  long version();
 
   /**
    * Inserts the node as {@code JOINING} with {@code started_at = heartbeat_at = now()} and bumps

@@ -158,6 +158,11 @@ public final class FaultyStore implements Store {
     }
 
     @Override
+    public long version() {
+      return real.version();
+    }
+
+    @Override
     public MembershipWrite join(NewNode node, long expectedVersion) {
       return real.join(node, expectedVersion);
     }

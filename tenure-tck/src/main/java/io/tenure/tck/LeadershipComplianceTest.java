@@ -275,4 +275,48 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
     assertThat(winners.get(0).epoch()).isEqualTo(expiring.epoch() + 1);
     assertThat(leases.read().holder()).isEqualTo(winners.get(0).holder());
   }
+
+  /** L8: a second release finds the lease already expired and changes nothing. */
+  @Test
+  void a_released_lease_is_not_released_again_and_keeps_its_epoch() {
+    Lease held = leases.acquire(a, TTL).orElseThrow();
+    assertThat(leases.release(a, held.epoch())).isTrue();
+    Lease released = leases.read();
+
+    assertThat(leases.release(a, held.epoch())).isFalse();
+
+    assertThat(leases.read().epoch()).isEqualTo(held.epoch());
+    assertThat(leases.read().expiresAt()).isEqualTo(released.expiresAt());
+    assertThat(leases.read().live()).isFalse();
+  }
+
+  /**
+   * L13 to L16, with two locks of one store standing for two nodes: one session at a time, and a
+   * released lock passes to the next session at once.
+   */
+  @Test
+  void a_session_lock_is_held_by_one_session_at_a_time_and_passes_on_when_released() {
+    Optional<LeaseStore.SessionLock> maybeFirst = leases.sessionLock();
+    if (maybeFirst.isEmpty()) {
+      // No session locks here: failover waits for the lease TTL. PostgreSQL must have them.
+      assertThat(store.describe().provider()).isNotEqualTo("postgresql");
+      return;
+    }
+    try (LeaseStore.SessionLock first = maybeFirst.get();
+        LeaseStore.SessionLock second = leases.sessionLock().orElseThrow()) {
+      assertThat(first.hold()).isEqualTo(LeaseStore.SessionLock.Hold.TAKEN);
+      assertThat(first.hold()).isEqualTo(LeaseStore.SessionLock.Hold.KEPT);
+      assertThat(second.hold()).isEqualTo(LeaseStore.SessionLock.Hold.REFUSED);
+
+      first.release();
+      assertThat(second.hold()).isEqualTo(LeaseStore.SessionLock.Hold.TAKEN);
+      assertThat(first.hold()).isEqualTo(LeaseStore.SessionLock.Hold.REFUSED);
+
+      second.close();
+      second.close();
+      assertThat(first.hold())
+          .as("closing released it")
+          .isEqualTo(LeaseStore.SessionLock.Hold.TAKEN);
+    }
+  }
 }

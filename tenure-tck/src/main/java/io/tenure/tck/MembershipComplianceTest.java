@@ -3,7 +3,6 @@ package io.tenure.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tenure.ClusterEvent;
 import io.tenure.NodeInfo;
 import io.tenure.NodeStatus;
 import io.tenure.spi.LeaderFence;
@@ -23,19 +22,17 @@ import java.util.concurrent.Callable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §3: node rows, the membership version, heartbeats, death, cleanup and history. */
+/** SPEC §3: node rows, the membership version, heartbeats, death and cleanup. */
 public abstract class MembershipComplianceTest extends FixtureSupport {
   private static final Duration FENCE = Duration.ofSeconds(3);
   private static final Duration LONG_TTL = Duration.ofMinutes(5);
 
   private Store store;
   private MembershipStore membership;
-  private io.tenure.spi.TablePrefix prefix;
 
   @BeforeEach
   void openStore() {
-    prefix = freshPrefix();
-    store = fixture.open(prefix);
+    store = freshStore();
     membership = store.membership();
   }
 
@@ -420,127 +417,42 @@ public abstract class MembershipComplianceTest extends FixtureSupport {
     assertThat(membership.read().nodes()).extracting(NodeInfo::nodeId).contains(leaving);
   }
 
-  @Test
-  void the_history_lists_events_newest_first_and_trims_by_count() {
-    for (int i = 0; i < 5; i++) {
-      store
-          .events()
-          .append(
-              ClusterEvent.Kind.JOINED,
-              "node-" + i,
-              i % 2 == 0 ? null : (long) i,
-              "x".repeat(1200));
-    }
-
-    List<ClusterEvent> recent = store.events().recent(3);
-
-    assertThat(recent)
-        .extracting(ClusterEvent::nodeId)
-        .containsExactly("node-4", "node-3", "node-2");
-    assertThat(recent.get(0).epoch()).isNull();
-    assertThat(recent.get(1).epoch()).isEqualTo(3L);
-    assertThat(recent.get(0).detail()).hasSize(1000);
-    assertThat(Duration.between(recent.get(0).at(), store.now()).abs())
-        .isLessThan(Duration.ofSeconds(5));
-    assertThat(store.events().trim(2, Duration.ofDays(1))).isEqualTo(3);
-    assertThat(store.events().recent(10))
-        .extracting(ClusterEvent::nodeId)
-        .containsExactly("node-4", "node-3");
-  }
-
-  @Test
-  void a_batch_of_events_is_appended_in_its_order_and_cut_like_one() {
-    store.events().append(ClusterEvent.Kind.JOINED, "first", null, "");
-    store
-        .events()
-        .appendAll(
-            List.of(
-                new io.tenure.spi.EventStore.NewEvent(
-                    ClusterEvent.Kind.AGENT_STARTED, "n1", 7L, "a://x"),
-                new io.tenure.spi.EventStore.NewEvent(
-                    ClusterEvent.Kind.AGENT_STARTED, "n2", null, "y".repeat(1500))));
-    store.events().appendAll(List.of());
-
-    List<ClusterEvent> recent = store.events().recent(10);
-
-    assertThat(recent).extracting(ClusterEvent::nodeId).containsExactly("n2", "n1", "first");
-    assertThat(recent.get(1).epoch()).isEqualTo(7L);
-    assertThat(recent.get(1).detail()).isEqualTo("a://x");
-    assertThat(recent.get(0).epoch()).isNull();
-    assertThat(recent.get(0).detail()).hasSize(1000);
-  }
-
   /**
-   * The cut-off is the database clock at the trim minus the age, so how long this thread is paused
-   * between its append and the trim decides which rows are old. The exact outcome is asserted when
-   * the database clock shows the trim ran within {@code AGE} of the new row; a run paused longer is
-   * repeated on fresh rows, and "old" must be gone either way.
+   * The kit's own decorator forwards each SPI call to the same method of the store it wraps, so a
+   * fault test exercises the provider's implementation, not a stand-in built from other methods
+   * (once {@code version()} answered from {@code read()} through an SPI default method).
    */
   @Test
-  void the_history_trims_by_age() {
-    Duration age = Duration.ofMillis(100);
-    for (int run = 1; ; run++) {
-      store.events().append(ClusterEvent.Kind.JOINED, "old", null, "");
-      Instant old = store.events().recent(1).get(0).at();
-      DatabaseClock.awaitPast(store, old.plus(age.multipliedBy(2)));
-      store.events().append(ClusterEvent.Kind.LEFT, "new", null, "");
-      Instant fresh = store.events().recent(1).get(0).at();
-
-      int deleted = store.events().trim(100, age);
-      boolean trimmedInTime = Duration.between(fresh, store.now()).compareTo(age) < 0;
-
-      assertThat(store.events().recent(10)).extracting(ClusterEvent::nodeId).doesNotContain("old");
-      if (trimmedInTime) {
-        assertThat(deleted).isEqualTo(1);
-        assertThat(store.events().recent(10))
-            .extracting(ClusterEvent::nodeId)
-            .containsExactly("new");
-        break;
-      }
-      assertThat(run).as("runs paused longer than %s between append and trim", age).isLessThan(50);
-      store.events().trim(0, age);
-    }
-    assertThatThrownBy(() -> store.events().recent(0)).isInstanceOf(IllegalArgumentException.class);
-  }
-
-  /**
-   * A newer node in a rolling upgrade records kinds an older node has never heard of (issue 15
-   * added {@code AGENT_ROW_SKIPPED}): the older node's reads leave those rows out and report them,
-   * and every other event still reads.
-   */
-  @Test
-  void an_event_of_a_kind_this_version_does_not_know_is_skipped_and_reported_and_fails_no_read()
+  void the_kits_faulty_store_forwards_each_call_to_the_same_method_of_the_real_store()
       throws Exception {
-    store.events().append(ClusterEvent.Kind.JOINED, "before", null, "");
-    java.util.Optional<java.sql.Connection> opened = fixture.openConnection();
-    // Not an assumption: a skipped kit test fails CI. A store without SQL holds typed rows only.
-    if (opened.isEmpty()) {
-      assertThat(store.describe().provider()).isEqualTo("memory");
-      assertThat(store.events().skippedRows()).isEqualTo(io.tenure.spi.SkippedRows.NONE);
-      return;
-    }
-    try (java.sql.Connection connection = opened.get();
-        java.sql.PreparedStatement insert =
-            connection.prepareStatement(
-                "INSERT INTO "
-                    + prefix.table("events")
-                    + " (at, kind, node_id, epoch, detail) SELECT at, ?, 'newer', NULL, '' FROM "
-                    + prefix.table("events")
-                    + " WHERE node_id = 'before'")) {
-      // The time copied from a row the store wrote: each provider stores it its own way.
-      insert.setString(1, "FROM_A_NEWER_VERSION");
-      assertThat(insert.executeUpdate()).isEqualTo(1);
-    }
-    store.events().append(ClusterEvent.Kind.LEFT, "after", null, "");
+    CallRecorder recorder = new CallRecorder();
+    FaultyStore faulty = new FaultyStore(recorder.wrap(store));
+    String nodeId = joined("api-1");
+    LeaderFence fence = leaderFence(nodeId);
+    recorder.take();
 
-    assertThat(store.events().recent(10))
-        .extracting(ClusterEvent::nodeId)
-        .containsExactly("after", "before");
-    assertThat(store.events().recent(10)).hasSize(2);
-
-    io.tenure.spi.SkippedRows skipped = store.events().skippedRows();
-    assertThat(skipped.count()).as("each read counts the rows it skipped").isEqualTo(2);
-    assertThat(skipped.reasons()).containsOnlyKeys("FROM_A_NEWER_VERSION");
-    assertThat(skipped.reasons().get("FROM_A_NEWER_VERSION")).contains("not known");
+    faulty.membership().version();
+    assertThat(recorder.take()).containsExactly("MembershipStore.version");
+    faulty.membership().read();
+    assertThat(recorder.take()).containsExactly("MembershipStore.read");
+    faulty.membership().heartbeat(nodeId);
+    assertThat(recorder.take()).containsExactly("MembershipStore.heartbeat");
+    faulty.membership().findStale(LONG_TTL);
+    assertThat(recorder.take()).containsExactly("MembershipStore.findStale");
+    faulty.membership().findDefunct(LONG_TTL, 10);
+    assertThat(recorder.take()).containsExactly("MembershipStore.findDefunct");
+    faulty.leases().read();
+    assertThat(recorder.take()).containsExactly("LeaseStore.read");
+    faulty.leases().isCurrent(fence);
+    assertThat(recorder.take()).containsExactly("LeaseStore.isCurrent");
+    faulty.queues().stats();
+    assertThat(recorder.take()).containsExactly("QueueStore.stats");
+    java.util.Optional<AutoCloseable> subscription = faulty.queues().listen(queue -> {});
+    assertThat(recorder.take()).containsExactly("QueueStore.listen");
+    if (subscription.isPresent()) {
+      subscription.get().close();
+    }
+    faulty.events().recent(1);
+    assertThat(recorder.take()).containsExactly("Store.events", "EventStore.recent");
   }
 }

@@ -161,6 +161,11 @@ class LeaderDutiesTest {
     }
 
     @Override
+    public long version() {
+      return delegate.version();
+    }
+
+    @Override
     public MembershipWrite join(NewNode node, long expectedVersion) {
       return delegate.join(node, expectedVersion);
     }

@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.EventStoreComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class PostgresEventStoreComplianceTest extends EventStoreComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.POSTGRES);
+  }
+}

@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.QueueContractComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class PostgresQueueContractComplianceTest extends QueueContractComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.POSTGRES);
+  }
+}

@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryQueueContractComplianceTest extends QueueContractComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}
