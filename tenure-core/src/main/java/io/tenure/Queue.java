@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * node. Thread-safe.
  *
  * <pre>{@code
- * Queue emails = Queue.on(store.queues(), "emails", QueuePolicy.defaults().withMaxAttempts(5));
+ * Queue emails = tenure.queue("emails", QueuePolicy.defaults().withMaxAttempts(5));
  * long id = emails.enqueue(OutgoingMessage.text("welcome user 7").key("user-7"));
  * }</pre>
  */

@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  *   <li>reclaim: the queue reclaim sweep;
  *   <li>watchdog: checks the leader trust window and the self-fence deadline every few ms, with no
  *       I/O, so a renewal stuck in the database still demotes on time;
- *   <li>per consumed queue ({@link NodeQueues}): a claimer, a dispatcher and a resolver; handlers
- *       on virtual threads.
+ *   <li>per consumed queue ({@link NodeQueues}): two claimers, a dispatcher and two resolvers;
+ *       handlers on virtual threads.
  * </ul>
  */
 public final class DefaultTenureNode implements TenureNode {

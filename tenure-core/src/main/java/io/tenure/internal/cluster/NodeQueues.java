@@ -18,9 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A node's queue work: its shared consumers (a claimer, a dispatcher and a resolver each, handlers
- * on virtual threads), the wake-ups that speed them up, and the reclaim and retention sweep.
- * Exclusive queues are not here: they run as agents ({@link
+ * A node's queue work: its shared consumers (two claimers, a dispatcher and two resolvers each,
+ * handlers on virtual threads), the wake-ups that speed them up, and the reclaim and retention
+ * sweep. Exclusive queues are not here: they run as agents ({@link
  * io.tenure.internal.queue.ExclusiveQueues}).
  */
 final class NodeQueues {
