@@ -13,7 +13,6 @@ import io.tenure.jdbc.internal.JdbcEventStore;
 import io.tenure.jdbc.internal.JdbcLeaseStore;
 import io.tenure.jdbc.internal.JdbcMarkerStore;
 import io.tenure.jdbc.internal.JdbcMembershipStore;
-import io.tenure.jdbc.internal.Migrator;
 import io.tenure.spi.EventStore;
 import io.tenure.spi.LeaseStore;
 import io.tenure.spi.MarkerStore;
@@ -22,11 +21,8 @@ import io.tenure.spi.Store;
 import io.tenure.spi.StoreDescription;
 import io.tenure.spi.StoreSettings;
 import io.tenure.spi.TablePrefix;
-import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -54,7 +50,7 @@ public final class JdbcStore implements Store {
   private final io.tenure.jdbc.internal.JdbcQueueStore queues;
   private volatile boolean closed;
 
-  private JdbcStore(Pools pools, Dialect dialect, Builder builder) {
+  private JdbcStore(StoreOpening.Pools pools, Dialect dialect, Builder builder) {
     this.ownedPools = pools.owned();
     boolean ownPools = !pools.owned().isEmpty();
     this.jdbc = new Jdbc(pools.main(), dialect, builder.location(), () -> closed, 0, ownPools);
@@ -65,7 +61,8 @@ public final class JdbcStore implements Store {
             + " of prefix '"
             + builder.prefix
             + "' while opening";
-    Opened opened = jdbc.withTransactions(what, connection -> open(connection, dialect, builder));
+    StoreOpening.Opened opened =
+        jdbc.withTransactions(what, connection -> StoreOpening.open(connection, dialect, builder));
     this.description =
         new StoreDescription(
             dialect.name(),
@@ -91,45 +88,6 @@ public final class JdbcStore implements Store {
     this.agents = new JdbcAgentStore(jdbc, builder.prefix, pools.session(), pools.sessionSource());
     this.queues = new io.tenure.jdbc.internal.JdbcQueueStore(jdbc, builder.prefix, pools.session());
   }
-
-  /** What opening learned from the database. */
-  private record Opened(String database, String catalog, int schemaVersion) {}
-
-  private static Opened open(Connection connection, Dialect dialect, Builder builder)
-      throws SQLException {
-    DatabaseMetaData metadata = connection.getMetaData();
-    dialect.prepareDatabase(connection);
-    Migrator migrator = new Migrator(dialect, builder.prefix);
-    int version =
-        builder.migrate ? migrator.migrate(connection) : migrator.currentVersion(connection);
-    String catalog = String.valueOf(connection.getCatalog());
-    if (builder.requireSchema && version == 0) {
-      throw new SchemaMissingException(
-          "no Tenure tables with prefix '"
-              + builder.prefix
-              + "' in "
-              + where(dialect, catalog, builder.location())
-              + "; run 'tenure migrate' or open the store with migration on",
-          null);
-    }
-    return new Opened(
-        metadata.getDatabaseProductName() + " " + metadata.getDatabaseProductVersion(),
-        catalog,
-        version);
-  }
-
-  /** The database a missing schema was looked for in, named the way its server names it. */
-  private static String where(Dialect dialect, String catalog, String location) {
-    return dialect.name().equals("sqlite") ? location : "database '" + catalog + "' of " + location;
-  }
-
-  /** The connections a store uses; {@code owned} are closed with the store. */
-  private record Pools(
-      DataSource main,
-      DataSource coordination,
-      Dialect.ConnectionSource session,
-      Object sessionSource,
-      List<HikariDataSource> owned) {}
 
   /**
    * Opens {@code url} with the default prefix and migration on.
@@ -226,17 +184,18 @@ public final class JdbcStore implements Store {
     /** Connections reserved for heartbeats and lease statements, apart from the main pool. */
     static final int COORDINATION_POOL_SIZE = 2;
 
-    private @Nullable String url;
-    private @Nullable DataSource dataSource;
-    private @Nullable DataSource coordinationDataSource;
-    private @Nullable String user;
-    private @Nullable String password;
-    private TablePrefix prefix = TablePrefix.DEFAULT;
-    private boolean migrate = true;
-    private boolean requireSchema;
-    private int poolSize = DEFAULT_POOL_SIZE;
-    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
-    private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
+    // Package-private: StoreOpening reads them when build() opens the store.
+    @Nullable String url;
+    @Nullable DataSource dataSource;
+    @Nullable DataSource coordinationDataSource;
+    @Nullable String user;
+    @Nullable String password;
+    TablePrefix prefix = TablePrefix.DEFAULT;
+    boolean migrate = true;
+    boolean requireSchema;
+    int poolSize = DEFAULT_POOL_SIZE;
+    Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
 
     private Builder() {}
 
@@ -392,9 +351,9 @@ public final class JdbcStore implements Store {
         throw new IllegalStateException(
             "coordinationDataSource(...) goes with dataSource(...), not url(...)");
       }
-      Pools pools = pools();
+      StoreOpening.Pools pools = StoreOpening.pools(this);
       try {
-        JdbcStore store = new JdbcStore(pools, detect(pools.main()), this);
+        JdbcStore store = new JdbcStore(pools, StoreOpening.detect(pools.main(), location()), this);
         LOG.info(
             "Opened Tenure store {} ({}, prefix '{}', schema v{})",
             location(),
@@ -403,73 +362,16 @@ public final class JdbcStore implements Store {
             store.description.schemaVersion());
         return store;
       } catch (RuntimeException e) {
-        closeQuietly(pools.owned(), e);
+        StoreOpening.closeQuietly(pools.owned(), e);
         throw e;
       }
     }
 
-    private Pools pools() {
-      if (dataSource != null) {
-        // A caller's data source serves every purpose unless a coordination one was given.
-        DataSource coordination =
-            coordinationDataSource != null ? coordinationDataSource : dataSource;
-        // Stores on one caller's data source share its LISTEN connection: one, not one per store.
-        return new Pools(
-            dataSource, coordination, dataSource::getConnection, dataSource, List.of());
-      }
-      PoolOpener opener = new PoolOpener(url, user, password, migrate, connectTimeout);
-      HikariDataSource main = opener.open("tenure-" + prefix.value(), poolSize, connectTimeout);
-      try {
-        Duration coordinationWait =
-            statementTimeout.compareTo(Duration.ofMillis(250)) < 0
-                ? Duration.ofMillis(250)
-                : statementTimeout;
-        HikariDataSource coordination =
-            opener.open("tenure-coord-" + prefix.value(), COORDINATION_POOL_SIZE, coordinationWait);
-        String jdbcUrl = main.getJdbcUrl();
-        java.util.Properties properties = new java.util.Properties();
-        main.getDataSourceProperties().forEach(properties::put);
-        if (user != null) {
-          properties.setProperty("user", user);
-        }
-        if (password != null) {
-          properties.setProperty("password", password);
-        }
-        Dialect.ConnectionSource session =
-            () -> java.sql.DriverManager.getConnection(jdbcUrl, properties);
-        return new Pools(main, coordination, session, session, List.of(main, coordination));
-      } catch (RuntimeException e) {
-        closeQuietly(List.of(main), e);
-        throw e;
-      }
-    }
-
-    /**
-     * Before the dialect is known no classifier applies: failing to get this far is unavailability.
-     */
-    private Dialect detect(DataSource source) {
-      try (Connection connection = source.getConnection()) {
-        return Dialects.detect(connection.getMetaData());
-      } catch (SQLException e) {
-        throw new StoreUnavailableException(
-            "cannot open Tenure store " + location() + ": " + e.getMessage(), e);
-      }
-    }
-
-    private String location() {
+    /** Where the store is, with any secret in its URL masked. */
+    String location() {
       return url != null
           ? Stores.maskSecrets(url)
           : "data source " + dataSource.getClass().getName();
-    }
-
-    private static void closeQuietly(List<HikariDataSource> pools, Throwable failure) {
-      for (HikariDataSource pool : pools) {
-        try {
-          pool.close();
-        } catch (RuntimeException e) {
-          failure.addSuppressed(e);
-        }
-      }
     }
   }
 }
