@@ -31,25 +31,7 @@ class LeaderElectorTest {
   private final FakeSessionLocks locks = new FakeSessionLocks();
 
   private LeaderElector elector(String nodeId, boolean promotable, Duration acquireDelay) {
-    NodeSettings settings =
-        new NodeSettings(
-            "n",
-            "",
-            Set.of(),
-            new HeartbeatSettings(
-                Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(5)),
-            new LeadershipSettings(
-                TTL, RENEW, FENCE_AFTER, Duration.ZERO, promotable, acquireDelay),
-            new CleanupSettings(Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1)),
-            new AgentSettings(
-                Duration.ofSeconds(1),
-                20,
-                50,
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(10),
-                Duration.ZERO,
-                Duration.ZERO),
-            QueueSettings.DEFAULTS);
+    NodeSettings settings = settingsOf(promotable, acquireDelay);
     NodeListener recorder =
         new NodeListener() {
           @Override
@@ -152,12 +134,16 @@ class LeaderElectorTest {
   }
 
   private static NodeSettings settingsOf(Duration acquireDelay) {
+    return settingsOf(true, acquireDelay);
+  }
+
+  private static NodeSettings settingsOf(boolean promotable, Duration acquireDelay) {
     return new NodeSettings(
         "n",
         "",
         Set.of(),
         new HeartbeatSettings(Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(5)),
-        new LeadershipSettings(TTL, RENEW, FENCE_AFTER, Duration.ZERO, true, acquireDelay),
+        new LeadershipSettings(TTL, RENEW, FENCE_AFTER, Duration.ZERO, promotable, acquireDelay),
         new CleanupSettings(Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1)),
         new AgentSettings(
             Duration.ofSeconds(1),
