@@ -12,6 +12,7 @@ import io.tenure.spi.MessageClaim;
 import io.tenure.spi.MessageQuery;
 import io.tenure.spi.NewMessage;
 import io.tenure.spi.QueueStore;
+import io.tenure.spi.ReclaimRule;
 import io.tenure.spi.Resolution;
 import io.tenure.spi.ResolveResult;
 import java.sql.Connection;
@@ -22,7 +23,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -235,7 +239,8 @@ final class InMemoryQueueStore implements QueueStore {
   }
 
   @Override
-  public int reclaimExpired(int limit) {
+  public int reclaimExpired(int limit, ReclaimRule rule) {
+    Objects.requireNonNull(rule, "rule");
     ClusterTables t = store.clusterTables();
     checkLimit(limit);
     synchronized (t) {
@@ -249,14 +254,21 @@ final class InMemoryQueueStore implements QueueStore {
                       .thenComparingLong(row -> row.id))
               .limit(limit)
               .toList();
+      // Every decision first: a rule that throws leaves every row as it was.
+      Map<Row, ReclaimRule.Decision> decisions = new LinkedHashMap<>();
       for (Row row : expired) {
-        if (row.attempts >= row.maxAttempts) {
-          row.lastError = "lease expired on attempt " + row.attempts + " of " + row.maxAttempts;
-          row.finish(MessageStatus.DEAD, now);
-        } else {
-          row.repend(now);
-        }
+        decisions.put(row, Objects.requireNonNull(rule.decide(row.snapshot()), "decision"));
       }
+      decisions.forEach(
+          (row, decision) -> {
+            switch (decision) {
+              case ReclaimRule.Repend repend -> row.repend(now);
+              case ReclaimRule.Dead dead -> {
+                row.lastError = dead.error();
+                row.finish(MessageStatus.DEAD, now);
+              }
+            }
+          });
       return expired.size();
     }
   }

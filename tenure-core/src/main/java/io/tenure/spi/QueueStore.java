@@ -190,24 +190,33 @@ public interface QueueStore {
   boolean extend(MessageClaim claim, Duration lease);
 
   /**
-   * The reclaim sweep (SPEC §6.4).
+   * The reclaim sweep (SPEC §6.4). Which expired message is re-pended and which becomes a dead
+   * letter is the caller's decision, {@code rule}; the store applies it.
    *
    * <ol>
-   *   <li><b>Q21</b> An {@code INFLIGHT} message whose lease expired by the database clock MUST go
-   *       back to {@code PENDING}, owner and token cleared, available now, so its late owner's
-   *       resolves are lost claims; one already at {@code max_attempts} MUST become {@code DEAD}
-   *       instead ({@code
+   *   <li><b>Q21</b> Every {@code INFLIGHT} message whose lease expired by the database clock, up
+   *       to {@code limit}, MUST be passed to {@code rule} once, as stored (its attempts counting
+   *       the expired claim), and MUST then be written as decided, owner and token cleared, so its
+   *       late owner's resolves are lost claims: {@link ReclaimRule.Repend} back to {@code
+   *       PENDING}, available now, attempts and last error unchanged; {@link ReclaimRule.Dead}
+   *       {@code DEAD}, finished now, with the decision's error. The store MUST NOT decide by
+   *       itself, whatever the attempts ({@code
    *       an_expired_claim_is_reclaimed_and_its_late_owner_can_no_longer_resolve_it}, {@code
-   *       an_expired_claim_at_max_attempts_becomes_a_dead_letter}).
-   *   <li><b>Q22</b> MUST NOT touch a claim whose lease has not expired ({@code
-   *       a_claim_whose_lease_has_not_expired_is_left_alone}).
+   *       an_expired_claim_the_rule_declares_dead_becomes_a_dead_letter_with_its_error}, {@code
+   *       the_rule_decides_even_for_a_message_on_its_last_attempt}).
+   *   <li><b>Q22</b> MUST NOT touch, or show to {@code rule}, a claim whose lease has not expired
+   *       ({@code a_claim_whose_lease_has_not_expired_is_left_alone}).
    *   <li><b>Q23</b> MUST change at most {@code limit} messages and leave the rest to later calls
    *       ({@code a_reclaim_changes_at_most_its_limit_and_leaves_the_rest_to_the_next_call}).
+   *   <li><b>Q23a</b> A rule that throws MUST leave every message as it was and the exception MUST
+   *       reach the caller ({@code a_rule_that_throws_changes_nothing}).
    * </ol>
    *
+   * @param rule decides each expired message: re-pend or dead letter
    * @return how many messages this call changed
+   * @throws IllegalArgumentException if {@code limit} is less than 1
    */
-  int reclaimExpired(int limit);
+  int reclaimExpired(int limit, ReclaimRule rule);
 
   /**
    * <b>Q24</b> A read: MUST NOT create or change anything; an id never stored, or deleted, is empty

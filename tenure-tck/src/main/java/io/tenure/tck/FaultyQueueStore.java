@@ -10,6 +10,7 @@ import io.tenure.spi.MessageClaim;
 import io.tenure.spi.MessageQuery;
 import io.tenure.spi.NewMessage;
 import io.tenure.spi.QueueStore;
+import io.tenure.spi.ReclaimRule;
 import io.tenure.spi.Resolution;
 import io.tenure.spi.ResolveResult;
 import java.sql.Connection;
@@ -98,8 +99,8 @@ public final class FaultyQueueStore implements QueueStore {
   }
 
   @Override
-  public int reclaimExpired(int limit) {
-    return delegate.reclaimExpired(limit);
+  public int reclaimExpired(int limit, ReclaimRule rule) {
+    return delegate.reclaimExpired(limit, rule);
   }
 
   @Override

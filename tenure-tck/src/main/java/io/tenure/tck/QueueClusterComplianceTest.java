@@ -11,12 +11,14 @@ import io.tenure.QueueMessage;
 import io.tenure.QueuePolicy;
 import io.tenure.TenureNode;
 import io.tenure.TenureNodeBuilder;
+import io.tenure.spi.ClaimRequest;
 import io.tenure.spi.Store;
 import io.tenure.spi.TablePrefix;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -349,6 +351,39 @@ public abstract class QueueClusterComplianceTest extends FixtureSupport {
     // Left to its lease: the reclaim sweep takes it back when it lapses, and it runs again.
     assertThat(work.message(id).orElseThrow().status()).isEqualTo(MessageStatus.INFLIGHT);
     assertThat(runs).hasValue(1);
+  }
+
+  /**
+   * SPEC §6.4 through a node: its reclaim sweep asks the outcome rule, so a claim that expired on
+   * its last attempt is a dead letter and one with attempts left is pending again.
+   */
+  @Test
+  void a_nodes_reclaim_sweep_kills_a_claim_that_expired_on_its_last_attempt_and_repends_the_rest() {
+    Queue last = queue("last", QueuePolicy.defaults().withMaxAttempts(1));
+    Queue more = queue("more", QueuePolicy.defaults().withMaxAttempts(2));
+    long lastId = last.enqueue(OutgoingMessage.text("last"));
+    long moreId = more.enqueue(OutgoingMessage.text("more"));
+    String crashed = UUID.randomUUID().toString();
+    for (Queue queue : List.of(last, more)) {
+      QueueMessage claimed =
+          observer
+              .queues()
+              .claim(ClaimRequest.of(queue.name(), crashed, 1, Duration.ofMillis(200)))
+              .get(0);
+      DatabaseClock.awaitPast(observer, claimed.leaseUntil());
+    }
+
+    start(builder("n1"));
+
+    Await.until(
+        BOUND,
+        "both reclaimed",
+        () ->
+            last.message(lastId).orElseThrow().status() == MessageStatus.DEAD
+                && more.message(moreId).orElseThrow().status() == MessageStatus.PENDING);
+    assertThat(last.message(lastId).orElseThrow().lastError())
+        .isEqualTo("lease expired on attempt 1 of 1");
+    assertThat(more.message(moreId).orElseThrow().attempts()).isEqualTo(1);
   }
 
   @Test

@@ -137,7 +137,7 @@ public abstract class QueueContractComplianceTest extends FixtureSupport {
     }
 
     assertThat(queues.find(claimed.id())).contains(claimed);
-    assertThat(queues.reclaimExpired(100)).isZero();
+    assertThat(queues.reclaimExpired(100, QueueKit.REPEND_ALL)).isZero();
   }
 
   /** Q24, Q25: reads never claim, never re-pend and never create a row. */
@@ -218,7 +218,8 @@ public abstract class QueueContractComplianceTest extends FixtureSupport {
     assertThatThrownBy(() -> dropped.claim(ClaimRequest.of(QUEUE, node, 1, LEASE)))
         .isInstanceOf(SchemaMissingException.class);
     assertThatThrownBy(() -> dropped.find(1)).isInstanceOf(SchemaMissingException.class);
-    assertThatThrownBy(() -> dropped.reclaimExpired(10)).isInstanceOf(SchemaMissingException.class);
+    assertThatThrownBy(() -> dropped.reclaimExpired(10, QueueKit.REPEND_ALL))
+        .isInstanceOf(SchemaMissingException.class);
   }
 
   /**

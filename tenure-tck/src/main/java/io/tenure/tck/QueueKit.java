@@ -15,6 +15,7 @@ import io.tenure.spi.MessageClaim;
 import io.tenure.spi.MessageQuery;
 import io.tenure.spi.NewMessage;
 import io.tenure.spi.QueueStore;
+import io.tenure.spi.ReclaimRule;
 import io.tenure.spi.Resolution;
 import io.tenure.spi.Resolution.DeadLetter;
 import io.tenure.spi.Resolution.Outcome;
@@ -65,6 +66,9 @@ public abstract class QueueKit extends FixtureSupport {
   }
 
   // ---- helpers
+
+  /** A reclaim rule for tests that need no dead letters: every expired message pending again. */
+  static final ReclaimRule REPEND_ALL = expired -> new ReclaimRule.Repend();
 
   static NewMessage message(
       String queue,

@@ -153,7 +153,7 @@ public abstract class QueueValuesComplianceTest extends QueueKit {
     assertThatThrownBy(() -> queues.extend(claimed.claim(), longest.plusNanos(1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at most 365 days");
-    assertThat(queues.reclaimExpired(100)).isZero();
+    assertThat(queues.reclaimExpired(100, REPEND_ALL)).isZero();
 
     Instant beforeSnooze = store.now();
     resolveApplied(stored(claimed.id()), new Reschedule(longest));

@@ -5,6 +5,7 @@ import io.tenure.QueuePolicy;
 import io.tenure.QueueSettings;
 import io.tenure.Ticker;
 import io.tenure.internal.queue.ConsumerSpec;
+import io.tenure.internal.queue.OutcomeRule;
 import io.tenure.internal.queue.QueueConsumer;
 import io.tenure.spi.QueueStore;
 import java.time.Duration;
@@ -74,9 +75,9 @@ final class NodeQueues {
    * leadership is asked after the reclaim, which may have taken a while.
    */
   void reclaimTick(BooleanSupplier leader) {
-    int reclaimed = store.reclaimExpired(settings.reclaimPerTick());
+    int reclaimed = store.reclaimExpired(settings.reclaimPerTick(), OutcomeRule::onLeaseExpired);
     if (reclaimed > 0) {
-      LOG.info("node {}: re-pended {} messages whose lease expired", nodeId.get(), reclaimed);
+      LOG.info("node {}: reclaimed {} messages whose lease expired", nodeId.get(), reclaimed);
     }
     if (leader.getAsBoolean()) {
       for (ConsumerSpec spec : specs) {

@@ -2,16 +2,17 @@ package io.tenure.internal.queue;
 
 import io.tenure.QueueMessage;
 import io.tenure.QueuePolicy;
+import io.tenure.spi.ReclaimRule;
 import io.tenure.spi.Resolution;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What becomes of a message its handler finished (SPEC §6.3): the one place that decides retry or
- * dead (the stores apply what they are told), and the one place that words the error a message
- * keeps. Pure: the outcome depends only on the message as claimed, the failure and the policy
- * (whose retry delay carries the policy's jitter).
+ * What becomes of a message its handler finished (SPEC §6.3) or whose lease expired (SPEC §6.4):
+ * the one place that decides retry or dead (the stores apply what they are told), and the one place
+ * that words the error a message keeps. Pure: the outcome depends only on the message as claimed,
+ * the failure and the policy (whose retry delay carries the policy's jitter).
  */
-final class OutcomeRule {
+public final class OutcomeRule {
   /** The longest error text a message keeps; the rest of a long failure's text is cut. */
   static final int MAX_ERROR_LENGTH = 2000;
 
@@ -31,10 +32,31 @@ final class OutcomeRule {
       return new Resolution.Done(!policy.retainDone().isZero());
     }
     String error = describe(failure);
-    if (policy.isNonRetryable(failure) || message.attempts() >= message.maxAttempts()) {
+    if (policy.isNonRetryable(failure) || usedLastAttempt(message)) {
       return new Resolution.DeadLetter(error);
     }
     return new Resolution.Retry(policy.retryDelay(message.attempts()), error);
+  }
+
+  /**
+   * What the reclaim sweep makes of a message whose lease expired: a dead letter if the expired
+   * claim used its last attempt (the handler may have run, so the attempt stays spent), otherwise
+   * pending again at once. The reclaim has no handler outcome and no policy to consult: the message
+   * carries its own attempt limit.
+   *
+   * @param expired the message as stored, its attempts counting the expired claim
+   */
+  public static ReclaimRule.Decision onLeaseExpired(QueueMessage expired) {
+    if (usedLastAttempt(expired)) {
+      return new ReclaimRule.Dead(
+          "lease expired on attempt " + expired.attempts() + " of " + expired.maxAttempts());
+    }
+    return new ReclaimRule.Repend();
+  }
+
+  /** True once the claim that counted the message's attempts was its last allowed. */
+  private static boolean usedLastAttempt(QueueMessage message) {
+    return message.attempts() >= message.maxAttempts();
   }
 
   /** The error a failed message keeps: the failure's text, at most {@link #MAX_ERROR_LENGTH}. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tenure.MessageStatus;
 import io.tenure.QueueMessage;
 import io.tenure.QueuePolicy;
+import io.tenure.spi.ReclaimRule;
 import io.tenure.spi.Resolution;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +18,10 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
-/** The outcome rule (SPEC §6.3): the one owner of retry or dead, and of the error text. */
+/**
+ * The outcome rule (SPEC §6.3, §6.4): the one owner of retry or dead, for handled messages and
+ * expired leases alike, and of the error text.
+ */
 class OutcomeRuleTest {
   @Provide
   Arbitrary<Throwable> failures() {
@@ -73,6 +77,33 @@ class OutcomeRuleTest {
         QueuePolicy.defaults().withMaxAttempts(maxAttempts).withNonRetryable(failure.getClass());
     assertThat(OutcomeRule.decide(claimed(attempts, maxAttempts), failure, policy))
         .isEqualTo(new Resolution.DeadLetter(OutcomeRule.describe(failure)));
+  }
+
+  @Property
+  void an_expired_lease_repends_while_attempts_remain_and_is_dead_on_the_last(
+      @ForAll @IntRange(min = 1, max = 20) int maxAttempts,
+      @ForAll @IntRange(min = 1, max = 25) int attempts) {
+    ReclaimRule.Decision decision = OutcomeRule.onLeaseExpired(claimed(attempts, maxAttempts));
+    if (attempts >= maxAttempts) {
+      assertThat(decision)
+          .isEqualTo(
+              new ReclaimRule.Dead("lease expired on attempt " + attempts + " of " + maxAttempts));
+    } else {
+      assertThat(decision).isEqualTo(new ReclaimRule.Repend());
+    }
+  }
+
+  @Property
+  void a_handled_failure_and_an_expired_lease_agree_on_which_attempt_is_the_last(
+      @ForAll @IntRange(min = 1, max = 20) int maxAttempts,
+      @ForAll @IntRange(min = 1, max = 25) int attempts,
+      @ForAll("failures") Throwable failure) {
+    QueueMessage message = claimed(attempts, maxAttempts);
+    boolean deadAfterFailure =
+        OutcomeRule.decide(message, failure, QueuePolicy.defaults().withMaxAttempts(maxAttempts))
+            instanceof Resolution.DeadLetter;
+    boolean deadAfterExpiry = OutcomeRule.onLeaseExpired(message) instanceof ReclaimRule.Dead;
+    assertThat(deadAfterExpiry).isEqualTo(deadAfterFailure);
   }
 
   @Property

@@ -9,6 +9,7 @@ import io.tenure.spi.MessageClaim;
 import io.tenure.spi.MessageQuery;
 import io.tenure.spi.NewMessage;
 import io.tenure.spi.QueueStore;
+import io.tenure.spi.ReclaimRule;
 import io.tenure.spi.Resolution;
 import io.tenure.spi.ResolveResult;
 import io.tenure.spi.TablePrefix;
@@ -108,8 +109,8 @@ public final class JdbcQueueStore implements QueueStore {
   }
 
   @Override
-  public int reclaimExpired(int limit) {
-    return reclaims.reclaimExpired(limit);
+  public int reclaimExpired(int limit, ReclaimRule rule) {
+    return reclaims.reclaimExpired(limit, rule);
   }
 
   @Override

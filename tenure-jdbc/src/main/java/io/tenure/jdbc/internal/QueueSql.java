@@ -177,10 +177,14 @@ interface QueueSql {
   /** The ids of in-flight rows whose lease expired, oldest lease first, at most {@code :limit}. */
   String expired();
 
-  /**
-   * Re-pends (or, on the last attempt, kills with {@code :error}) the expired rows {@code :ids}.
-   */
-  String reclaim();
+  /** The rows {@code :ids} as they are, for the reclaim rule to decide on. */
+  String expiredRows();
+
+  /** Re-pends the rows {@code :ids}, still in flight and expired; attempts and error unchanged. */
+  String repend();
+
+  /** Makes the rows {@code :ids}, still in flight and expired, dead letters with {@code :error}. */
+  String deadExpired();
 
   /**
    * The ids of {@code :queue}'s rows of {@code :status} finished {@code :age} ago, {@code :limit}.

@@ -142,13 +142,23 @@ abstract class StandardQueueSql implements QueueSql {
   // ---- reclaim and retention ----
 
   @Override
-  public String reclaim() {
+  public String expiredRows() {
+    return "SELECT " + COLUMNS + " FROM ${messages} WHERE id IN (:ids)";
+  }
+
+  @Override
+  public String repend() {
     return """
-        UPDATE ${messages} SET
-          last_error = CASE WHEN attempts >= max_attempts THEN :error ELSE last_error END,
-          finished_at = CASE WHEN attempts >= max_attempts THEN ${now} ELSE NULL END,
-          available_at = CASE WHEN attempts >= max_attempts THEN available_at ELSE ${now} END,
-          status = CASE WHEN attempts >= max_attempts THEN ${DEAD} ELSE ${PENDING} END,
+        UPDATE ${messages} SET status = ${PENDING}, available_at = ${now},
+          owner_node = NULL, claim_token = NULL, lease_until = NULL
+        WHERE status = ${INFLIGHT} AND lease_until < ${now} AND id IN (:ids)
+        """;
+  }
+
+  @Override
+  public String deadExpired() {
+    return """
+        UPDATE ${messages} SET status = ${DEAD}, last_error = :error, finished_at = ${now},
           owner_node = NULL, claim_token = NULL, lease_until = NULL
         WHERE status = ${INFLIGHT} AND lease_until < ${now} AND id IN (:ids)
         """;

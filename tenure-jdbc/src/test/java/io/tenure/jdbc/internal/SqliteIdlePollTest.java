@@ -48,7 +48,9 @@ class SqliteIdlePollTest {
             CompletableFuture.supplyAsync(
                 () -> queues.claim(ClaimRequest.of("jobs", "node", 16, LEASE)));
         CompletableFuture<Integer> reclaim =
-            CompletableFuture.supplyAsync(() -> queues.reclaimExpired(100));
+            CompletableFuture.supplyAsync(
+                () ->
+                    queues.reclaimExpired(100, expired -> new io.tenure.spi.ReclaimRule.Repend()));
 
         assertThat(claim.get(5, TimeUnit.SECONDS)).isEmpty();
         assertThat(reclaim.get(5, TimeUnit.SECONDS)).isZero();
