@@ -1,6 +1,7 @@
 package io.tenure.server;
 
 import io.tenure.TenureNode;
+import io.tenure.Ticker;
 import io.tenure.spi.Store;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,7 @@ record AdminApi(
     return new AdminApi(
         store,
         node,
-        new AdminReads(store, node, peers),
+        new AdminReads(store, node, peers, Ticker.system()),
         new AdminActions(store, node, peers),
         metrics);
   }

@@ -7,6 +7,7 @@ import io.tenure.NodeInfo;
 import io.tenure.QueueMessage;
 import io.tenure.QueueStats;
 import io.tenure.TenureNode;
+import io.tenure.Ticker;
 import io.tenure.spi.Lease;
 import io.tenure.spi.MembershipView;
 import io.tenure.spi.MessageQuery;
@@ -32,12 +33,14 @@ final class AdminReads {
 
   private final Map<String, Double> rates = new ConcurrentHashMap<>();
   private final Peers peers;
+  private final Ticker ticker;
   private final Map<String, String> knownNames = new ConcurrentHashMap<>();
 
   /** Enough for a long-lived fleet's restarts; past it the memory starts over. */
   private static final int MAX_KNOWN_NAMES = 10_000;
 
-  AdminReads(Store store, @Nullable TenureNode node, Peers peers) {
+  AdminReads(Store store, @Nullable TenureNode node, Peers peers, Ticker ticker) {
+    this.ticker = ticker;
     this.store = store;
     this.node = node;
     this.peers = peers;
@@ -170,7 +173,7 @@ final class AdminReads {
 
   /** Updates each queue's rate from this node's handled counts, at most once per half second. */
   private void sampleRates(TenureNode self) {
-    long now = System.nanoTime();
+    long now = ticker.read();
     Map<String, Long> handled = new HashMap<>();
     self.consumerStats().forEach(c -> handled.merge(c.queue(), c.handled(), Long::sum));
     handled.forEach(

@@ -5,6 +5,7 @@ import io.tenure.AgentUri;
 import io.tenure.NodeSettings;
 import io.tenure.NodeStatus;
 import io.tenure.TenureException;
+import io.tenure.Ticker;
 import io.tenure.internal.agents.AgentRuntime;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.Store;
@@ -22,12 +23,15 @@ final class AgentControls {
   private final NodeSettings settings;
   private final AgentRuntime agents;
   private final Supplier<Optional<LeaderFence>> fence;
+  private final Ticker ticker;
 
   AgentControls(
       Store store,
       NodeSettings settings,
       AgentRuntime agents,
-      Supplier<Optional<LeaderFence>> fence) {
+      Supplier<Optional<LeaderFence>> fence,
+      Ticker ticker) {
+    this.ticker = ticker;
     this.store = store;
     this.settings = settings;
     this.agents = agents;
@@ -42,9 +46,9 @@ final class AgentControls {
     agents.stop(uri, true);
     Duration bound =
         settings.agentStopTimeout().plus(settings.agentSweepInterval().multipliedBy(2));
-    long deadline = System.nanoTime() + bound.toNanos();
+    long deadline = ticker.read() + bound.toNanos();
     while (store.agents().read(uri).map(row -> row.owner() != null).orElse(false)) {
-      if (System.nanoTime() > deadline) {
+      if (ticker.read() - deadline > 0) {
         throw new TenureException(
             "agent "
                 + uri

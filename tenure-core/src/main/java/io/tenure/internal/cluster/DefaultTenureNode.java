@@ -99,7 +99,7 @@ public final class DefaultTenureNode implements TenureNode {
     this.agents =
         new AgentRuntime(
             store.agents(), settings, families, keeper::nodeId, store.events(), ticker);
-    this.controls = new AgentControls(store, settings, agents, elector::fence);
+    this.controls = new AgentControls(store, settings, agents, elector::fence, ticker);
     this.consumerSpecs = List.copyOf(consumers);
     this.queues =
         new NodeQueues(

@@ -32,6 +32,7 @@ final class NodeQueues {
   private final List<ConsumerSpec> specs;
   private final List<QueueConsumer> consumers;
   private final Supplier<String> nodeId;
+  private final Ticker ticker;
   private volatile Optional<AutoCloseable> listening = Optional.empty();
 
   NodeQueues(
@@ -45,6 +46,7 @@ final class NodeQueues {
     this.settings = settings;
     this.specs = List.copyOf(specs);
     this.nodeId = nodeId;
+    this.ticker = ticker;
     this.consumers =
         this.specs.stream()
             .map(spec -> new QueueConsumer(store, spec, nodeId, mayClaim, ticker))
@@ -120,10 +122,10 @@ final class NodeQueues {
                         .name("tenure-close-" + c.queueName())
                         .start(() -> c.close(drain)))
             .toList();
-    long end = System.nanoTime() + QueueConsumer.closeBound(drain).toNanos();
+    long end = ticker.read() + QueueConsumer.closeBound(drain).toNanos();
     for (Thread thread : closing) {
       try {
-        if (!thread.join(Duration.ofNanos(Math.max(0, end - System.nanoTime())))) {
+        if (!thread.join(Duration.ofNanos(Math.max(0, end - ticker.read())))) {
           LOG.warn(
               "node {}: closing the consumer on {} took longer than {}; abandoned",
               nodeId.get(),
