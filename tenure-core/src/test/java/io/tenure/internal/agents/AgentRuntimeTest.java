@@ -5,15 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tenure.Agent;
 import io.tenure.AgentContext;
 import io.tenure.AgentFamily;
-import io.tenure.AgentSettings;
 import io.tenure.AgentUri;
-import io.tenure.CleanupSettings;
 import io.tenure.ClusterEvent;
-import io.tenure.HeartbeatSettings;
-import io.tenure.LeadershipSettings;
 import io.tenure.NodeSettings;
-import io.tenure.QueueSettings;
 import io.tenure.inmemory.InMemoryStore;
+import io.tenure.internal.TestSettings;
 import io.tenure.spi.LeaderFence;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,29 +32,10 @@ class AgentRuntimeTest {
 
   private AgentRuntime runtime(String nodeId) {
     NodeSettings settings =
-        new NodeSettings(
-            "n",
-            "",
-            Set.of("p"),
-            new HeartbeatSettings(
-                Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(5)),
-            new LeadershipSettings(
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(4),
-                Duration.ZERO,
-                true,
-                Duration.ZERO),
-            new CleanupSettings(Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1)),
-            new AgentSettings(
-                Duration.ofSeconds(1),
-                20,
-                50,
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(5),
-                Duration.ZERO,
-                Duration.ZERO),
-            QueueSettings.DEFAULTS);
+        TestSettings.node()
+            .capabilities("p")
+            .agents(TestSettings.agents(Duration.ofSeconds(5)))
+            .build();
     AgentFamily family =
         new AgentFamily() {
           @Override
@@ -186,30 +163,7 @@ class AgentRuntimeTest {
             };
           }
         };
-    NodeSettings settings =
-        new NodeSettings(
-            "n",
-            "",
-            Set.of("q"),
-            new HeartbeatSettings(
-                Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(5)),
-            new LeadershipSettings(
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(4),
-                Duration.ZERO,
-                true,
-                Duration.ZERO),
-            new CleanupSettings(Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1)),
-            new AgentSettings(
-                Duration.ofSeconds(1),
-                20,
-                50,
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(10),
-                Duration.ZERO,
-                Duration.ZERO),
-            QueueSettings.DEFAULTS);
+    NodeSettings settings = TestSettings.node().capabilities("q").build();
     AgentRuntime runtime =
         new AgentRuntime(
             store.agents(),

@@ -3,17 +3,14 @@ package io.tenure.internal.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tenure.AgentSettings;
 import io.tenure.CleanupSettings;
 import io.tenure.ContentionException;
-import io.tenure.HeartbeatSettings;
-import io.tenure.LeadershipSettings;
 import io.tenure.NodeInfo;
 import io.tenure.NodeSettings;
 import io.tenure.NodeStatus;
-import io.tenure.QueueSettings;
 import io.tenure.StoreUnavailableException;
 import io.tenure.inmemory.InMemoryStore;
+import io.tenure.internal.TestSettings;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.MembershipStore;
 import io.tenure.spi.MembershipView;
@@ -56,29 +53,10 @@ class LeaderDutiesTest {
 
   private LeaderDuties duties(int batchSize, int maxPerTick) {
     NodeSettings settings =
-        new NodeSettings(
-            "n",
-            "",
-            Set.of(),
-            new HeartbeatSettings(
-                Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(5)),
-            new LeadershipSettings(
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(4),
-                Duration.ZERO,
-                true,
-                Duration.ZERO),
-            new CleanupSettings(DEFUNCT_AFTER, batchSize, maxPerTick, 100, Duration.ofDays(1)),
-            new AgentSettings(
-                Duration.ofSeconds(1),
-                20,
-                50,
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(10),
-                Duration.ZERO,
-                Duration.ZERO),
-            QueueSettings.DEFAULTS);
+        TestSettings.node()
+            .cleanup(
+                new CleanupSettings(DEFUNCT_AFTER, batchSize, maxPerTick, 100, Duration.ofDays(1)))
+            .build();
     return new LeaderDuties(
         new FailingMembership(store.membership()),
         store.events(),

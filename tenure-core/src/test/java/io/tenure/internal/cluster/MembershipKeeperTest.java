@@ -2,16 +2,13 @@ package io.tenure.internal.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tenure.AgentSettings;
-import io.tenure.CleanupSettings;
 import io.tenure.HeartbeatSettings;
-import io.tenure.LeadershipSettings;
 import io.tenure.NodeInfo;
 import io.tenure.NodeSettings;
 import io.tenure.NodeStatus;
-import io.tenure.QueueSettings;
 import io.tenure.StoreUnavailableException;
 import io.tenure.inmemory.InMemoryStore;
+import io.tenure.internal.TestSettings;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.MembershipStore;
 import io.tenure.spi.NewNode;
@@ -35,28 +32,10 @@ class MembershipKeeperTest {
   private final InMemoryStore store = InMemoryStore.builder().clock(time.databaseClock()).build();
   private volatile boolean heartbeatsFail;
   private final NodeSettings settings =
-      new NodeSettings(
-          "me",
-          "",
-          Set.of(),
-          new HeartbeatSettings(HEARTBEAT, Duration.ofSeconds(3), STALE),
-          new LeadershipSettings(
-              Duration.ofSeconds(5),
-              Duration.ofSeconds(1),
-              Duration.ofSeconds(4),
-              Duration.ZERO,
-              true,
-              Duration.ZERO),
-          new CleanupSettings(Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1)),
-          new AgentSettings(
-              Duration.ofSeconds(1),
-              20,
-              50,
-              Duration.ofSeconds(10),
-              Duration.ofSeconds(10),
-              Duration.ZERO,
-              Duration.ZERO),
-          QueueSettings.DEFAULTS);
+      TestSettings.node()
+          .name("me")
+          .heartbeat(new HeartbeatSettings(HEARTBEAT, Duration.ofSeconds(3), STALE))
+          .build();
 
   private MembershipStore failing(MembershipStore real) {
     return (MembershipStore)

@@ -2,20 +2,16 @@ package io.tenure.internal.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tenure.AgentSettings;
-import io.tenure.CleanupSettings;
 import io.tenure.DemotionReason;
-import io.tenure.HeartbeatSettings;
 import io.tenure.LeadershipSettings;
 import io.tenure.NodeListener;
 import io.tenure.NodeSettings;
-import io.tenure.QueueSettings;
 import io.tenure.inmemory.InMemoryStore;
+import io.tenure.internal.TestSettings;
 import io.tenure.spi.Lease;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,23 +37,10 @@ class SessionLockWatchTest {
 
   private LeaderElector elector(String nodeId, Duration acquireDelay) {
     NodeSettings settings =
-        new NodeSettings(
-            "n",
-            "",
-            Set.of(),
-            new HeartbeatSettings(
-                Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(5)),
-            new LeadershipSettings(TTL, RENEW, FENCE_AFTER, Duration.ZERO, true, acquireDelay),
-            new CleanupSettings(Duration.ofMinutes(10), 50, 200, 100, Duration.ofDays(1)),
-            new AgentSettings(
-                Duration.ofSeconds(1),
-                20,
-                50,
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(10),
-                Duration.ZERO,
-                Duration.ZERO),
-            QueueSettings.DEFAULTS);
+        TestSettings.node()
+            .leadership(
+                new LeadershipSettings(TTL, RENEW, FENCE_AFTER, Duration.ZERO, true, acquireDelay))
+            .build();
     NodeListener recorder =
         new NodeListener() {
           @Override
