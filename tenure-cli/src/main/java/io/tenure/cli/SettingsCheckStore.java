@@ -76,6 +76,11 @@ final class SettingsCheckStore implements Store {
   }
 
   @Override
+  public io.tenure.spi.LockStore locks() {
+    return memory.locks();
+  }
+
+  @Override
   public void close() {
     memory.close();
   }

@@ -49,6 +49,25 @@ final class ClusterTables {
    */
   record IssuedEpoch(long epoch, @Nullable String owner) {}
 
+  /** Named locks by name (SPEC §11); a row is never deleted, so its token only grows. */
+  final java.util.TreeMap<String, LockRow> locks = new java.util.TreeMap<>();
+
+  record LockRow(
+      String name,
+      String holder,
+      @Nullable String owner,
+      long token,
+      Instant acquiredAt,
+      Instant expiresAt) {
+    LockRow withExpiry(@Nullable String owner, Instant expiresAt) {
+      return new LockRow(name, holder, owner, token, acquiredAt, expiresAt);
+    }
+
+    io.tenure.LockInfo info(Instant now) {
+      return new io.tenure.LockInfo(name, holder, owner, token, acquiredAt, expiresAt, now);
+    }
+  }
+
   void clear() {
     version = 0;
     nodes.clear();
@@ -61,5 +80,6 @@ final class ClusterTables {
     agents.clear();
     agentEpochs.clear();
     messages.clear();
+    locks.clear();
   }
 }

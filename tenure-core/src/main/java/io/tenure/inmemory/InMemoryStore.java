@@ -30,6 +30,7 @@ public final class InMemoryStore implements Store {
   private final InMemoryEventStore events = new InMemoryEventStore(this);
   private final InMemoryAgentStore agents = new InMemoryAgentStore(this);
   private final InMemoryQueueStore queues = new InMemoryQueueStore(this);
+  private final InMemoryLockStore locks = new InMemoryLockStore(this);
   private volatile boolean closed;
 
   private InMemoryStore(Builder builder) {
@@ -111,6 +112,11 @@ public final class InMemoryStore implements Store {
   @Override
   public io.tenure.spi.QueueStore queues() {
     return queues;
+  }
+
+  @Override
+  public io.tenure.spi.LockStore locks() {
+    return locks;
   }
 
   @Override

@@ -53,6 +53,11 @@ public interface Store extends AutoCloseable {
   QueueStore queues();
 
   /**
+   * @return the named locks; the same instance every call
+   */
+  LockStore locks();
+
+  /**
    * Releases connections. Idempotent. After close, every operation MUST throw {@link
    * io.tenure.StoreUnavailableException}.
    */

@@ -48,6 +48,7 @@ public final class JdbcStore implements Store {
   private final JdbcEventStore events;
   private final JdbcAgentStore agents;
   private final io.tenure.jdbc.internal.JdbcQueueStore queues;
+  private final io.tenure.jdbc.internal.JdbcLockStore locks;
   private volatile boolean closed;
 
   private JdbcStore(StoreOpening.Pools pools, Dialect dialect, Builder builder) {
@@ -87,6 +88,7 @@ public final class JdbcStore implements Store {
     this.events = new JdbcEventStore(jdbc, builder.prefix);
     this.agents = new JdbcAgentStore(jdbc, builder.prefix, pools.session(), pools.sessionSource());
     this.queues = new io.tenure.jdbc.internal.JdbcQueueStore(jdbc, builder.prefix, pools.session());
+    this.locks = new io.tenure.jdbc.internal.JdbcLockStore(jdbc, builder.prefix);
   }
 
   /**
@@ -149,6 +151,11 @@ public final class JdbcStore implements Store {
   @Override
   public io.tenure.spi.QueueStore queues() {
     return queues;
+  }
+
+  @Override
+  public io.tenure.spi.LockStore locks() {
+    return locks;
   }
 
   /** The queue store itself, for {@link QueueStatements}. */

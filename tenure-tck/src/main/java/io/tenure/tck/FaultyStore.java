@@ -133,6 +133,11 @@ public final class FaultyStore implements Store {
   }
 
   @Override
+  public io.tenure.spi.LockStore locks() {
+    return delegate.locks();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

@@ -152,6 +152,12 @@ public interface Dialect {
   QueueSql queueSql();
 
   /**
+   * @return this database's named-lock statements, which sit beside it ({@code PostgresLockSql} and
+   *     so on)
+   */
+  LockSql lockSql();
+
+  /**
    * @return an insert that overwrites the non-key {@code updated} columns on a duplicate key: last
    *     writer wins. Used only where SPEC allows an upsert.
    */

@@ -64,6 +64,11 @@ final class MariaDbDialect extends DefaultDialect {
   }
 
   @Override
+  public LockSql lockSql() {
+    return new MariaDbLockSql();
+  }
+
+  @Override
   public String schemaFolder() {
     return "mariadb";
   }

@@ -35,7 +35,8 @@ public final class Migrator {
           "V6__inflight_keys.sql",
           "V7__claim_writes.sql",
           "V8__lease_lock.sql",
-          "V9__agent_epochs.sql");
+          "V9__agent_epochs.sql",
+          "V10__locks.sql");
 
   /** The schema version this build expects. */
   public static final int LATEST = FILES.size();

@@ -23,6 +23,11 @@ final class PostgresDialect extends DefaultDialect {
   }
 
   @Override
+  public LockSql lockSql() {
+    return new PostgresLockSql();
+  }
+
+  @Override
   public String schemaFolder() {
     return "postgresql";
   }

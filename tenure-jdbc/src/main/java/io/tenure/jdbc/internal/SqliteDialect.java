@@ -40,6 +40,11 @@ final class SqliteDialect extends DefaultDialect {
   }
 
   @Override
+  public LockSql lockSql() {
+    return new SqliteLockSql();
+  }
+
+  @Override
   public String schemaFolder() {
     return "sqlite";
   }

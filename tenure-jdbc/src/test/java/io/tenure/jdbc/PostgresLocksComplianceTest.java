@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.LocksComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class PostgresLocksComplianceTest extends LocksComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.POSTGRES);
+  }
+}

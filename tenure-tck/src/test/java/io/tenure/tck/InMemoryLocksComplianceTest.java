@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryLocksComplianceTest extends LocksComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}
