@@ -91,7 +91,9 @@ class AgentEpochsMigrationTest {
     if (dropRecords) {
       execute("DROP TABLE " + prefix.table("agent_epochs"));
     }
-    execute("DELETE FROM " + prefix.table("schema_version") + " WHERE version = 9");
+    // A v8 build had neither V9's records nor anything after them (V10's locks).
+    execute("DROP TABLE " + prefix.table("locks"));
+    execute("DELETE FROM " + prefix.table("schema_version") + " WHERE version >= 9");
     try (Connection connection = fixture.openConnection().orElseThrow();
         PreparedStatement insert =
             connection.prepareStatement(
