@@ -1,6 +1,7 @@
 package io.tenure;
 
 import io.tenure.internal.admin.DefaultAdmin;
+import io.tenure.internal.locks.DefaultLocks;
 import io.tenure.spi.DataSourceSettings;
 import io.tenure.spi.Store;
 import io.tenure.spi.StoreDescription;
@@ -33,13 +34,15 @@ public final class Tenure implements AutoCloseable {
   private final StoreDescription description;
   private final Markers markers;
   private final Admin admin;
+  private final DefaultLocks locks;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private Tenure(Store store) {
+  private Tenure(Store store, String name) {
     this.store = store;
     this.description = store.describe();
     this.markers = Markers.builder(store.markers()).build();
     this.admin = new DefaultAdmin(store);
+    this.locks = new DefaultLocks(store.locks(), name, Ticker.system(), true);
   }
 
   /**
@@ -109,6 +112,18 @@ public final class Tenure implements AutoCloseable {
   }
 
   /**
+   * Named locks with fencing tokens (SPEC §11), held in this process's name ({@link Builder#name}).
+   * Closing this Tenure releases the locks still held.
+   *
+   * @return the locks; the same instance every call
+   * @throws IllegalStateException if this Tenure is closed
+   */
+  public Locks locks() {
+    open();
+    return locks;
+  }
+
+  /**
    * Close the nodes you build before this Tenure: a node's store is this Tenure's.
    *
    * @return a builder of a cluster node on this store, with the default settings
@@ -144,6 +159,7 @@ public final class Tenure implements AutoCloseable {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
+      locks.close();
       store.close();
     }
   }
@@ -181,6 +197,7 @@ public final class Tenure implements AutoCloseable {
     private boolean migrate = true;
     private boolean requireSchema;
     private int poolSize = StoreSettings.DEFAULT_POOL_SIZE;
+    private @Nullable String name;
 
     private Builder(@Nullable String url, @Nullable DataSource dataSource) {
       this.url = url;
@@ -231,6 +248,17 @@ public final class Tenure implements AutoCloseable {
     }
 
     /**
+     * @param name how this process names itself to operators: the holder of the locks it takes
+     *     ({@code tenure locks list}); 1 to 255 characters, no control characters. Default: host
+     *     name and process id, {@code host:1234}
+     * @throws IllegalArgumentException if invalid, naming it
+     */
+    public Builder name(String name) {
+      this.name = LockInfo.checkHolder(name);
+      return this;
+    }
+
+    /**
      * @param coordination a second data source on the same database for heartbeats and lease
      *     statements, so they never wait behind other work; two connections are enough. Default:
      *     the main data source
@@ -272,7 +300,21 @@ public final class Tenure implements AutoCloseable {
               ? Stores.open(new StoreSettings(url, prefix, migrate, requireSchema, poolSize))
               : Stores.open(
                   new DataSourceSettings(dataSource, coordination, prefix, migrate, requireSchema));
-      return new Tenure(store);
+      return new Tenure(store, name != null ? name : defaultName());
+    }
+
+    /** {@code host:pid}, the host as the JVM sees its own name; {@code localhost} if unknown. */
+    private static String defaultName() {
+      String host;
+      try {
+        host = java.net.InetAddress.getLocalHost().getHostName();
+      } catch (java.net.UnknownHostException e) {
+        host = "localhost";
+      }
+      String name = host + ":" + ProcessHandle.current().pid();
+      return name.length() > LockInfo.MAX_HOLDER_LENGTH
+          ? name.substring(name.length() - LockInfo.MAX_HOLDER_LENGTH)
+          : name;
     }
   }
 }

@@ -9,6 +9,7 @@ import io.tenure.spi.Resolution;
 import java.io.PrintWriter;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -189,6 +190,7 @@ class TenureFacadeTest {
             Tenure::markersWithHooks,
             Tenure::node,
             Tenure::admin,
+            Tenure::locks,
             Tenure::store);
     for (Consumer<Tenure> use : uses) {
       assertThatThrownBy(() -> use.accept(tenure))
@@ -240,6 +242,56 @@ class TenureFacadeTest {
     assertThatThrownBy(() -> Tenure.builder(countingDataSource()).poolSize(5))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("poolSize applies to a store opened by URL");
+    assertThatThrownBy(() -> Tenure.builder(url).name("tab\tname"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("lock holder");
+  }
+
+  /**
+   * SPEC §11 through the facade, on its real keeper thread: a lock outlives its TTL while held,
+   * carries the process's name, and closing the Tenure releases it.
+   */
+  @Test
+  void a_lock_is_kept_by_its_keeper_thread_and_released_when_the_tenure_closes() {
+    String shared = "memory:facade-locks-" + UUID.randomUUID();
+    Duration ttl = Duration.ofSeconds(6);
+    try (Tenure holder = Tenure.builder(shared).name("api-1").open();
+        Tenure other = Tenure.open(shared)) {
+      HeldLock lock = holder.locks().tryAcquire("report", ttl).orElseThrow();
+      Instant firstExpiry = other.locks().find("report").orElseThrow().expiresAt();
+
+      // Renewed every 2 s: the expiry moves on twice, and at no time may another take it.
+      java.util.concurrent.atomic.AtomicReference<Instant> seen =
+          new java.util.concurrent.atomic.AtomicReference<>(firstExpiry);
+      int moves = 0;
+      long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (moves < 2 && System.nanoTime() < end) {
+        Instant now = other.locks().find("report").orElseThrow().expiresAt();
+        if (now.isAfter(seen.get())) {
+          seen.set(now);
+          moves++;
+        }
+        assertThat(other.locks().tryAcquire("report", ttl)).isEmpty();
+        sleep(Duration.ofMillis(100));
+      }
+      assertThat(moves).as("renewals seen within 30 s").isEqualTo(2);
+      assertThat(lock.stillHeld()).isTrue();
+      assertThat(other.locks().find("report").orElseThrow().holder()).isEqualTo("api-1");
+
+      holder.close();
+
+      assertThat(lock.stillHeld()).isFalse();
+      assertThat(other.locks().tryAcquire("report", ttl)).isPresent();
+    }
+  }
+
+  private static void sleep(Duration duration) {
+    try {
+      Thread.sleep(duration);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
   }
 
   @Test

@@ -32,6 +32,7 @@ import picocli.CommandLine.Spec;
       AgentsCommand.class,
       QueueCommand.class,
       DlqCommand.class,
+      LocksCommand.class,
       MarkersCommand.class,
       ChaosCommand.class,
       CompletionCommand.class,

@@ -133,6 +133,7 @@ abstract class StoreCommandsContract {
             List.of("dlq", "show", "1"),
             List.of("dlq", "replay", "orders", "--all"),
             List.of("dlq", "purge", "orders", "--all", "--yes"),
+            List.of("locks", "list"),
             List.of("markers", "get", "t1", "r1"),
             List.of("markers", "list", "t1", "r1"),
             List.of("markers", "transition", "t1", "r1", "ARCHIVED"),
@@ -371,6 +372,20 @@ abstract class StoreCommandsContract {
   /** {@code tenure queue stats}, {@code dlq list} and {@code dlq show} on this provider's store. */
   @Nested
   class Queues extends QueueCommandsContract {
+    @Override
+    String url() {
+      return StoreCommandsContract.this.url();
+    }
+
+    @Override
+    String prefix() {
+      return StoreCommandsContract.this.prefix();
+    }
+  }
+
+  /** {@code tenure locks list} on this provider's store. */
+  @Nested
+  class Locks extends LockCommandsContract {
     @Override
     String url() {
       return StoreCommandsContract.this.url();

@@ -1,4 +1,4 @@
-package io.tenure.internal.cluster;
+package io.tenure.internal;
 
 import io.tenure.Ticker;
 import java.time.Duration;
@@ -7,19 +7,19 @@ import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A database clock and a monotonic ticker that move only when the test says so. */
-final class ManualTime {
+public final class ManualTime {
   private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
   private final Instant origin = Instant.parse("2026-01-01T00:00:00Z");
 
-  Ticker ticker() {
+  public Ticker ticker() {
     return nanos::get;
   }
 
-  InstantSource databaseClock() {
+  public InstantSource databaseClock() {
     return () -> origin.plusNanos(nanos.get());
   }
 
-  void advance(Duration by) {
+  public void advance(Duration by) {
     nanos.addAndGet(by.toNanos());
   }
 }

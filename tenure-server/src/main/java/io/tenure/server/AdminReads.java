@@ -103,6 +103,11 @@ final class AdminReads {
     return result;
   }
 
+  /** {@code GET /api/locks}: every named lock, by name (SPEC §11). */
+  Map<String, Object> locks() {
+    return Map.of("locks", store.locks().list(10_000).stream().map(LockJson::of).toList());
+  }
+
   Map<String, Object> agents() {
     Map<String, String> names = names(store.membership().read());
     List<Map<String, Object>> agents = new ArrayList<>();

@@ -25,6 +25,7 @@ final class RouteTable {
       List.of(
           Route.get("/api/cluster", (api, request, path) -> api.reads().cluster()),
           Route.get("/api/agents", (api, request, path) -> api.reads().agents()),
+          Route.get("/api/locks", (api, request, path) -> api.reads().locks()),
           Route.get(
               "/api/queues", (api, request, path) -> api.reads().queues(request.authorization())),
           Route.get(

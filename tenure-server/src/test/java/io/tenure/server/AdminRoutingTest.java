@@ -43,6 +43,7 @@ class AdminRoutingTest {
           "/api/cluster/",
           "/api//cluster",
           "/api/agents",
+          "/api/locks",
           "/api/agents/",
           "/api/agents/pause",
           "/api/agents/resume",

@@ -115,6 +115,27 @@ abstract class AdminServerContract {
   }
 
   @Test
+  void locks_show_each_lock_with_its_state_holder_and_token() throws Exception {
+    assertThat((List<?>) getJson("/api/locks").get("locks")).isEmpty();
+    io.tenure.spi.LockGrant grant =
+        store
+            .locks()
+            .acquire(
+                "report", java.util.UUID.randomUUID().toString(), "api-1", Duration.ofMinutes(5))
+            .orElseThrow();
+
+    List<?> locks = (List<?>) getJson("/api/locks").get("locks");
+
+    assertThat(locks).hasSize(1);
+    Map<?, ?> lock = (Map<?, ?>) locks.get(0);
+    assertThat(lock.get("name")).isEqualTo("report");
+    assertThat(lock.get("state")).isEqualTo("HELD");
+    assertThat(lock.get("holder")).isEqualTo("api-1");
+    assertThat(((Number) lock.get("token")).longValue()).isEqualTo(grant.token());
+    assertThat(lock.get("expiresAt")).isEqualTo(grant.expiresAt().toString());
+  }
+
+  @Test
   void a_hand_written_agent_row_that_cannot_be_read_leaves_agents_cluster_and_metrics_answering()
       throws Exception {
     try (java.sql.Connection connection = openConnection();

@@ -8,6 +8,7 @@ import io.tenure.NodeSettings;
 import io.tenure.NodeStatus;
 import io.tenure.StoreUnavailableException;
 import io.tenure.inmemory.InMemoryStore;
+import io.tenure.internal.ManualTime;
 import io.tenure.internal.TestSettings;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.MembershipStore;

@@ -7,6 +7,7 @@ import io.tenure.LeadershipSettings;
 import io.tenure.NodeListener;
 import io.tenure.NodeSettings;
 import io.tenure.inmemory.InMemoryStore;
+import io.tenure.internal.ManualTime;
 import io.tenure.internal.TestSettings;
 import io.tenure.spi.Lease;
 import java.time.Duration;

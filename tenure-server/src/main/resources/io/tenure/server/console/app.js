@@ -41,6 +41,7 @@
     demo: null,
     demoMode: undefined, // undefined: not known yet, true: /api/demo answers, false: 404
     events: null,
+    locks: null,
     dead: null, // {queue, messages}
     deadError: null,
     deadQueue: null,
@@ -402,12 +403,16 @@
     }
     slowBusy = true;
     try {
-      const [e] = await Promise.allSettled([getJson(`api/events?limit=${EVENT_LIMIT}`)]);
-      if (e.status === 'fulfilled') {
-        state.events = e.value;
-        state.slowError = null;
-      } else state.slowError = e.reason.message;
+      const [e, l] = await Promise.allSettled([
+        getJson(`api/events?limit=${EVENT_LIMIT}`),
+        getJson('api/locks'),
+      ]);
+      if (e.status === 'fulfilled') state.events = e.value;
+      if (l.status === 'fulfilled') state.locks = l.value;
+      const failed = [e, l].filter((r) => r.status === 'rejected').map((r) => r.reason.message);
+      state.slowError = failed.length ? joinErrors(failed) : null;
       renderEvents();
+      renderLocks();
     } finally {
       slowBusy = false;
       renderLive();
@@ -1443,6 +1448,43 @@
     $('events-empty').hidden = shown.length > 0;
     setText($('events-empty'), all.length ? 'No event matches the filter.' : 'No events.');
     setText($('events-meta'), f ? `${shown.length} of ${all.length}` : `last ${all.length}`);
+  }
+
+  // ---------------------------------------------------------------- locks
+
+  function createLockRow() {
+    const p = {};
+    const el = h(
+      'tr',
+      {},
+      (p.name = h('td', { class: 'mono' })),
+      (p.state = h('td')),
+      (p.holder = h('td', { class: 'mono' })),
+      (p.token = h('td', { class: 'num mono' })),
+      (p.expires = h('td', { class: 'num' })),
+    );
+    el._p = p;
+    return el;
+  }
+
+  function updateLockRow(el, lock) {
+    const p = el._p;
+    setText(p.name, lock.name);
+    setText(p.state, lower(lock.state));
+    setClass(p.state, `lock-${lower(lock.state)}`);
+    setText(p.holder, lock.holder ?? '—');
+    setText(p.token, fmtNum(lock.token));
+    setText(p.expires, lock.state === 'FREE' ? '—' : fmtAge(lock.expiresInMs));
+    setAttr(p.expires, 'title', lock.expiresAt);
+  }
+
+  function renderLocks() {
+    if (!state.locks) return;
+    const locks = state.locks.locks ?? [];
+    reconcile($('locks'), locks, (l) => l.name, createLockRow, updateLockRow);
+    $('locks-empty').hidden = locks.length > 0;
+    const held = locks.filter((l) => l.state === 'HELD').length;
+    setText($('locks-meta'), `${held} held of ${locks.length}`);
   }
 
   // ---------------------------------------------------------------- demo
