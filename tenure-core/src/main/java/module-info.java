@@ -5,6 +5,8 @@
 module io.tenure.core {
   requires static transitive org.jspecify;
   requires org.slf4j;
+  // Schedules parse cron expressions and find their matching wall-clock times with cron-utils.
+  requires com.cronutils;
   // The queue SPI takes a caller's JDBC connection for the transactional outbox (SPEC §6.1).
   requires transitive java.sql;
 
