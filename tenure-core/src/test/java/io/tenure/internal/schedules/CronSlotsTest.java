@@ -380,6 +380,14 @@ class CronSlotsTest {
   }
 
   @Test
+  void a_schedule_describes_itself_as_the_messages_quote_it() {
+    assertThat(unix("30 2 * * *", BERLIN))
+        .hasToString("Unix cron expression '30 2 * * *' in Europe/Berlin");
+    assertThat(Slots.cron(CronSyntax.QUARTZ, "0/15 * * * * ?", "UTC"))
+        .hasToString("Quartz cron expression '0/15 * * * * ?' in UTC");
+  }
+
+  @Test
   void a_fixed_offset_zone_is_accepted() {
     Slots slots = Slots.cron(CronSyntax.UNIX, "0 12 * * *", "+05:30");
 

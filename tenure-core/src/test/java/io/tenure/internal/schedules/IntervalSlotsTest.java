@@ -85,6 +85,12 @@ class IntervalSlotsTest {
   }
 
   @Test
+  void an_interval_describes_itself_by_its_interval_and_anchor() {
+    assertThat(Slots.every(Duration.ofMinutes(5), ANCHOR))
+        .hasToString("every PT5M from 2026-01-01T00:00:00Z");
+  }
+
+  @Test
   void the_anchor_is_the_first_slot() {
     Slots slots = Slots.every(Duration.ofMinutes(5), ANCHOR);
 
