@@ -132,6 +132,22 @@ class CronSlotsTest {
   }
 
   @Test
+  void a_yearly_slot_in_a_repeated_hour_is_found_at_its_first_occurrence_from_months_later() {
+    // 02:30 on 25 October only: 2026's falls in Berlin's repeated hour. Asked after the next
+    // spring-forward, the search passes that gap and must not take 02:30 at the offset before it.
+    Slots slots = unix("30 2 25 10 *", BERLIN);
+
+    assertThat(slots.latestAtOrBefore(Instant.parse("2027-03-28T01:30:00Z")))
+        .contains(Instant.parse("2026-10-25T00:30:00Z"));
+    assertThat(slots.latestAtOrBefore(Instant.parse("2027-06-01T00:00:00Z")))
+        .contains(Instant.parse("2026-10-25T00:30:00Z"));
+    assertThat(slots.nextAfter(Instant.parse("2026-06-01T00:00:00Z")))
+        .isEqualTo(Instant.parse("2026-10-25T00:30:00Z"));
+    assertThat(slots.nextAfter(Instant.parse("2026-10-25T00:30:00Z")))
+        .isEqualTo(Instant.parse("2027-10-25T00:30:00Z"));
+  }
+
+  @Test
   void a_gap_slot_that_is_also_a_slot_of_its_own_fires_once() {
     Slots slots = unix("30 2,3 * * *", BERLIN);
     Instant from = startOf(LocalDate.parse("2026-03-29"), BERLIN);
@@ -361,6 +377,14 @@ class CronSlotsTest {
             Instant.parse("2026-06-29T00:00:00Z"), // a Monday
             Instant.parse("2026-07-01T00:00:00Z"), // a Wednesday, the first
             Instant.parse("2026-07-06T00:00:00Z"));
+  }
+
+  @Test
+  void a_schedule_describes_itself_as_the_messages_quote_it() {
+    assertThat(unix("30 2 * * *", BERLIN))
+        .hasToString("Unix cron expression '30 2 * * *' in Europe/Berlin");
+    assertThat(Slots.cron(CronSyntax.QUARTZ, "0/15 * * * * ?", "UTC"))
+        .hasToString("Quartz cron expression '0/15 * * * * ?' in UTC");
   }
 
   @Test
