@@ -2,11 +2,15 @@ package io.tenure;
 
 import io.tenure.internal.admin.DefaultAdmin;
 import io.tenure.internal.locks.DefaultLocks;
+import io.tenure.internal.schedules.DefaultSchedules;
 import io.tenure.spi.DataSourceSettings;
 import io.tenure.spi.Store;
 import io.tenure.spi.StoreDescription;
 import io.tenure.spi.StoreSettings;
 import io.tenure.spi.TablePrefix;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -35,6 +39,8 @@ public final class Tenure implements AutoCloseable {
   private final Markers markers;
   private final Admin admin;
   private final DefaultLocks locks;
+  private final Map<String, Queue> queues = new ConcurrentHashMap<>();
+  private final Schedules schedules;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private Tenure(Store store, String name) {
@@ -43,6 +49,9 @@ public final class Tenure implements AutoCloseable {
     this.markers = Markers.builder(store.markers()).build();
     this.admin = new DefaultAdmin(store);
     this.locks = new DefaultLocks(store.locks(), name, Ticker.system(), true);
+    this.schedules =
+        new DefaultSchedules(
+            store.schedules(), store::now, queue -> Optional.ofNullable(queues.get(queue)));
   }
 
   /**
@@ -91,7 +100,9 @@ public final class Tenure implements AutoCloseable {
    * @throws IllegalStateException if this Tenure is closed
    */
   public Queue queue(String name, QueuePolicy policy) {
-    return Queue.on(open().queues(), name, policy);
+    Queue queue = Queue.on(open().queues(), name, policy);
+    queues.put(name, queue);
+    return queue;
   }
 
   /**
@@ -109,6 +120,19 @@ public final class Tenure implements AutoCloseable {
    */
   public Markers.Builder markersWithHooks() {
     return Markers.builder(open().markers());
+  }
+
+  /**
+   * Durable schedules that enqueue one message per slot, exactly once through fail-overs (SPEC
+   * §10). A schedule enqueues to a queue opened on this Tenure with {@link #queue}; a running
+   * {@link TenureNode} that leads the cluster fires them.
+   *
+   * @return the schedules; the same instance every call
+   * @throws IllegalStateException if this Tenure is closed
+   */
+  public Schedules schedules() {
+    open();
+    return schedules;
   }
 
   /**

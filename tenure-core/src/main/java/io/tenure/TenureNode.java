@@ -91,6 +91,11 @@ public interface TenureNode extends AutoCloseable {
   List<ConsumerStats> consumerStats();
 
   /**
+   * @return what this node's schedule duty fired while it led (SPEC §10)
+   */
+  ScheduleStats scheduleStats();
+
+  /**
    * Leaves gracefully: marks itself {@code LEAVING}, steps down (a successor can acquire at once),
    * stops its threads within a bounded time and deletes its row. Idempotent.
    */

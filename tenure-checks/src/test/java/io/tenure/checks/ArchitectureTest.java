@@ -98,10 +98,17 @@ class ArchitectureTest {
         .contains("Tenure.store()", "Stores.open(DataSourceSettings)");
   }
 
+  /**
+   * Tenure, the builders, and {@code Schedule}, whose factories check a cron expression and zone
+   * with the runtime's parser the moment they are given (a builder's habit, without the name).
+   */
   private static DescribedPredicate<JavaClass> factories() {
     return DescribedPredicate.describe(
-        "a factory (Tenure or a builder)",
-        c -> c.getName().equals(API + ".Tenure") || c.getSimpleName().endsWith("Builder"));
+        "a factory (Tenure, a builder or Schedule)",
+        c ->
+            c.getName().equals(API + ".Tenure")
+                || c.getName().equals(API + ".Schedule")
+                || c.getSimpleName().endsWith("Builder"));
   }
 
   /**

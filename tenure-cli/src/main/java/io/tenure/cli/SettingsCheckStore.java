@@ -81,6 +81,11 @@ final class SettingsCheckStore implements Store {
   }
 
   @Override
+  public io.tenure.spi.ScheduleStore schedules() {
+    return memory.schedules();
+  }
+
+  @Override
   public void close() {
     memory.close();
   }

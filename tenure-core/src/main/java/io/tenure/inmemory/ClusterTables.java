@@ -49,6 +49,10 @@ final class ClusterTables {
    */
   record IssuedEpoch(long epoch, @Nullable String owner) {}
 
+  /** Schedules by name (SPEC §10). */
+  final java.util.TreeMap<String, InMemoryScheduleStore.ScheduleRow> schedules =
+      new java.util.TreeMap<>();
+
   /** Named locks by name (SPEC §11); a row is never deleted, so its token only grows. */
   final java.util.TreeMap<String, LockRow> locks = new java.util.TreeMap<>();
 
@@ -81,5 +85,6 @@ final class ClusterTables {
     agentEpochs.clear();
     messages.clear();
     locks.clear();
+    schedules.clear();
   }
 }

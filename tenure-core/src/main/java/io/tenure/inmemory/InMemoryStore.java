@@ -31,6 +31,7 @@ public final class InMemoryStore implements Store {
   private final InMemoryAgentStore agents = new InMemoryAgentStore(this);
   private final InMemoryQueueStore queues = new InMemoryQueueStore(this);
   private final InMemoryLockStore locks = new InMemoryLockStore(this);
+  private final InMemoryScheduleStore schedules = new InMemoryScheduleStore(this);
   private volatile boolean closed;
 
   private InMemoryStore(Builder builder) {
@@ -117,6 +118,11 @@ public final class InMemoryStore implements Store {
   @Override
   public io.tenure.spi.LockStore locks() {
     return locks;
+  }
+
+  @Override
+  public io.tenure.spi.ScheduleStore schedules() {
+    return schedules;
   }
 
   @Override

@@ -58,6 +58,11 @@ public interface Store extends AutoCloseable {
   LockStore locks();
 
   /**
+   * @return the schedules; the same instance every call
+   */
+  ScheduleStore schedules();
+
+  /**
    * Releases connections. Idempotent. After close, every operation MUST throw {@link
    * io.tenure.StoreUnavailableException}.
    */

@@ -49,6 +49,7 @@ public final class JdbcStore implements Store {
   private final JdbcAgentStore agents;
   private final io.tenure.jdbc.internal.JdbcQueueStore queues;
   private final io.tenure.jdbc.internal.JdbcLockStore locks;
+  private final io.tenure.jdbc.internal.JdbcScheduleStore schedules;
   private volatile boolean closed;
 
   private JdbcStore(StoreOpening.Pools pools, Dialect dialect, Builder builder) {
@@ -89,6 +90,7 @@ public final class JdbcStore implements Store {
     this.agents = new JdbcAgentStore(jdbc, builder.prefix, pools.session(), pools.sessionSource());
     this.queues = new io.tenure.jdbc.internal.JdbcQueueStore(jdbc, builder.prefix, pools.session());
     this.locks = new io.tenure.jdbc.internal.JdbcLockStore(jdbc, builder.prefix);
+    this.schedules = new io.tenure.jdbc.internal.JdbcScheduleStore(jdbc, builder.prefix, queues);
   }
 
   /**
@@ -156,6 +158,11 @@ public final class JdbcStore implements Store {
   @Override
   public io.tenure.spi.LockStore locks() {
     return locks;
+  }
+
+  @Override
+  public io.tenure.spi.ScheduleStore schedules() {
+    return schedules;
   }
 
   /** The queue store itself, for {@link QueueStatements}. */

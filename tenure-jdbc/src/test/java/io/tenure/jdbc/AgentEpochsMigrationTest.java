@@ -91,8 +91,9 @@ class AgentEpochsMigrationTest {
     if (dropRecords) {
       execute("DROP TABLE " + prefix.table("agent_epochs"));
     }
-    // A v8 build had neither V9's records nor anything after them (V10's locks).
+    // A v8 build had neither V9's records nor anything after them (locks, schedules).
     execute("DROP TABLE " + prefix.table("locks"));
+    execute("DROP TABLE " + prefix.table("schedules"));
     execute("DELETE FROM " + prefix.table("schema_version") + " WHERE version >= 9");
     try (Connection connection = fixture.openConnection().orElseThrow();
         PreparedStatement insert =

@@ -138,6 +138,11 @@ public final class FaultyStore implements Store {
   }
 
   @Override
+  public io.tenure.spi.ScheduleStore schedules() {
+    return delegate.schedules();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

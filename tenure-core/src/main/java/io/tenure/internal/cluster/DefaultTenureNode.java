@@ -6,12 +6,14 @@ import io.tenure.ConsumerStats;
 import io.tenure.DemotionReason;
 import io.tenure.NodeListener;
 import io.tenure.NodeSettings;
+import io.tenure.ScheduleStats;
 import io.tenure.TenureNode;
 import io.tenure.Ticker;
 import io.tenure.internal.agents.AgentRuntime;
 import io.tenure.internal.agents.PacedSweeps;
 import io.tenure.internal.cluster.NodeThreads.Role;
 import io.tenure.internal.queue.ConsumerSpec;
+import io.tenure.internal.schedules.ScheduleFirer;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.Store;
 import java.time.Duration;
@@ -59,6 +61,7 @@ public final class DefaultTenureNode implements TenureNode {
   private final AgentControls controls;
   private final List<ConsumerSpec> consumerSpecs;
   private final NodeQueues queues;
+  private final ScheduleFirer schedules;
   private final NodeThreads threads;
   private volatile Optional<AutoCloseable> placements = Optional.empty();
   private final Object lifecycle = new Object();
@@ -109,6 +112,8 @@ public final class DefaultTenureNode implements TenureNode {
             keeper::nodeId,
             () -> !keeper.isSelfFenced(),
             ticker);
+    this.schedules =
+        new ScheduleFirer(store.schedules(), store::now, ticker, new java.util.SplittableRandom());
     this.threads = new NodeThreads(settings.name(), keeper::nodeId);
   }
 
@@ -159,6 +164,8 @@ public final class DefaultTenureNode implements TenureNode {
             watch ->
                 threads.schedule(Role.LOCK, LeaderElector.lockInterval(settings), watch::tick));
     threads.schedule(Role.LEADER, settings.renewInterval(), this::leaderTick);
+    threads.schedule(
+        Role.SCHEDULES, ScheduleFirer.TICK, () -> elector.fence().ifPresent(schedules::tick));
     startSweeps();
     threads.schedule(
         Role.RECLAIM,
@@ -281,6 +288,11 @@ public final class DefaultTenureNode implements TenureNode {
   }
 
   @Override
+  public ScheduleStats scheduleStats() {
+    return schedules.stats();
+  }
+
+  @Override
   public Set<AgentUri> runningAgents() {
     return agents.running();
   }
@@ -336,7 +348,14 @@ public final class DefaultTenureNode implements TenureNode {
       // Threads first: an elector tick still running after the step-down would take the lease
       // back, and a sweep would start agents again. Heart-beats go on while the agents stop.
       elector.shutdown();
-      threads.stop(Role.ELECTOR, Role.LOCK, Role.LEADER, Role.AGENTS, Role.RECLAIM, Role.WATCHDOG);
+      threads.stop(
+          Role.ELECTOR,
+          Role.LOCK,
+          Role.LEADER,
+          Role.SCHEDULES,
+          Role.AGENTS,
+          Role.RECLAIM,
+          Role.WATCHDOG);
       queues.stopListening();
       placements.ifPresent(DefaultTenureNode::closeQuietly);
       queues.close();

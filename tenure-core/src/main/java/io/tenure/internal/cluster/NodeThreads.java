@@ -32,6 +32,7 @@ final class NodeThreads {
     LOCK("lock"),
     /** While leader, the duties (deaths, cleanup) and the agent pass. */
     LEADER("leader"),
+    SCHEDULES("schedules"),
     /** The node's agent sweep. */
     AGENTS("agents"),
     /** The queue reclaim and retention sweep. */

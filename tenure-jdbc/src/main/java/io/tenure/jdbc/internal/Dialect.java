@@ -158,6 +158,12 @@ public interface Dialect {
   LockSql lockSql();
 
   /**
+   * @return this database's schedule statements, which sit beside it ({@code PostgresScheduleSql}
+   *     and so on)
+   */
+  ScheduleSql scheduleSql();
+
+  /**
    * @return an insert that overwrites the non-key {@code updated} columns on a duplicate key: last
    *     writer wins. Used only where SPEC allows an upsert.
    */

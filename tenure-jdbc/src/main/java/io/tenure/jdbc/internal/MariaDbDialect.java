@@ -69,6 +69,11 @@ final class MariaDbDialect extends DefaultDialect {
   }
 
   @Override
+  public ScheduleSql scheduleSql() {
+    return new MariaDbScheduleSql();
+  }
+
+  @Override
   public String schemaFolder() {
     return "mariadb";
   }

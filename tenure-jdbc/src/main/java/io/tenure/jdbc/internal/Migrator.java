@@ -36,7 +36,8 @@ public final class Migrator {
           "V7__claim_writes.sql",
           "V8__lease_lock.sql",
           "V9__agent_epochs.sql",
-          "V10__locks.sql");
+          "V10__locks.sql",
+          "V11__schedules.sql");
 
   /** The schema version this build expects. */
   public static final int LATEST = FILES.size();

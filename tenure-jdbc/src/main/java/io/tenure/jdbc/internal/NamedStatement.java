@@ -240,6 +240,22 @@ final class NamedStatement {
 
   /** Reads one row. */
   @FunctionalInterface
+  /**
+   * A value that binds itself, for the types only the dialect knows how to write (an instant:
+   * {@link #instant}).
+   */
+  interface Bindable {
+    void bind(PreparedStatement statement, int index) throws SQLException;
+  }
+
+  /** A null for a BIGINT column: PostgreSQL refuses a VARCHAR null there. */
+  static final Bindable NULL_BIGINT = (statement, index) -> statement.setNull(index, Types.BIGINT);
+
+  /** An instant, written as the dialect writes times. */
+  static Bindable instant(Dialect dialect, java.time.Instant value) {
+    return (statement, index) -> dialect.setInstant(statement, index, value);
+  }
+
   interface RowMapper<T> {
     T map(ResultSet rows) throws SQLException;
   }
@@ -289,6 +305,8 @@ final class NamedStatement {
         case Long n -> statement.setLong(index, n);
         case byte[] bytes -> statement.setBytes(index, bytes);
         case Duration duration -> statement.setLong(index, micros(duration));
+        case Boolean b -> statement.setBoolean(index, b);
+        case Bindable bindable -> bindable.bind(statement, index);
         default ->
             throw new IllegalArgumentException(
                 "cannot bind a " + values.get(i).getClass().getName());

@@ -28,6 +28,11 @@ final class PostgresDialect extends DefaultDialect {
   }
 
   @Override
+  public ScheduleSql scheduleSql() {
+    return new PostgresScheduleSql();
+  }
+
+  @Override
   public String schemaFolder() {
     return "postgresql";
   }

@@ -45,6 +45,11 @@ final class SqliteDialect extends DefaultDialect {
   }
 
   @Override
+  public ScheduleSql scheduleSql() {
+    return new SqliteScheduleSql();
+  }
+
+  @Override
   public String schemaFolder() {
     return "sqlite";
   }

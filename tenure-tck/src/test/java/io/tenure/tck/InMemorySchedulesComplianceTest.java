@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemorySchedulesComplianceTest extends SchedulesComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}
