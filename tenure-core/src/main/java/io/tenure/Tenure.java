@@ -55,6 +55,21 @@ public final class Tenure implements AutoCloseable {
   }
 
   /**
+   * A Tenure over a store opened elsewhere, for tools that hold an SPI {@link Store} (the launcher,
+   * the admin server): schedules, locks and the operator view on it. Applications open a Tenure by
+   * URL or data source instead. Closing it closes the store.
+   *
+   * @param name the process's name, as {@link Builder#name} takes it
+   * @throws IllegalArgumentException if the store is null or the name invalid
+   */
+  public static Tenure on(Store store, String name) {
+    if (store == null) {
+      throw new IllegalArgumentException("store must not be null");
+    }
+    return new Tenure(store, LockInfo.checkHolder(name));
+  }
+
+  /**
    * Opens the store at {@code url} with the default table prefix, creating or upgrading its schema.
    *
    * @throws IllegalArgumentException if the URL is null or blank (nothing opened)

@@ -40,6 +40,7 @@ class ArchitectureTest {
           "Stores.open(DataSourceSettings)",
           "Stores.open(StoreSettings)",
           "Stores.open(String)",
+          "Tenure.on(Store, String)",
           "Tenure.store()",
           "TenureNode.builder(Store)",
           "TenureNode.leaderFence()");

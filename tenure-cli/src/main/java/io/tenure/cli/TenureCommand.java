@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
       QueueCommand.class,
       DlqCommand.class,
       LocksCommand.class,
+      SchedulesCommand.class,
       MarkersCommand.class,
       ChaosCommand.class,
       CompletionCommand.class,

@@ -134,6 +134,11 @@ abstract class StoreCommandsContract {
             List.of("dlq", "replay", "orders", "--all"),
             List.of("dlq", "purge", "orders", "--all", "--yes"),
             List.of("locks", "list"),
+            List.of("schedules", "list"),
+            List.of("schedules", "pause", "nightly"),
+            List.of("schedules", "resume", "nightly"),
+            List.of("schedules", "trigger", "nightly"),
+            List.of("schedules", "delete", "nightly"),
             List.of("markers", "get", "t1", "r1"),
             List.of("markers", "list", "t1", "r1"),
             List.of("markers", "transition", "t1", "r1", "ARCHIVED"),
@@ -372,6 +377,20 @@ abstract class StoreCommandsContract {
   /** {@code tenure queue stats}, {@code dlq list} and {@code dlq show} on this provider's store. */
   @Nested
   class Queues extends QueueCommandsContract {
+    @Override
+    String url() {
+      return StoreCommandsContract.this.url();
+    }
+
+    @Override
+    String prefix() {
+      return StoreCommandsContract.this.prefix();
+    }
+  }
+
+  /** {@code tenure schedules ...} on this provider's store. */
+  @Nested
+  class ScheduleCommands extends ScheduleCommandsContract {
     @Override
     String url() {
       return StoreCommandsContract.this.url();

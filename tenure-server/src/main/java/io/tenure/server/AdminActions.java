@@ -26,6 +26,40 @@ final class AdminActions {
   }
 
   /**
+   * Pauses, resumes, triggers or deletes one schedule (SPEC §10), on the store: any node may.
+   *
+   * @param action {@code pause}, {@code resume}, {@code trigger} or {@code delete}
+   * @return {@code {"schedule", "changed"}}, and the new message's {@code id} for a trigger
+   * @throws AdminException 404 if no schedule has the name
+   */
+  Map<String, Object> schedule(String rawName, String action) {
+    String name = java.net.URLDecoder.decode(rawName, java.nio.charset.StandardCharsets.UTF_8);
+    try {
+      io.tenure.Schedule.checkName(name);
+    } catch (IllegalArgumentException e) {
+      throw AdminException.badRequest(e.getMessage());
+    }
+    if (store.schedules().read(name).isEmpty()) {
+      throw AdminException.notFound("no schedule '" + name + "'; GET /api/schedules lists them");
+    }
+    // Over this server's store, which it does not own: the Tenure is not closed here.
+    io.tenure.Schedules schedules = io.tenure.Tenure.on(store, "admin-api").schedules();
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("schedule", name);
+    switch (action) {
+      case "pause" -> result.put("changed", schedules.pause(name));
+      case "resume" -> result.put("changed", schedules.resume(name));
+      case "delete" -> result.put("changed", schedules.delete(name));
+      case "trigger" -> {
+        result.put("changed", true);
+        result.put("id", schedules.trigger(name));
+      }
+      default -> throw new IllegalStateException("no schedule action " + action + ": a route bug");
+    }
+    return result;
+  }
+
+  /**
    * Replays or purges every dead letter of {@code queue} matching the request's filter.
    *
    * @return {@code {"replayed": N}} or {@code {"purged": N}}

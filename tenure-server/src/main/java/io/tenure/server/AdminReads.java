@@ -103,6 +103,12 @@ final class AdminReads {
     return result;
   }
 
+  /** {@code GET /api/schedules}: every schedule, by name (SPEC §10). */
+  Map<String, Object> schedules() {
+    return Map.of(
+        "schedules", store.schedules().list(10_000).stream().map(ScheduleJson::of).toList());
+  }
+
   /** {@code GET /api/locks}: every named lock, by name (SPEC §11). */
   Map<String, Object> locks() {
     return Map.of("locks", store.locks().list(10_000).stream().map(LockJson::of).toList());

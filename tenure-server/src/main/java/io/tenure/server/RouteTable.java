@@ -26,6 +26,19 @@ final class RouteTable {
           Route.get("/api/cluster", (api, request, path) -> api.reads().cluster()),
           Route.get("/api/agents", (api, request, path) -> api.reads().agents()),
           Route.get("/api/locks", (api, request, path) -> api.reads().locks()),
+          Route.get("/api/schedules", (api, request, path) -> api.reads().schedules()),
+          Route.post(
+              "/api/schedules/{name}/pause",
+              (api, request, path) -> api.actions().schedule(path.get("name"), "pause")),
+          Route.post(
+              "/api/schedules/{name}/resume",
+              (api, request, path) -> api.actions().schedule(path.get("name"), "resume")),
+          Route.post(
+              "/api/schedules/{name}/trigger",
+              (api, request, path) -> api.actions().schedule(path.get("name"), "trigger")),
+          Route.post(
+              "/api/schedules/{name}/delete",
+              (api, request, path) -> api.actions().schedule(path.get("name"), "delete")),
           Route.get(
               "/api/queues", (api, request, path) -> api.reads().queues(request.authorization())),
           Route.get(

@@ -125,6 +125,27 @@ public final class TenureMetrics implements AutoCloseable {
     Gauge.builder("tenure_node_agents_running", node, n -> n.runningAgents().size())
         .description("Agents running on this node")
         .register(registry);
+    FunctionCounter.builder(
+            "tenure_schedule_slots_fired_total", node, n -> n.scheduleStats().fired())
+        .description("Schedule slots this node fired while it led (SPEC §10)")
+        .register(registry);
+    FunctionCounter.builder(
+            "tenure_schedule_slots_skipped_total", node, n -> n.scheduleStats().skipped())
+        .description("Schedule slots this node skipped by their missed-slot policy while it led")
+        .register(registry);
+    for (String stat : List.of("last", "max")) {
+      Gauge.builder("tenure_schedule_fire_lag_seconds", node, n -> lag(n.scheduleStats(), stat))
+          .tag("stat", stat)
+          .description(
+              "How late this node enqueued a fired slot's message after the slot, by the database"
+                  + " clock: the last one, and the largest; 0 before the first")
+          .register(registry);
+    }
+  }
+
+  private static double lag(io.tenure.ScheduleStats stats, String stat) {
+    java.time.Duration lag = stat.equals("last") ? stats.lastLag() : stats.maxLag();
+    return lag == null ? 0 : lag.toNanos() / 1e9;
   }
 
   /**

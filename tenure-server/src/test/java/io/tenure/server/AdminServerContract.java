@@ -115,6 +115,47 @@ abstract class AdminServerContract {
   }
 
   @Test
+  void schedules_are_listed_paused_resumed_triggered_and_deleted() throws Exception {
+    assertThat((List<?>) getJson("/api/schedules").get("schedules")).isEmpty();
+    io.tenure.Tenure tenure = io.tenure.Tenure.on(store, "test");
+    tenure.queue(QUEUE, QueuePolicy.defaults());
+    tenure
+        .schedules()
+        .declare(
+            io.tenure.Schedule.cron("nightly", "30 2 * * *")
+                .zone("Europe/Berlin")
+                .enqueue(QUEUE, OutgoingMessage.text("run")));
+
+    Map<?, ?> listed = (Map<?, ?>) ((List<?>) getJson("/api/schedules").get("schedules")).get(0);
+    Response paused = post("/api/schedules/nightly/pause", "{}", null);
+    Response pausedAgain = post("/api/schedules/nightly/pause", "{}", null);
+    Response triggered = post("/api/schedules/nightly/trigger", "{}", null);
+    Response unknown = post("/api/schedules/nope/pause", "{}", null);
+    Response malformed = post("/api/schedules/%20padded/pause", "{}", null);
+
+    assertThat(listed.get("name")).isEqualTo("nightly");
+    assertThat(listed.get("when")).isEqualTo("30 2 * * *");
+    assertThat(listed.get("zone")).isEqualTo("Europe/Berlin");
+    assertThat(listed.get("paused")).isEqualTo(false);
+    assertThat(paused.status()).isEqualTo(200);
+    assertThat(paused.body()).contains("\"changed\":true");
+    assertThat(pausedAgain.body()).contains("\"changed\":false");
+    assertThat(store.schedules().read("nightly").orElseThrow().paused()).isTrue();
+    assertThat(triggered.status()).isEqualTo(200);
+    long id = store.schedules().read("nightly").orElseThrow().lastMessageId();
+    assertThat(triggered.body()).contains("\"id\":" + id);
+    assertThat(unknown.status()).isEqualTo(404);
+    assertThat(malformed.status()).isEqualTo(400);
+    assertThat(post("/api/schedules/nightly/resume", "{}", null).body())
+        .contains("\"changed\":true");
+    assertThat(post("/api/schedules/nightly/delete", "{}", null).status()).isEqualTo(200);
+    assertThat(store.schedules().read("nightly")).isEmpty();
+    assertThat(get("/metrics").body())
+        .contains("tenure_schedule_slots_fired_total")
+        .contains("tenure_schedule_fire_lag_seconds{stat=\"max\"}");
+  }
+
+  @Test
   void locks_show_each_lock_with_its_state_holder_and_token() throws Exception {
     assertThat((List<?>) getJson("/api/locks").get("locks")).isEmpty();
     io.tenure.spi.LockGrant grant =
