@@ -42,51 +42,60 @@ public final class Schedule {
     INTERVAL
   }
 
-  private final String name;
-  private final Kind kind;
-  private final @Nullable String expression;
-  private final @Nullable Duration interval;
-  private final Instant anchor;
-  private final String zone;
-  private final @Nullable String queue;
-  private final @Nullable OutgoingMessage message;
-  private final MissedSlots missedSlots;
-  private final Duration missedAfter;
-  private final PausedSlots whilePaused;
-  private final Duration jitter;
+  /** The parts of a definition, copied and changed by each {@code with} method. */
+  private static final class Parts implements Cloneable {
+    String name;
+    Kind kind;
+    @Nullable String expression;
+    @Nullable Duration interval;
+    Instant anchor = Instant.EPOCH;
+    String zone = DEFAULT_ZONE;
+    @Nullable String queue;
+    @Nullable OutgoingMessage message;
+    MissedSlots missedSlots = MissedSlots.latest();
+    Duration missedAfter = DEFAULT_MISSED_AFTER;
+    PausedSlots whilePaused = PausedSlots.DROP;
+    Duration jitter = Duration.ZERO;
+
+    Parts(String name, Kind kind) {
+      this.name = name;
+      this.kind = kind;
+    }
+
+    @Override
+    protected Parts clone() {
+      try {
+        return (Parts) super.clone();
+      } catch (CloneNotSupportedException e) {
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  private final Parts parts;
   private final Slots slots;
 
-  private Schedule(
-      String name,
-      Kind kind,
-      @Nullable String expression,
-      @Nullable Duration interval,
-      Instant anchor,
-      String zone,
-      @Nullable String queue,
-      @Nullable OutgoingMessage message,
-      MissedSlots missedSlots,
-      Duration missedAfter,
-      PausedSlots whilePaused,
-      Duration jitter) {
-    this.name = name;
-    this.kind = kind;
-    this.expression = expression;
-    this.interval = interval;
-    this.anchor = anchor;
-    this.zone = zone;
-    this.queue = queue;
-    this.message = message;
-    this.missedSlots = missedSlots;
-    this.missedAfter = missedAfter;
-    this.whilePaused = whilePaused;
-    this.jitter = jitter;
+  /** Checks when the slots fall, so a definition that cannot fire is never built. */
+  private Schedule(Parts parts) {
+    this.parts = parts;
     this.slots =
-        switch (kind) {
-          case CRON -> Slots.cron(CronSyntax.UNIX, expression, zone);
-          case QUARTZ -> Slots.cron(CronSyntax.QUARTZ, expression, zone);
-          case INTERVAL -> Slots.every(interval, anchor);
+        switch (parts.kind) {
+          case CRON -> Slots.cron(CronSyntax.UNIX, parts.expression, parts.zone);
+          case QUARTZ -> Slots.cron(CronSyntax.QUARTZ, parts.expression, parts.zone);
+          case INTERVAL -> Slots.every(parts.interval, parts.anchor);
         };
+  }
+
+  private void require(boolean ok, String problem) {
+    if (!ok) {
+      throw new IllegalArgumentException("schedule '" + parts.name + "': " + problem);
+    }
+  }
+
+  private Schedule with(java.util.function.Consumer<Parts> change) {
+    Parts changed = parts.clone();
+    change.accept(changed);
+    return new Schedule(changed);
   }
 
   /**
@@ -97,19 +106,9 @@ public final class Schedule {
    *     fires, naming it
    */
   public static Schedule cron(String name, String expression) {
-    return new Schedule(
-        checkName(name),
-        Kind.CRON,
-        expression,
-        null,
-        Instant.EPOCH,
-        DEFAULT_ZONE,
-        null,
-        null,
-        MissedSlots.latest(),
-        DEFAULT_MISSED_AFTER,
-        PausedSlots.DROP,
-        Duration.ZERO);
+    Parts parts = new Parts(checkName(name), Kind.CRON);
+    parts.expression = expression;
+    return new Schedule(parts);
   }
 
   /**
@@ -120,7 +119,9 @@ public final class Schedule {
    *     fires, naming it
    */
   public static Schedule quartz(String name, String expression) {
-    return cron(name, "* * * * *").with(Kind.QUARTZ, expression, null, Instant.EPOCH);
+    Parts parts = new Parts(checkName(name), Kind.QUARTZ);
+    parts.expression = expression;
+    return new Schedule(parts);
   }
 
   /**
@@ -131,24 +132,9 @@ public final class Schedule {
    * @throws IllegalArgumentException if the name or interval is invalid, naming it
    */
   public static Schedule every(String name, Duration interval) {
-    return cron(name, "* * * * *").with(Kind.INTERVAL, null, interval, Instant.EPOCH);
-  }
-
-  private Schedule with(
-      Kind kind, @Nullable String expression, @Nullable Duration interval, Instant anchor) {
-    return new Schedule(
-        name,
-        kind,
-        expression,
-        interval,
-        anchor,
-        zone,
-        queue,
-        message,
-        missedSlots,
-        missedAfter,
-        whilePaused,
-        jitter);
+    Parts parts = new Parts(checkName(name), Kind.INTERVAL);
+    parts.interval = interval;
+    return new Schedule(parts);
   }
 
   /**
@@ -158,23 +144,10 @@ public final class Schedule {
    *     schedule (its slots are instants)
    */
   public Schedule zone(String zoneId) {
-    if (kind == Kind.INTERVAL) {
-      throw new IllegalArgumentException(
-          "schedule '" + name + "' runs every " + interval + ": an interval has no time zone");
-    }
-    return new Schedule(
-        name,
-        kind,
-        expression,
-        interval,
-        anchor,
-        zoneId,
-        queue,
-        message,
-        missedSlots,
-        missedAfter,
-        whilePaused,
-        jitter);
+    require(
+        parts.kind != Kind.INTERVAL,
+        "it runs every " + parts.interval + ": an interval has no time zone");
+    return with(p -> p.zone = zoneId);
   }
 
   /**
@@ -183,14 +156,9 @@ public final class Schedule {
    * @throws IllegalArgumentException if this is a cron schedule, or {@code first} is null
    */
   public Schedule startingAt(Instant first) {
-    if (kind != Kind.INTERVAL) {
-      throw new IllegalArgumentException(
-          "schedule '" + name + "' is a cron schedule: startingAt is for interval schedules");
-    }
-    if (first == null) {
-      throw new IllegalArgumentException("startingAt must not be null");
-    }
-    return with(kind, null, interval, first);
+    require(parts.kind == Kind.INTERVAL, "it is a cron schedule: startingAt is for intervals");
+    require(first != null, "startingAt must not be null");
+    return with(p -> p.anchor = first);
   }
 
   /**
@@ -204,38 +172,20 @@ public final class Schedule {
    */
   public Schedule enqueue(String queueName, OutgoingMessage message) {
     Queue.checkName(queueName);
-    if (message == null) {
-      throw new IllegalArgumentException("schedule '" + name + "': message must not be null");
-    }
-    if (!message.delay().isZero()) {
-      throw new IllegalArgumentException(
-          "schedule '"
-              + name
-              + "': its message must have no delay ("
-              + message.delay()
-              + "); use jitter to spread slots");
-    }
-    if (message.dedupeKey() != null) {
-      throw new IllegalArgumentException(
-          "schedule '"
-              + name
-              + "': its message must have no dedupe key ('"
-              + message.dedupeKey()
-              + "'): each slot is deduplicated by the schedule and the slot's time");
-    }
-    return new Schedule(
-        name,
-        kind,
-        expression,
-        interval,
-        anchor,
-        zone,
-        queueName,
-        message,
-        missedSlots,
-        missedAfter,
-        whilePaused,
-        jitter);
+    require(message != null, "message must not be null");
+    require(
+        message.delay().isZero(),
+        "its message must have no delay (" + message.delay() + "); use jitter to spread slots");
+    require(
+        message.dedupeKey() == null,
+        "its message must have no dedupe key ('"
+            + message.dedupeKey()
+            + "'): each slot is deduplicated by the schedule and the slot's time");
+    return with(
+        p -> {
+          p.queue = queueName;
+          p.message = message;
+        });
   }
 
   /**
@@ -244,9 +194,7 @@ public final class Schedule {
    * @throws IllegalArgumentException as that method
    */
   public Schedule enqueue(Queue queue, OutgoingMessage message) {
-    if (queue == null) {
-      throw new IllegalArgumentException("schedule '" + name + "': queue must not be null");
-    }
+    require(queue != null, "queue must not be null");
     return enqueue(queue.name(), message);
   }
 
@@ -256,22 +204,8 @@ public final class Schedule {
    * @throws IllegalArgumentException if null
    */
   public Schedule missedSlots(MissedSlots policy) {
-    if (policy == null) {
-      throw new IllegalArgumentException("schedule '" + name + "': missed slots must not be null");
-    }
-    return new Schedule(
-        name,
-        kind,
-        expression,
-        interval,
-        anchor,
-        zone,
-        queue,
-        message,
-        policy,
-        missedAfter,
-        whilePaused,
-        jitter);
+    require(policy != null, "missed slots must not be null");
+    return with(p -> p.missedSlots = policy);
   }
 
   /**
@@ -281,19 +215,7 @@ public final class Schedule {
    */
   public Schedule missedAfter(Duration lateness) {
     Limits.checkNotNegative("missedAfter", lateness, Limits.MAX_DURATION);
-    return new Schedule(
-        name,
-        kind,
-        expression,
-        interval,
-        anchor,
-        zone,
-        queue,
-        message,
-        missedSlots,
-        lateness,
-        whilePaused,
-        jitter);
+    return with(p -> p.missedAfter = lateness);
   }
 
   /**
@@ -303,22 +225,8 @@ public final class Schedule {
    * @throws IllegalArgumentException if null
    */
   public Schedule whilePaused(PausedSlots slots) {
-    if (slots == null) {
-      throw new IllegalArgumentException("schedule '" + name + "': whilePaused must not be null");
-    }
-    return new Schedule(
-        name,
-        kind,
-        expression,
-        interval,
-        anchor,
-        zone,
-        queue,
-        message,
-        missedSlots,
-        missedAfter,
-        slots,
-        jitter);
+    require(slots != null, "whilePaused must not be null");
+    return with(p -> p.whilePaused = slots);
   }
 
   /**
@@ -329,47 +237,35 @@ public final class Schedule {
    */
   public Schedule jitter(Duration most) {
     Limits.checkNotNegative("jitter", most, Limits.MAX_DURATION);
-    return new Schedule(
-        name,
-        kind,
-        expression,
-        interval,
-        anchor,
-        zone,
-        queue,
-        message,
-        missedSlots,
-        missedAfter,
-        whilePaused,
-        most);
+    return with(p -> p.jitter = most);
   }
 
   /**
    * @return the schedule's name, unique in its store
    */
   public String name() {
-    return name;
+    return parts.name;
   }
 
   /**
    * @return how its slots fall
    */
   public Kind kind() {
-    return kind;
+    return parts.kind;
   }
 
   /**
    * @return the cron expression; null for an interval schedule
    */
   public @Nullable String expression() {
-    return expression;
+    return parts.expression;
   }
 
   /**
    * @return the interval; null for a cron schedule
    */
   public @Nullable Duration interval() {
-    return interval;
+    return parts.interval;
   }
 
   /**
@@ -377,56 +273,56 @@ public final class Schedule {
    *     {@link #startingAt} set it
    */
   public Instant anchor() {
-    return anchor;
+    return parts.anchor;
   }
 
   /**
    * @return the time zone of a cron schedule's wall-clock times ({@code UTC} for intervals)
    */
   public String zone() {
-    return zone;
+    return parts.zone;
   }
 
   /**
    * @return the queue each slot's message goes to; null until {@link #enqueue} is called
    */
   public @Nullable String queue() {
-    return queue;
+    return parts.queue;
   }
 
   /**
    * @return what each slot enqueues; null until {@link #enqueue} is called
    */
   public @Nullable OutgoingMessage message() {
-    return message;
+    return parts.message;
   }
 
   /**
    * @return what becomes of missed slots
    */
   public MissedSlots missedSlots() {
-    return missedSlots;
+    return parts.missedSlots;
   }
 
   /**
    * @return how late a slot may fire and still be on time
    */
   public Duration missedAfter() {
-    return missedAfter;
+    return parts.missedAfter;
   }
 
   /**
    * @return what becomes of slots that fall while it is paused
    */
   public PausedSlots whilePaused() {
-    return whilePaused;
+    return parts.whilePaused;
   }
 
   /**
    * @return the most a slot's message is delayed at random
    */
   public Duration jitter() {
-    return jitter;
+    return parts.jitter;
   }
 
   /**
@@ -448,19 +344,23 @@ public final class Schedule {
   /** Equal when every part of the definition is, the message's payload byte for byte. */
   @Override
   public boolean equals(Object other) {
-    return other instanceof Schedule s
-        && name.equals(s.name)
-        && kind == s.kind
-        && Objects.equals(expression, s.expression)
-        && Objects.equals(interval, s.interval)
-        && anchor.equals(s.anchor)
-        && zone.equals(s.zone)
-        && Objects.equals(queue, s.queue)
-        && sameMessage(message, s.message)
-        && missedSlots.equals(s.missedSlots)
-        && missedAfter.equals(s.missedAfter)
-        && whilePaused == s.whilePaused
-        && jitter.equals(s.jitter);
+    if (!(other instanceof Schedule o)) {
+      return false;
+    }
+    Parts a = parts;
+    Parts b = o.parts;
+    return a.name.equals(b.name)
+        && a.kind == b.kind
+        && Objects.equals(a.expression, b.expression)
+        && Objects.equals(a.interval, b.interval)
+        && a.anchor.equals(b.anchor)
+        && a.zone.equals(b.zone)
+        && Objects.equals(a.queue, b.queue)
+        && sameMessage(a.message, b.message)
+        && a.missedSlots.equals(b.missedSlots)
+        && a.missedAfter.equals(b.missedAfter)
+        && a.whilePaused == b.whilePaused
+        && a.jitter.equals(b.jitter);
   }
 
   private static boolean sameMessage(@Nullable OutgoingMessage a, @Nullable OutgoingMessage b) {
@@ -476,18 +376,19 @@ public final class Schedule {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, kind, expression, interval, anchor, zone, queue);
+    return Objects.hash(parts.name, parts.kind, parts.expression, parts.interval, parts.queue);
   }
 
   @Override
   public String toString() {
+    Parts p = parts;
     String when =
-        switch (kind) {
-          case CRON -> "cron '" + expression + "' in " + zone;
-          case QUARTZ -> "quartz '" + expression + "' in " + zone;
+        switch (p.kind) {
+          case CRON -> "cron '" + p.expression + "' in " + p.zone;
+          case QUARTZ -> "quartz '" + p.expression + "' in " + p.zone;
           case INTERVAL ->
-              "every " + interval + (anchor.equals(Instant.EPOCH) ? "" : " from " + anchor);
+              "every " + p.interval + (p.anchor.equals(Instant.EPOCH) ? "" : " from " + p.anchor);
         };
-    return "Schedule[" + name + ", " + when + ", to " + queue + "]";
+    return "Schedule[" + p.name + ", " + when + ", to " + p.queue + "]";
   }
 }
