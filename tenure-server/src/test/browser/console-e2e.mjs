@@ -442,11 +442,31 @@ async function deadLetters(page, state) {
   return id;
 }
 
+/**
+ * The demo's schedule is listed; "trigger now" enqueues its message at once, and the report it
+ * asks for is built under the demo's named lock, which then shows in the locks panel.
+ */
+async function schedulesAndLocks(page) {
+  const row = page.locator('[data-schedule="demo-report"]');
+  await waitUntil('the demo-report schedule listed', 15_000, async () => (await row.count()) > 0);
+  const when = (await row.locator('td').nth(1).textContent()).trim();
+  if (when !== 'every PT10S') throw new Failure(`the schedule's timing reads "${when}", not "every PT10S"`);
+  const lock = page.locator('[data-lock="demo-report"]');
+  const before = (await lock.count()) > 0 ? Number(await lock.getAttribute('data-lock-token')) : 0;
+  const res = await clickAndAwaitPost(page, row.locator('[data-schedule-action="trigger"]'), '/api/schedules/demo-report/trigger', 'trigger demo-report');
+  const id = (await res.json()).id;
+  await waitUntil('the demo-report lock taken again', 20_000, async () =>
+    (await lock.count()) > 0 && Number(await lock.getAttribute('data-lock-token')) > before);
+  const holder = (await lock.locator('td').nth(2).textContent()).trim();
+  console.log(`console e2e: triggered demo-report (message ${id}); the lock was taken at token ${await lock.getAttribute('data-lock-token')} by ${holder}`);
+}
+
 async function main(page, state) {
   modelChecks();
   const startView = await startUp(page);
   await sqlitePauseWarning(page);
   await metricsLinks(page);
+  await schedulesAndLocks(page);
   const { old, newLeader, after } = await stopLeader(page, startView);
   await orphanedAgents(page, old, after);
   const victim = after.nodes.find((n) => n.status === 'ACTIVE' && !n.leader && n.role === 'current');

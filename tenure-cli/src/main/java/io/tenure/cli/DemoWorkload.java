@@ -5,10 +5,14 @@ import io.tenure.AgentContext;
 import io.tenure.AgentFamily;
 import io.tenure.AgentUri;
 import io.tenure.Delivery;
+import io.tenure.Locks;
 import io.tenure.Markers;
+import io.tenure.MissedSlots;
 import io.tenure.OutgoingMessage;
 import io.tenure.Queue;
 import io.tenure.QueuePolicy;
+import io.tenure.Schedule;
+import io.tenure.Tenure;
 import io.tenure.TenureNodeBuilder;
 import io.tenure.TransitionResult;
 import io.tenure.spi.Store;
@@ -29,12 +33,17 @@ import org.slf4j.LoggerFactory;
  *       message leaves {@code demo-dup/msg-ID}, so the supervisor counts duplicates from the store;
  *   <li>a "flaky" message fails on its first delivery ever with a non-retryable error, so it
  *       becomes a dead letter at once, and is handled when replayed (from the console or {@code
- *       tenure dlq}).
+ *       tenure dlq});
+ *   <li>the schedule {@code demo-report}, declared by every node, enqueues a message on queue
+ *       {@code reports} every 10 s; the node that gets it builds the "report" under the named lock
+ *       {@code demo-report} ({@code runExclusively}), so the console shows a schedule and a lock.
  * </ul>
  */
 final class DemoWorkload {
   static final String ORDERS = "orders";
   static final String LEDGER = "ledger";
+  static final String REPORTS = "reports";
+  static final String REPORT = "demo-report";
   static final String HANDLED = "demo-handled";
   static final String DUPLICATE = "demo-dup";
   static final String FLAKY_HEADER = "demo-flaky";
@@ -55,12 +64,45 @@ final class DemoWorkload {
             .withNonRetryable(FlakyFailure.class));
   }
 
-  /** Registers the demo's consumers on a node. */
-  static TenureNodeBuilder consume(TenureNodeBuilder builder, Store store) {
+  /**
+   * Registers the demo's consumers on a node and declares its schedule, as every node of an
+   * application would at start (the same declaration again changes nothing).
+   */
+  static TenureNodeBuilder consume(TenureNodeBuilder builder, Store store, String nodeName) {
     Markers markers = Markers.builder(store.markers()).build();
+    // Over the node's store, which the node command closes: this Tenure is not closed.
+    Tenure tenure = Tenure.on(store, nodeName);
+    Queue reports = tenure.queue(REPORTS, QueuePolicy.defaults().withMaxAttempts(3));
+    tenure
+        .schedules()
+        .declare(
+            Schedule.every(REPORT, Duration.ofSeconds(10))
+                .enqueue(reports, OutgoingMessage.text("build the demo report"))
+                .missedSlots(MissedSlots.latest()));
+    Locks locks = tenure.locks();
     return builder
         .consumer(queue(store, ORDERS), 4, delivery -> handle(markers, delivery))
-        .exclusiveConsumer(queue(store, LEDGER), delivery -> handle(markers, delivery));
+        .exclusiveConsumer(queue(store, LEDGER), delivery -> handle(markers, delivery))
+        .consumer(reports, 1, delivery -> report(locks, delivery));
+  }
+
+  /** A report: under the lock, kept 5 s after it was taken, so the console shows it held. */
+  private static void report(Locks locks, Delivery delivery) throws Exception {
+    boolean ran =
+        locks.runExclusively(
+            REPORT,
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(5),
+            lock ->
+                LOG.info(
+                    "report for message {} built under lock {} at token {}",
+                    delivery.message().id(),
+                    lock.name(),
+                    lock.token()));
+    if (!ran) {
+      LOG.info(
+          "report for message {} skipped: another node holds the lock", delivery.message().id());
+    }
   }
 
   private static void handle(Markers markers, Delivery delivery) {

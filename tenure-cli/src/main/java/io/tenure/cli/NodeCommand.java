@@ -318,7 +318,7 @@ final class NodeCommand implements Callable<Integer> {
     agents.forEach(
         sample -> builder.agentFamily(DemoWorkload.family(sample.family(), sample.count())));
     if (demoWorkload) {
-      DemoWorkload.consume(builder, store);
+      DemoWorkload.consume(builder, store, name);
     }
     capabilities.forEach(builder::capability);
     if (acquireDelay != null) {

@@ -1470,8 +1470,8 @@
       h(
         'td',
         { class: 'actions' },
-        (p.pause = h('button', { type: 'button', class: 'btn' })),
-        (p.trigger = h('button', { type: 'button', class: 'btn' }, 'trigger now')),
+        (p.pause = h('button', { type: 'button', class: 'btn', 'data-schedule-action': 'pause' })),
+        (p.trigger = h('button', { type: 'button', class: 'btn', 'data-schedule-action': 'trigger' }, 'trigger now')),
       ),
     );
     p.pause.addEventListener('click', () => scheduleAction(el, el._schedule.paused ? 'resume' : 'pause'));
@@ -1482,6 +1482,7 @@
 
   function updateScheduleRow(el, s) {
     el._schedule = s;
+    setAttr(el, 'data-schedule', s.name);
     const p = el._p;
     setText(p.name, s.name);
     setText(p.when, s.zone ? `${s.when} ${s.zone}` : s.when);
@@ -1536,6 +1537,8 @@
   }
 
   function updateLockRow(el, lock) {
+    setAttr(el, 'data-lock', lock.name);
+    setAttr(el, 'data-lock-token', String(lock.token));
     const p = el._p;
     setText(p.name, lock.name);
     setText(p.state, lower(lock.state));
