@@ -398,6 +398,9 @@ async function deadLetters(page, state) {
   await waitUntil(`a dead-letter tab for ${queue}`, DEAD_LETTER_TIMEOUT_MS, async () => (await tab.count()) > 0);
   await tab.click();
   await waitUntil(`${queue} chosen`, 5000, async () => (await deadView(page, queue)).tab === queue);
+  // A tab click shows "Loading..." until the next poll answers (seconds on a busy machine): the
+  // count and the list are compared once the list has loaded, not before.
+  await waitUntil(`${queue}'s dead letters loaded`, 20_000, async () => !(await deadView(page, queue)).note.startsWith('Loading'));
   state.acceptDialogs = true; // the purge asks for confirmation
   try {
     await clickAndAwaitPost(page, page.locator('#purge-all'), `/api/queues/${queue}/dead/purge`, `purge ${queue}`);
