@@ -143,7 +143,10 @@ final class ChaosCommand implements Callable<Integer> {
           "Negative control: every node of the run breaks a guard, from outside Tenure, around its store"
               + " (handoff: a move frees the row at once instead of the two-phase hand-off; token: resolves"
               + " carry the message's current claim token; leader-fence: assignment writes carry the"
-              + " current leader's epoch). Only the run's own node processes do; no 'tenure node' can.")
+              + " current leader's epoch; schedule-dedupe: each slot's message has a dedupe key of its"
+              + " own and fires ignore the leader fence and the version they read; lock-token: a lock's"
+              + " fence holds for any holder). Only the run's own node processes do; no 'tenure node'"
+              + " can.")
   @Nullable String unsafe;
 
   @Option(
