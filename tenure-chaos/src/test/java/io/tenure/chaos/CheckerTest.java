@@ -1127,6 +1127,20 @@ class CheckerTest {
   }
 
   @Test
+  void a_slot_the_row_moved_past_is_missed_without_a_message_even_above_the_last_message() {
+    ChaosReport report =
+        Checker.check(
+            List.of(),
+            schedulesEnd(row(SECONDLY, second(6), second(8), 0), table(SECONDLY, 1, 2, 3, 4)));
+
+    assertThat(report.missedSlots()).isEqualTo(1);
+    assertThat(report.examples().get("missedSlots"))
+        .containsExactly(
+            "every-second: no message for the slot 2025-01-01T00:00:05Z, though its next slot at"
+                + " the end was 2025-01-01T00:00:06Z");
+  }
+
+  @Test
   void a_slot_whose_message_left_the_table_but_was_handled_is_not_missed() {
     Timeline h = new Timeline().slotHandled(103, SECONDLY, second(3), "n2");
 
