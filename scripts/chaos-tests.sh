@@ -2,7 +2,8 @@
 # The fault harness as CI runs it (issue 7): `./tenure chaos --profile ci` on SQLite and on
 # PostgreSQL, each about 90 s with a fresh random seed (printed; rerun one with --seed N). Each must
 # exit 0: no message lost or stranded, no agent overlap, no stale-epoch write, FIFO order kept (one
-# message per key in flight), every agent running once at the end. Reports stay in
+# message per key in flight), every agent running once at the end, every schedule slot fired with
+# exactly one message, no superseded lock holder's fenced write committed. Reports stay in
 # target/chaos/<store>/report.json.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)

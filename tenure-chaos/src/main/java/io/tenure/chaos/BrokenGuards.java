@@ -6,19 +6,25 @@ import io.tenure.MessageStatus;
 import io.tenure.NodeInfo;
 import io.tenure.NodeStatus;
 import io.tenure.QueueMessage;
+import io.tenure.ScheduleInfo;
 import io.tenure.spi.AgentStore;
 import io.tenure.spi.AssignmentWrite;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.Lease;
+import io.tenure.spi.LockStore;
 import io.tenure.spi.MessageClaim;
+import io.tenure.spi.NewMessage;
 import io.tenure.spi.QueueStore;
 import io.tenure.spi.Resolution;
+import io.tenure.spi.ScheduleFiring;
+import io.tenure.spi.ScheduleStore;
 import io.tenure.spi.Store;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -67,6 +73,95 @@ final class BrokenGuards {
                   .orElse(resolution);
             })
         .toList();
+  }
+
+  /** How often a broken fire is tried again after it found the schedule moved on. */
+  private static final int REFIRES = 3;
+
+  /**
+   * A schedule's fire (SPEC §10.2) without its three guards: each slot's message gets a dedupe key
+   * of its own (the slot's key, then {@code #unsafe-} and a random id, so it still names its slot),
+   * the fire carries the fence of whoever holds the leader lease now instead of the firer's own,
+   * and a fire refused because the schedule moved on since it was read ({@code Lost}) is made again
+   * on the schedule's current version. A deposed leader's stale plan then enqueues its slots a
+   * second time, and moves the schedule back to where that plan would have left it.
+   */
+  static Store skipScheduleDedupe(Store store) {
+    return Decorators.withSchedules(
+        store,
+        schedules ->
+            Decorators.proxy(
+                ScheduleStore.class,
+                (proxy, method, args) -> {
+                  if (!method.getName().equals("fire") || args == null) {
+                    return Decorators.call(schedules, method, args);
+                  }
+                  LeaderFence own = (LeaderFence) args[0];
+                  ScheduleFiring firing = uniqueKeys((ScheduleFiring) args[1]);
+                  ScheduleFiring.Result result = schedules.fire(currentLeader(store, own), firing);
+                  for (int i = 0; i < REFIRES && result instanceof ScheduleFiring.Lost; i++) {
+                    Optional<ScheduleInfo> now = schedules.read(firing.name());
+                    if (now.isEmpty()) {
+                      break;
+                    }
+                    firing =
+                        new ScheduleFiring(
+                            firing.name(),
+                            now.get().version(),
+                            firing.slots(),
+                            firing.skipped(),
+                            firing.nextFireAt());
+                    result = schedules.fire(currentLeader(store, own), firing);
+                  }
+                  return result;
+                }));
+  }
+
+  private static ScheduleFiring uniqueKeys(ScheduleFiring firing) {
+    return new ScheduleFiring(
+        firing.name(),
+        firing.version(),
+        firing.slots().stream()
+            .map(slot -> new ScheduleFiring.Slot(slot.at(), uniqueKey(slot.message())))
+            .toList(),
+        firing.skipped(),
+        firing.nextFireAt());
+  }
+
+  private static NewMessage uniqueKey(NewMessage m) {
+    return new NewMessage(
+        m.queue(),
+        m.key(),
+        m.payload(),
+        m.contentType(),
+        m.headers(),
+        m.priority(),
+        m.maxAttempts(),
+        m.delay(),
+        m.dedupeKey() + "#unsafe-" + UUID.randomUUID());
+  }
+
+  /** The fence of whoever holds the leader lease now, or {@code otherwise} if nobody does. */
+  private static LeaderFence currentLeader(Store store, LeaderFence otherwise) {
+    Lease lease = store.leases().read();
+    return lease.holder() == null ? otherwise : new LeaderFence(lease.holder(), lease.epoch());
+  }
+
+  /**
+   * A named lock's fence (SPEC §11, LockStore K10) without its check: {@code holds(connection,
+   * grant)} answers true for any grant, a superseded one too, and locks nothing, so a holder that
+   * lost its lock while it was frozen commits its write after the next holder's.
+   */
+  static Store skipLockToken(Store store) {
+    return Decorators.withLocks(
+        store,
+        locks ->
+            Decorators.proxy(
+                LockStore.class,
+                (proxy, method, args) ->
+                    method.getName().equals("holds") && args != null && args.length == 2
+                        ? Boolean.TRUE
+                        : Decorators.call(locks, method, args)));
   }
 
   /**

@@ -3,6 +3,7 @@ package io.tenure.chaos;
 import io.tenure.DemotionReason;
 import io.tenure.NodeListener;
 import io.tenure.Stores;
+import io.tenure.Tenure;
 import io.tenure.TenureNode;
 import io.tenure.spi.Store;
 import io.tenure.spi.StoreSettings;
@@ -15,22 +16,32 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A chaos run's node process, started only by {@link ChaosRun} (through {@link NodeProcesses}): one
  * cluster node that runs the {@link ChaosWorkload}, records its leader writes ({@link
  * LeaderWrites}), and for a negative control breaks one guard from outside ({@link UnsafeGuard}) or
- * stalls its leader passes ({@link LeaderPassStall}). This is why {@code tenure node} has no option
- * that records a history or weakens a guard: a throw-away chaos node is the only process that can.
+ * stalls its leader passes ({@link LeaderPassStall}). As an application would, it opens a {@link
+ * Tenure} on its store to declare the run's schedules and take the run's named locks ({@link
+ * LockWorkload}). This is why {@code tenure node} has no option that records a history or weakens a
+ * guard: a throw-away chaos node is the only process that can.
  *
- * <p>Arguments: {@code --name NAME --prefix PREFIX [--work MS] [--exit-with PID] [--unguarded]
- * [--unsafe GUARD] [--stall-leader-pass MS]}; the store URL comes in {@link
+ * <p>Arguments: {@code --name NAME --prefix PREFIX [--work MS] [--lock-work MS] [--exit-with PID]
+ * [--unguarded] [--unsafe GUARD] [--stall-leader-pass MS]}; the store URL comes in {@link
  * NodeProcesses#STORE_VARIABLE}. SIGTERM leaves gracefully; state changes are lines on stdout.
  */
 public final class ChaosNode {
   private static final Set<String> FLAGS = Set.of("--unguarded");
   private static final Set<String> VALUED =
-      Set.of("--name", "--prefix", "--work", "--exit-with", "--unsafe", "--stall-leader-pass");
+      Set.of(
+          "--name",
+          "--prefix",
+          "--work",
+          "--lock-work",
+          "--exit-with",
+          "--unsafe",
+          "--stall-leader-pass");
 
   private ChaosNode() {}
 
@@ -44,6 +55,8 @@ public final class ChaosNode {
     String name = required(options, "--name");
     String prefix = required(options, "--prefix");
     Duration work = Duration.ofMillis(number(options, "--work", ChaosWorkload.DEFAULT_WORK));
+    Duration lockWork =
+        Duration.ofMillis(number(options, "--lock-work", ChaosWorkload.DEFAULT_WORK));
     Duration stall = Duration.ofMillis(number(options, "--stall-leader-pass", Duration.ZERO));
     Optional<UnsafeGuard> unsafe =
         Optional.ofNullable(options.get("--unsafe")).map(ChaosNode::guard);
@@ -60,20 +73,31 @@ public final class ChaosNode {
     ChaosWorkload.register(builder, broken, history, name, guarded, work);
     TenureNode node = builder.listener(new StateLines(name)).build();
     ChaosWorkload.sampleLeadership(node, history, name);
+    // The application's side: schedules declared at start by every node, racing; locks taken in
+    // turn. Through the broken store, so a negative control reaches them too.
+    Tenure tenure = Tenure.on(broken, name);
+    ChaosWorkload.declareSchedules(tenure, history, name);
 
     CountDownLatch stopped = new CountDownLatch(1);
+    AtomicReference<LockWorkload> locks = new AtomicReference<>();
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   line(name, "leaving");
+                  LockWorkload started = locks.get();
+                  if (started != null) {
+                    started.close();
+                  }
                   node.close();
+                  tenure.close(); // releases any lock still held, and closes the store
                   store.close();
                   history.close();
                   stopped.countDown();
                 },
                 "chaos-node-shutdown"));
     node.start();
+    locks.set(LockWorkload.start(tenure.locks(), history, name, lockWork));
     line(name, "joined as " + node.nodeId() + describe(unsafe, stall));
     if (options.containsKey("--exit-with")) {
       ProcessHandle.of(number(options, "--exit-with", 0))

@@ -16,6 +16,9 @@ import org.jspecify.annotations.Nullable;
  * @param handled distinct messages handled at least once
  * @param dead enqueued messages whose final status is {@code DEAD}
  * @param faults faults the harness injected (every kind)
+ * @param slotsFired distinct (schedule, slot) pairs some message carries
+ * @param lockWrites fenced writes under a named lock that committed
+ * @param lockWritesRefused fenced writes whose fence refused them (a superseded or lost holder)
  * @param lost enqueued messages never handled and no longer pending (a safety violation)
  * @param stranded enqueued messages never handled and still pending or in flight after the quiet
  *     period (a safety violation)
@@ -32,6 +35,10 @@ import org.jspecify.annotations.Nullable;
  *     safety violation)
  * @param leaderBounces pauses of the leader followed by more than one leader change (a safety
  *     violation)
+ * @param missedSlots schedule slots that should have a message and have none, are overdue, or were
+ *     skipped (a safety violation)
+ * @param duplicateSlots messages beyond the first for one schedule slot (a safety violation)
+ * @param lockOverlaps fenced writes of a superseded lock holder that committed (a safety violation)
  * @param unfailedOver leader faults never followed by a new leader; reported, not a safety
  *     violation
  * @param failoverMs time from a fault of the leader to the next leader; null if there is none
@@ -45,6 +52,9 @@ public record ChaosReport(
     long handled,
     long dead,
     long faults,
+    long slotsFired,
+    long lockWrites,
+    long lockWritesRefused,
     long lost,
     long stranded,
     long duplicateDeliveries,
@@ -55,6 +65,9 @@ public record ChaosReport(
     long unconvergedAgents,
     long leaderOverlaps,
     long leaderBounces,
+    long missedSlots,
+    long duplicateSlots,
+    long lockOverlaps,
     long unfailedOver,
     @Nullable Millis failoverMs,
     @Nullable Millis convergenceMs,
@@ -78,7 +91,8 @@ public record ChaosReport(
    *
    * @return true if nothing was lost or stranded, no agent overlapped, no stale write was accepted,
    *     no key was handled out of order or had two messages in flight, every agent converged, no
-   *     two nodes led at once and no pause of the leader changed it more than once
+   *     two nodes led at once, no pause of the leader changed it more than once, every schedule
+   *     slot fired exactly one message, and no superseded lock holder's write committed
    */
   public boolean safe() {
     return lost == 0
@@ -89,7 +103,10 @@ public record ChaosReport(
         && keyOverlaps == 0
         && unconvergedAgents == 0
         && leaderOverlaps == 0
-        && leaderBounces == 0;
+        && leaderBounces == 0
+        && missedSlots == 0
+        && duplicateSlots == 0
+        && lockOverlaps == 0;
   }
 
   /**
@@ -102,6 +119,9 @@ public record ChaosReport(
     json.put("handled", handled);
     json.put("dead", dead);
     json.put("faults", faults);
+    json.put("slotsFired", slotsFired);
+    json.put("lockWrites", lockWrites);
+    json.put("lockWritesRefused", lockWritesRefused);
     json.put("lost", lost);
     json.put("stranded", stranded);
     json.put("duplicateDeliveries", duplicateDeliveries);
@@ -112,6 +132,9 @@ public record ChaosReport(
     json.put("unconvergedAgents", unconvergedAgents);
     json.put("leaderOverlaps", leaderOverlaps);
     json.put("leaderBounces", leaderBounces);
+    json.put("missedSlots", missedSlots);
+    json.put("duplicateSlots", duplicateSlots);
+    json.put("lockOverlaps", lockOverlaps);
     json.put("unfailedOver", unfailedOver);
     json.put("failoverMs", failoverMs == null ? null : failoverMs.toMap());
     json.put("convergenceMs", convergenceMs == null ? null : convergenceMs.toMap());

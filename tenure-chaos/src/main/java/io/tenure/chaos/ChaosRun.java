@@ -5,8 +5,10 @@ import io.tenure.NodeInfo;
 import io.tenure.NodeStatus;
 import io.tenure.Queue;
 import io.tenure.QueueMessage;
+import io.tenure.ScheduleInfo;
 import io.tenure.Stores;
 import io.tenure.spi.Lease;
+import io.tenure.spi.MessageQuery;
 import io.tenure.spi.Store;
 import io.tenure.spi.StoreSettings;
 import io.tenure.spi.TablePrefix;
@@ -110,6 +112,8 @@ public final class ChaosRun {
                 name,
                 "--work",
                 Long.toString(settings.work().toMillis()),
+                "--lock-work",
+                Long.toString(settings.lockWork().toMillis()),
                 "--exit-with",
                 Long.toString(ProcessHandle.current().pid())));
     if (!settings.guarded()) {
@@ -379,7 +383,39 @@ public final class ChaosRun {
         owners.put(assignment.uri().toString(), owner);
       }
     }
-    return new FinalState(statuses, ChaosWorkload.expectedAgents(), owners, live);
+    // The schedules before their messages: a slot before a row's next slot has its message
+    // committed by the time the row is read.
+    List<ScheduleInfo> schedules = store.schedules().list(10_000);
+    return new FinalState(
+        statuses,
+        ChaosWorkload.expectedAgents(),
+        owners,
+        live,
+        ChaosWorkload.expectedSchedules(),
+        schedules,
+        slotMessages(store));
+  }
+
+  /** Every message of the schedules' queue still in the table, by id, with its dedupe key. */
+  private static Map<Long, String> slotMessages(Store store) {
+    Map<Long, String> keys = new HashMap<>();
+    long after = 0;
+    while (true) {
+      List<QueueMessage> page =
+          store
+              .queues()
+              .list(
+                  new MessageQuery(ChaosWorkload.SCHEDULED, null, null, null, null, after, 10_000));
+      for (QueueMessage message : page) {
+        if (message.dedupeKey() != null) {
+          keys.put(message.id(), message.dedupeKey());
+        }
+        after = Math.max(after, message.id());
+      }
+      if (page.size() < 10_000) {
+        return keys;
+      }
+    }
   }
 
   private void say(String format, Object... arguments) {

@@ -20,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  * @param rate messages enqueued per second
  * @param work how long a handler of a FIFO message works: longer work makes the window where a
  *     superseded owner's late outcome meets the current claim wider
+ * @param lockWork how long a lock holder's fenced write works between its fence and its commit
+ *     ({@link LockWrites}): longer work makes the window a frozen holder resumes in wider
  * @param seed the fault schedule's seed: the same seed draws the same faults
  * @param dir where node logs and the report go
  * @param jvm the command that starts a JVM on the harness's classpath ({@code java OPTIONS -cp
@@ -43,6 +45,7 @@ public record ChaosSettings(
     Duration quiet,
     int rate,
     Duration work,
+    Duration lockWork,
     long seed,
     Path dir,
     List<String> jvm,
@@ -64,6 +67,9 @@ public record ChaosSettings(
           "pause leader",
           "agent-rows");
 
+  /** The longest a fenced lock write may work: half the locks' TTL, so renewals keep up. */
+  public static final Duration MAX_LOCK_WORK = LockWorkload.TTL.dividedBy(2);
+
   /** The longest leader-pass stall: well past any lease, but a run still makes progress. */
   public static final Duration MAX_STALL = Duration.ofSeconds(30);
 
@@ -77,6 +83,9 @@ public record ChaosSettings(
     }
     if (work.isNegative() || work.compareTo(Duration.ofMinutes(1)) > 0) {
       throw new IllegalArgumentException("work must be 0 to 1 minute, got " + work);
+    }
+    if (lockWork.isNegative() || lockWork.compareTo(MAX_LOCK_WORK) > 0) {
+      throw new IllegalArgumentException("lock-work must be 0 to 1s, got " + lockWork);
     }
     for (Duration duration : List.of(faultPhase, faultEvery, downFor, pauseFor, quiet)) {
       if (duration.isNegative() || duration.isZero()) {

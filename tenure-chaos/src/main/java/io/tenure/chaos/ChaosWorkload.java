@@ -6,15 +6,21 @@ import io.tenure.AgentFamily;
 import io.tenure.AgentUri;
 import io.tenure.Delivery;
 import io.tenure.DemotionReason;
+import io.tenure.MissedSlots;
 import io.tenure.NodeListener;
 import io.tenure.OutgoingMessage;
 import io.tenure.Queue;
 import io.tenure.QueuePolicy;
+import io.tenure.Schedule;
+import io.tenure.Schedules;
+import io.tenure.Tenure;
 import io.tenure.TenureNodeBuilder;
 import io.tenure.spi.Store;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -29,16 +35,39 @@ import org.slf4j.LoggerFactory;
  *   <li>queue {@code exclusive}: consumed in strict order by the agent {@code queue://exclusive};
  *   <li>agents {@code worker://worker-1..6} and {@code singleton://singleton}: each writes the
  *       fenced register with its ownership epoch every {@link #TICK} while it runs;
+ *   <li>schedules {@code every-second} and {@code every-5s} ({@link #schedules}), declared by every
+ *       node at its start, enqueueing to the queue {@code scheduled}, which every node consumes;
+ *   <li>named locks ({@link LockWorkload}): every node takes each in turn and makes fenced writes
+ *       while it holds it.
  * </ul>
  *
- * Every handler's start and end, agent start and stop, register write and leadership gain is
- * appended to the {@link History} by the process where it happened.
+ * Every handler's start and end, agent start and stop, register write, leadership gain, schedule
+ * declaration, handled slot and fenced lock write is appended to the {@link History} by the process
+ * where it happened.
  */
 public final class ChaosWorkload {
   public static final String FIFO = "fifo";
   public static final String UNORDERED = "unordered";
   public static final String EXCLUSIVE = "exclusive";
   public static final int KEYS = 8;
+
+  /** The queue the run's schedules enqueue to. */
+  public static final String SCHEDULED = "scheduled";
+
+  /** A schedule with a slot every second. */
+  public static final String EVERY_SECOND = "every-second";
+
+  /** A schedule with a slot every 5 seconds. */
+  public static final String EVERY_5S = "every-5s";
+
+  /**
+   * The most slots a schedule fires in one go after an outage: far more than any run's outage
+   * holds, so no slot is ever skipped.
+   */
+  static final int CATCH_UP = 1_000;
+
+  /** How long done messages of {@link #SCHEDULED} stay: the whole run, for the final check. */
+  static final Duration KEEP_DONE = Duration.ofDays(1);
 
   /** How long a handler works by default: a little, so claims overlap with handling. */
   public static final Duration DEFAULT_WORK = Duration.ofMillis(2);
@@ -52,13 +81,77 @@ public final class ChaosWorkload {
 
   /** The run's queues on {@code store}, with a short lease so reclaims happen within the run. */
   public static Queue queue(Store store, String name) {
-    return Queue.on(
-        store.queues(),
-        name,
+    return Queue.on(store.queues(), name, policy(name));
+  }
+
+  /**
+   * A queue's policy: a short lease, and for {@link #SCHEDULED} its done messages kept, so that the
+   * final check finds every slot's message in the table.
+   */
+  static QueuePolicy policy(String queue) {
+    QueuePolicy policy =
         QueuePolicy.defaults()
             .withLease(Duration.ofSeconds(5))
             .withBackoff(Duration.ofMillis(100), 2.0, Duration.ofSeconds(2), 0.2)
-            .withMaxAttempts(1_000));
+            .withMaxAttempts(1_000);
+    return queue.equals(SCHEDULED) ? policy.withRetention(KEEP_DONE, KEEP_DONE) : policy;
+  }
+
+  /**
+   * The run's schedules, on whole seconds and whole multiples of 5 s, catching up every missed slot
+   * (up to {@link #CATCH_UP} at once).
+   */
+  static List<Schedule> schedules(Queue scheduled) {
+    return List.of(
+        Schedule.every(EVERY_SECOND, Duration.ofSeconds(1))
+            .enqueue(scheduled, OutgoingMessage.text("tick"))
+            .missedSlots(MissedSlots.catchUp(CATCH_UP)),
+        Schedule.every(EVERY_5S, Duration.ofSeconds(5))
+            .enqueue(scheduled, OutgoingMessage.text("tock"))
+            .missedSlots(MissedSlots.catchUp(CATCH_UP)));
+  }
+
+  /** The schedules every run expects to find at the end. */
+  public static Set<String> expectedSchedules() {
+    return Set.of(EVERY_SECOND, EVERY_5S);
+  }
+
+  /**
+   * Declares the run's schedules as an application does at its start, each node the same ones: the
+   * queue opened on {@code tenure}, then each schedule, recorded with the store's answer. Retried
+   * while the database is away; a node that cannot declare runs on (another node has).
+   */
+  static void declareSchedules(Tenure tenure, History history, String node)
+      throws InterruptedException {
+    Schedules schedules = tenure.schedules();
+    for (Schedule schedule : schedules(tenure.queue(SCHEDULED, policy(SCHEDULED)))) {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          Schedules.Declared declared = schedules.declare(schedule);
+          history.record(
+              HistoryEvent.Kind.SCHEDULE_DECLARED,
+              node,
+              null,
+              schedule.name(),
+              0,
+              null,
+              0,
+              null,
+              declared.name());
+          break;
+        } catch (RuntimeException e) {
+          LOG.warn(
+              "could not declare schedule {} (attempt {}): {}",
+              schedule.name(),
+              attempt,
+              e.toString());
+          if (attempt == 20) {
+            break;
+          }
+          Thread.sleep(500);
+        }
+      }
+    }
   }
 
   /** What the producer sends as message {@code sequence} of {@code queue}. */
@@ -108,6 +201,7 @@ public final class ChaosWorkload {
             queue(store, UNORDERED), 4, delivery -> handled(history, node, delivery, DEFAULT_WORK))
         .exclusiveConsumer(
             queue(store, EXCLUSIVE), delivery -> handled(history, node, delivery, DEFAULT_WORK))
+        .consumer(queue(store, SCHEDULED), 2, delivery -> slotHandled(history, node, delivery))
         .agentFamily(family("worker", 6, history, node, guarded))
         .agentFamily(family("singleton", 1, history, node, guarded))
         .listener(
@@ -241,6 +335,28 @@ public final class ChaosWorkload {
         message.attempts(),
         message.claimToken(),
         null);
+  }
+
+  /** A schedule's message handled: recorded with the schedule and slot its dedupe key names. */
+  private static void slotHandled(History history, String node, Delivery delivery)
+      throws InterruptedException {
+    var message = delivery.message();
+    Thread.sleep(DEFAULT_WORK);
+    Optional<SlotKey> slot = SlotKey.parse(message.dedupeKey());
+    if (slot.isEmpty()) {
+      LOG.warn("message {} of {} names no slot: {}", message.id(), SCHEDULED, message.dedupeKey());
+      return;
+    }
+    history.record(
+        HistoryEvent.Kind.SLOT_HANDLED,
+        node,
+        message.queue(),
+        slot.get().schedule(),
+        message.id(),
+        null,
+        slot.get().micros(),
+        message.claimToken(),
+        message.dedupeKey());
   }
 
   private static AgentFamily family(

@@ -28,6 +28,9 @@ final class CheckExamples {
           "fifoOrderViolations",
           "keyOverlaps",
           "unconvergedAgents",
+          "missedSlots",
+          "duplicateSlots",
+          "lockOverlaps",
           "unfailedOver",
           Checker.HANDLED_OUTCOME_NOT_WRITTEN,
           Checker.NOT_MOVED_AFTER_FAULT);

@@ -86,6 +86,35 @@ import java.util.Set;
  *       fault in that window: one pause, one leader change at most (SPEC §4.7).
  *   <li><b>unconvergedAgents</b>: expected agents whose final owner is absent or null, or names a
  *       node that is not among the live nodes.
+ *   <li><b>Slots.</b> A message stands for the slot its dedupe key names ({@code
+ *       tenure-schedule:NAME@MICROS}, anything after a {@code #} ignored: {@link SlotKey}). The
+ *       messages of a (schedule, slot) are the ids of the schedules' queue that the final table
+ *       holds with that key (done ones are kept) together with those of its {@code SLOT_HANDLED}
+ *       events. {@code slotsFired}: distinct (schedule, slot) pairs with a message.
+ *   <li><b>duplicateSlots</b>: per (schedule, slot), each message beyond the first. A message
+ *       handled twice is one message (a duplicate delivery, not a duplicate slot).
+ *   <li><b>missedSlots</b>: per expected schedule, the sum of:
+ *       <ol type="a">
+ *         <li>1 if its row is not in the final table;
+ *         <li>each slot from its lowest slot up to (not including) the row's next slot at the end
+ *             that no message carries. The row moves past a slot in the transaction that enqueues
+ *             the slot's message (SPEC §10.2), and the row is read before the messages, so every
+ *             slot below it has fired: no slot still due at the end is counted here. The lowest
+ *             slot is the lower of the lowest any message carries and the first slot more than 1 ms
+ *             after its first {@code SCHEDULE_DECLARED} event (the schedule existed by then, so its
+ *             first slot was no later);
+ *         <li>each slot from the row's next slot up to {@link CheckSchedules#SETTLE} (10 s) before
+ *             the row was read (overdue: a live leader fires a slot within a second);
+ *         <li>the slots the row counts as skipped by its missed-slot policy (the run's schedules
+ *             catch up 1,000 slots, so none should be).
+ *       </ol>
+ *   <li><b>Lock writes.</b> {@code lockWrites}: {@code LOCK_WRITE} events, each a fenced write that
+ *       committed, with its lock, its token and its place in the commit order ({@link LockWrites});
+ *       {@code lockWritesRefused}: {@code LOCK_WRITE_REFUSED} events.
+ *   <li><b>lockOverlaps</b>: per lock, its writes in commit order: each whose token is lower than
+ *       the highest token of a write committed before it (a superseded holder's write landed after
+ *       its successor's); plus, once per pair of nodes per token, two different nodes' writes at
+ *       one token.
  *   <li><b>Disruptive faults.</b> A {@code FAULT} whose detail's first word (up to the first
  *       whitespace, case-insensitive) is {@code kill}, {@code pause} or {@code stop}; its target is
  *       the event's node. Other faults (e.g. {@code kill-connections}) count in {@code faults}
@@ -143,11 +172,16 @@ public final class Checker {
     CheckAgents.Counts agents = CheckAgents.check(events, end, examples);
     CheckFaults.Times times = CheckFaults.check(events, examples);
     CheckLeaders.Counts leaders = CheckLeaders.check(events, examples);
+    CheckSchedules.Counts schedules = CheckSchedules.check(events, end, examples);
+    CheckLocks.Counts locks = CheckLocks.check(events, examples);
     return new ChaosReport(
         messages.enqueued(),
         messages.handled(),
         messages.dead(),
         times.faults(),
+        schedules.slotsFired(),
+        locks.writes(),
+        locks.refused(),
         messages.lost(),
         messages.stranded(),
         messages.duplicateDeliveries(),
@@ -158,6 +192,9 @@ public final class Checker {
         agents.unconverged(),
         leaders.overlaps(),
         leaders.bounces(),
+        schedules.missedSlots(),
+        schedules.duplicateSlots(),
+        locks.overlaps(),
         times.unfailedOver(),
         ChaosReport.Millis.of(times.failovers()),
         ChaosReport.Millis.of(times.convergences()),
@@ -220,6 +257,30 @@ public final class Checker {
         if (event.token() == null) {
           throw new IllegalArgumentException(
               "history event " + event.id() + " (" + event.kind() + ") needs a token: " + event);
+        }
+      }
+      case SCHEDULE_DECLARED, LOCK_WRITE_REFUSED -> {
+        if (event.key() == null) {
+          throw new IllegalArgumentException(
+              "history event " + event.id() + " (" + event.kind() + ") needs a name: " + event);
+        }
+      }
+      case SLOT_HANDLED -> {
+        if (event.key() == null || event.message() == 0) {
+          throw new IllegalArgumentException(
+              "history event "
+                  + event.id()
+                  + " (SLOT_HANDLED) needs a schedule and a message id: "
+                  + event);
+        }
+      }
+      case LOCK_WRITE -> {
+        if (event.key() == null || event.message() < 1 || event.epoch() < 1) {
+          throw new IllegalArgumentException(
+              "history event "
+                  + event.id()
+                  + " (LOCK_WRITE) needs a lock, a token and its commit order: "
+                  + event);
         }
       }
       case LEADER, LEADING, LEADING_ENDED, FAULT, FAULT_END -> {}

@@ -1,7 +1,9 @@
 package io.tenure.chaos;
 
 import io.tenure.spi.AgentStore;
+import io.tenure.spi.LockStore;
 import io.tenure.spi.QueueStore;
+import io.tenure.spi.ScheduleStore;
 import io.tenure.spi.Store;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -27,6 +29,18 @@ final class Decorators {
   static Store withQueues(Store store, UnaryOperator<QueueStore> queues) {
     QueueStore decorated = queues.apply(store.queues());
     return replacing(store, "queues", decorated);
+  }
+
+  /** {@code store} with its schedule store replaced by {@code schedules} applied to it. */
+  static Store withSchedules(Store store, UnaryOperator<ScheduleStore> schedules) {
+    ScheduleStore decorated = schedules.apply(store.schedules());
+    return replacing(store, "schedules", decorated);
+  }
+
+  /** {@code store} with its lock store replaced by {@code locks} applied to it. */
+  static Store withLocks(Store store, UnaryOperator<LockStore> locks) {
+    LockStore decorated = locks.apply(store.locks());
+    return replacing(store, "locks", decorated);
   }
 
   private static Store replacing(Store store, String accessor, Object replacement) {

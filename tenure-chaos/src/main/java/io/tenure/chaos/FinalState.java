@@ -1,6 +1,8 @@
 package io.tenure.chaos;
 
+import io.tenure.ScheduleInfo;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -18,12 +20,21 @@ import org.jspecify.annotations.Nullable;
  * @param agentOwners agent URI to the NAME of the node its row names as owner; absent or null if
  *     the agent is unowned
  * @param liveNodes the names of the nodes that are {@code ACTIVE} at the end
+ * @param expectedSchedules the names of the schedules every node declares
+ * @param schedules every schedule row, read before {@code slotMessages}: every slot before a row's
+ *     next slot was fired (or skipped) in the transaction that enqueued its message, so that
+ *     message is in {@code slotMessages} unless it was deleted
+ * @param slotMessages message id to dedupe key, for every message of the schedules' queue still in
+ *     the table (done ones are kept)
  */
 public record FinalState(
     Map<Long, String> messageStatus,
     Set<String> expectedAgents,
     Map<String, @Nullable String> agentOwners,
-    Set<String> liveNodes) {
+    Set<String> liveNodes,
+    Set<String> expectedSchedules,
+    List<ScheduleInfo> schedules,
+    Map<Long, String> slotMessages) {
 
   /** The statuses a message row can have (SPEC §6); a deleted message is absent instead. */
   public static final Set<String> STATUSES = Set.of("PENDING", "INFLIGHT", "DEAD", "DONE");
@@ -42,6 +53,18 @@ public record FinalState(
     expectedAgents = Set.copyOf(expectedAgents);
     agentOwners = Collections.unmodifiableMap(new TreeMap<>(agentOwners));
     liveNodes = Set.copyOf(liveNodes);
+    expectedSchedules = Set.copyOf(expectedSchedules);
+    schedules = List.copyOf(schedules);
+    slotMessages = Map.copyOf(slotMessages);
+  }
+
+  /** The tables of a run without schedules. */
+  public FinalState(
+      Map<Long, String> messageStatus,
+      Set<String> expectedAgents,
+      Map<String, @Nullable String> agentOwners,
+      Set<String> liveNodes) {
+    this(messageStatus, expectedAgents, agentOwners, liveNodes, Set.of(), List.of(), Map.of());
   }
 
   private static void checkStatus(Long message, String status) {

@@ -14,15 +14,19 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A chaos run's history: one table beside Tenure's ({@code <prefix>chaos_history}), written by
- * every process of the run with the database clock, and a fenced register ({@code
- * <prefix>chaos_register}) that agents write with their ownership epoch. Plain JDBC on purpose: the
- * harness must observe Tenure, not go through it.
+ * every process of the run with the database clock; a fenced register ({@code
+ * <prefix>chaos_register}) that agents write with their ownership epoch; and the table lock holders
+ * write under their fence ({@code <prefix>chaos_lock_writes}) with its commit-order counter ({@code
+ * <prefix>chaos_lock_order}, see {@link LockWrites}). Plain JDBC on purpose: the harness must
+ * observe Tenure, not go through it.
  */
 public final class History implements AutoCloseable {
   private final String jdbcUrl;
   private final Flavor flavor;
   private final String table;
   private final String register;
+  private final String lockWrites;
+  private final String lockOrder;
   private Connection connection;
 
   /** The three databases' differences, here only. */
@@ -67,6 +71,8 @@ public final class History implements AutoCloseable {
     }
     this.table = prefix + "chaos_history";
     this.register = prefix + "chaos_register";
+    this.lockWrites = prefix + "chaos_lock_writes";
+    this.lockOrder = prefix + "chaos_lock_order";
   }
 
   /** Creates the tables if missing. */
@@ -89,6 +95,19 @@ public final class History implements AutoCloseable {
                     + register
                     + " (agent VARCHAR(255) NOT NULL PRIMARY KEY,"
                     + " epoch BIGINT NOT NULL, node VARCHAR(64) NOT NULL)");
+            statement.execute(
+                "CREATE TABLE IF NOT EXISTS "
+                    + lockWrites
+                    + " (lock_name VARCHAR(128) NOT NULL, token BIGINT NOT NULL,"
+                    + " node VARCHAR(64) NOT NULL, seq BIGINT NOT NULL,"
+                    + " commit_order BIGINT NOT NULL, at "
+                    + flavor.timeType
+                    + " NOT NULL)");
+            statement.execute(
+                "CREATE TABLE IF NOT EXISTS "
+                    + lockOrder
+                    + " (id INTEGER NOT NULL PRIMARY KEY, n BIGINT NOT NULL)");
+            statement.execute(seedLockOrder());
           }
           return null;
         });
@@ -217,6 +236,80 @@ public final class History implements AutoCloseable {
             c.setAutoCommit(true);
           }
         });
+  }
+
+  /**
+   * The body of one fenced lock write, in the caller's open transaction on {@code c} (its own
+   * connection, see {@link #openConnection}), after the fence held: takes the next number of the
+   * commit-order counter, whose row stays locked until the transaction ends, then writes the row
+   * into the protected table and its {@code LOCK_WRITE} history line with that number. Neither
+   * commits nor rolls back.
+   *
+   * @return the write's place in the commit order
+   */
+  long lockWrite(Connection c, String lock, long token, String node, long sequence)
+      throws SQLException {
+    try (Statement statement = c.createStatement()) {
+      statement.executeUpdate("UPDATE " + lockOrder + " SET n = n + 1 WHERE id = 1");
+    }
+    long order;
+    try (Statement statement = c.createStatement();
+        ResultSet rows = statement.executeQuery("SELECT n FROM " + lockOrder + " WHERE id = 1")) {
+      if (!rows.next()) {
+        throw new IllegalStateException(lockOrder + " has no counter row");
+      }
+      order = rows.getLong(1);
+    }
+    try (PreparedStatement insert =
+        c.prepareStatement(
+            "INSERT INTO "
+                + lockWrites
+                + " (lock_name, token, node, seq, commit_order, at) VALUES (?, ?, ?, ?, ?, "
+                + flavor.now
+                + ")")) {
+      insert.setString(1, lock);
+      insert.setLong(2, token);
+      insert.setString(3, node);
+      insert.setLong(4, sequence);
+      insert.setLong(5, order);
+      insert.executeUpdate();
+    }
+    insert(
+        c,
+        HistoryEvent.Kind.LOCK_WRITE,
+        node,
+        null,
+        lock,
+        order,
+        null,
+        token,
+        null,
+        "write " + sequence);
+    return order;
+  }
+
+  /**
+   * A new connection to the run's database, for a caller that runs transactions of its own ({@link
+   * LockWrites}); the caller closes it.
+   */
+  Connection openConnection() throws SQLException {
+    Connection c = DriverManager.getConnection(jdbcUrl);
+    if (flavor == Flavor.SQLITE) {
+      try (Statement statement = c.createStatement()) {
+        statement.execute("PRAGMA busy_timeout = 10000");
+      }
+    }
+    return c;
+  }
+
+  private String seedLockOrder() {
+    return switch (flavor) {
+      case SQLITE -> "INSERT OR IGNORE INTO " + lockOrder + " (id, n) VALUES (1, 0)";
+      case POSTGRESQL ->
+          "INSERT INTO " + lockOrder + " (id, n) VALUES (1, 0) ON CONFLICT (id) DO NOTHING";
+      case MARIADB ->
+          "INSERT INTO " + lockOrder + " (id, n) VALUES (1, 0) ON DUPLICATE KEY UPDATE id = id";
+    };
   }
 
   private String insertIfAbsent() {
@@ -545,13 +638,15 @@ public final class History implements AutoCloseable {
     }
   }
 
-  /** Drops both tables (for tests and cleanup). */
+  /** Drops the harness's tables (for tests and cleanup). */
   public synchronized void drop() {
     run(
         c -> {
           try (Statement statement = c.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + table);
             statement.execute("DROP TABLE IF EXISTS " + register);
+            statement.execute("DROP TABLE IF EXISTS " + lockWrites);
+            statement.execute("DROP TABLE IF EXISTS " + lockOrder);
           }
           return null;
         });
@@ -578,12 +673,7 @@ public final class History implements AutoCloseable {
 
   private Connection connection() throws SQLException {
     if (connection == null || connection.isClosed()) {
-      connection = DriverManager.getConnection(jdbcUrl);
-      if (flavor == Flavor.SQLITE) {
-        try (Statement statement = connection.createStatement()) {
-          statement.execute("PRAGMA busy_timeout = 10000");
-        }
-      }
+      connection = openConnection();
     }
     return connection;
   }

@@ -14,13 +14,18 @@ import org.jspecify.annotations.Nullable;
  *     target, {@link #EVERY_NODE} for one that hits every node)
  * @param queue the queue, for message events
  * @param key the message's ordering key; {@link #EXCLUSIVE} for a message of an exclusive queue
- *     (strict order over the whole queue); null for an unordered message
+ *     (strict order over the whole queue); null for an unordered message; the schedule's name
+ *     ({@code SCHEDULE_DECLARED}, {@code SLOT_HANDLED}); the lock's name ({@code LOCK_WRITE},
+ *     {@code LOCK_WRITE_REFUSED})
  * @param message the message id, for message events; for {@code LEADING} and {@code LEADING_ENDED},
- *     how many milliseconds before {@code at} the node was seen; 0 otherwise
+ *     how many milliseconds before {@code at} the node was seen; for {@code LOCK_WRITE}, the
+ *     write's place in the commit order; 0 otherwise
  * @param agent the agent URI, for agent events
  * @param epoch the agent's ownership epoch (agent events), the leader epoch ({@code LEADER}), or
  *     the claim's attempt number ({@code HANDLING}, {@code HANDLED}: a message's claims count up,
- *     except that a release gives its number back); 0 otherwise
+ *     except that a release gives its number back); the slot in microseconds since the epoch
+ *     ({@code SLOT_HANDLED}); the lock's fencing token ({@code LOCK_WRITE}, {@code
+ *     LOCK_WRITE_REFUSED}); 0 otherwise
  * @param token the claim token of a message being handled, the pairing token of a leader write, or
  *     null
  * @param detail free text: a fault's kind and target, an error
@@ -93,6 +98,25 @@ public record HistoryEvent(
      */
     FAULT,
     /** The harness ended a fault (e.g. {@code resume} after a pause), {@code node} its target. */
-    FAULT_END
+    FAULT_END,
+    /**
+     * {@code node} declared the schedule {@code key} at its start; {@code detail} is the store's
+     * answer ({@code CREATED}, {@code UNCHANGED} or {@code UPDATED}).
+     */
+    SCHEDULE_DECLARED,
+    /**
+     * A handler on {@code node} finished {@code message} of {@code queue} (claim {@code token}),
+     * the message of the schedule {@code key} for its slot {@code epoch} (microseconds since the
+     * epoch), read from its dedupe key ({@code detail}).
+     */
+    SLOT_HANDLED,
+    /**
+     * {@code node}, holding the named lock {@code key} at fencing token {@code epoch}, made a
+     * fenced write that committed; {@code message} is its place in the commit order of every fenced
+     * write of the run (see {@link LockWrites}), {@code detail} the node's own write number.
+     */
+    LOCK_WRITE,
+    /** As above, but the fence refused: the write was rolled back ({@code message} is 0). */
+    LOCK_WRITE_REFUSED
   }
 }

@@ -1,6 +1,7 @@
 package io.tenure.chaos;
 
 import io.tenure.spi.AgentStore;
+import io.tenure.spi.ScheduleStore;
 import io.tenure.spi.Store;
 import java.time.Duration;
 
@@ -15,6 +16,11 @@ import java.time.Duration;
  *
  * <p>Only the leader pass reads every row ({@code readAll}); a node's sweep reads its own ({@code
  * readFor}) and is not delayed. Wrap it around the recording store ({@link LeaderWrites}).
+ *
+ * <p>The leader's other duty, firing schedules, stalls the same way: after it read the due
+ * schedules, each at its version, and before it fires them. A leader deposed in that window fires a
+ * plan of slots its successor may have fired already, under a fence and a version that are both
+ * stale: what the schedule store's fence, version and dedupe key refuse (SPEC §10.2).
  */
 final class LeaderPassStall {
   private LeaderPassStall() {}
@@ -23,16 +29,30 @@ final class LeaderPassStall {
     if (stall.isZero()) {
       return store;
     }
-    return Decorators.withAgents(
-        store,
-        agents ->
+    Store stalledPasses =
+        Decorators.withAgents(
+            store,
+            agents ->
+                Decorators.proxy(
+                    AgentStore.class,
+                    (proxy, method, args) -> {
+                      if (method.getName().equals("readAll")) {
+                        sleep(stall);
+                      }
+                      return Decorators.call(agents, method, args);
+                    }));
+    // The schedule firer's pass: it read the due schedules (their versions), stalls, then fires.
+    return Decorators.withSchedules(
+        stalledPasses,
+        schedules ->
             Decorators.proxy(
-                AgentStore.class,
+                ScheduleStore.class,
                 (proxy, method, args) -> {
-                  if (method.getName().equals("readAll")) {
+                  Object result = Decorators.call(schedules, method, args);
+                  if (method.getName().equals("due")) {
                     sleep(stall);
                   }
-                  return Decorators.call(agents, method, args);
+                  return result;
                 }));
   }
 

@@ -17,7 +17,14 @@ public enum UnsafeGuard {
   /** The claim token on resolves (SPEC §6.3): a late outcome is written over the current claim. */
   TOKEN("token"),
   /** The leader epoch guard on assignment writes (SPEC §4.5): a deposed leader's pass lands. */
-  LEADER_FENCE("leader-fence");
+  LEADER_FENCE("leader-fence"),
+  /**
+   * One message per schedule slot (SPEC §10.2): each slot's message gets a dedupe key of its own,
+   * and a fire ignores the leader fence and the version it read.
+   */
+  SCHEDULE_DEDUPE("schedule-dedupe"),
+  /** A named lock's fence (SPEC §11): a superseded holder's fenced write commits. */
+  LOCK_TOKEN("lock-token");
 
   private final String label;
 
@@ -37,7 +44,10 @@ public enum UnsafeGuard {
     return Arrays.stream(values()).filter(guard -> guard.label.equals(label)).findFirst();
   }
 
-  /** Every label, for a refusal's message: {@code handoff, token or leader-fence}. */
+  /**
+   * Every label, for a refusal's message: {@code handoff, token, leader-fence, schedule-dedupe or
+   * lock-token}.
+   */
   public static String labels() {
     String all = Arrays.stream(values()).map(UnsafeGuard::label).collect(Collectors.joining(", "));
     int last = all.lastIndexOf(", ");
@@ -50,6 +60,8 @@ public enum UnsafeGuard {
       case HANDOFF -> BrokenGuards.skipHandoff(store);
       case TOKEN -> BrokenGuards.skipClaimToken(store);
       case LEADER_FENCE -> BrokenGuards.skipLeaderFence(store);
+      case SCHEDULE_DEDUPE -> BrokenGuards.skipScheduleDedupe(store);
+      case LOCK_TOKEN -> BrokenGuards.skipLockToken(store);
     };
   }
 

@@ -8,27 +8,43 @@ import io.tenure.MessageStatus;
 import io.tenure.NodeStatus;
 import io.tenure.OutgoingMessage;
 import io.tenure.QueueMessage;
+import io.tenure.Schedule;
+import io.tenure.Stores;
 import io.tenure.inmemory.InMemoryStore;
 import io.tenure.spi.AssignmentWrite;
 import io.tenure.spi.ClaimRequest;
 import io.tenure.spi.LeaderFence;
+import io.tenure.spi.LockGrant;
 import io.tenure.spi.MembershipStore;
 import io.tenure.spi.MembershipWrite;
 import io.tenure.spi.MessageClaim;
+import io.tenure.spi.MessageQuery;
+import io.tenure.spi.NewMessage;
 import io.tenure.spi.NewNode;
 import io.tenure.spi.Resolution;
 import io.tenure.spi.ResolveResult;
+import io.tenure.spi.ScheduleDefinition;
+import io.tenure.spi.ScheduleFiring;
 import io.tenure.spi.Store;
+import io.tenure.spi.StoreSettings;
+import io.tenure.spi.TablePrefix;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Each decorator of {@link UnsafeGuard} lets through exactly what its guard refuses, shown on the
- * in-memory store: the same call on the store as it is is refused (the control), and on the broken
- * store it lands. The chaos runs then show the checker catches the result.
+ * in-memory store (on SQLite for the lock fence, which needs a JDBC transaction): the same call on
+ * the store as it is is refused (the control), and on the broken store it lands. The chaos runs
+ * then show the checker catches the result.
  */
 class BrokenGuardsTest {
   private static final AgentUri AGENT = AgentUri.parse("worker://worker-1");
@@ -126,6 +142,92 @@ class BrokenGuardsTest {
     UnsafeGuard.HANDOFF.breakIn(store).agents().placeAll(Map.of(AGENT, "n2"), Set.of(), leader);
 
     assertThat(store.agents().read(AGENT).orElseThrow().owner()).isEqualTo("n1");
+  }
+
+  @Test
+  void schedule_dedupe_a_deposed_leaders_stale_fire_enqueues_a_slot_a_second_time() {
+    Instant slot = Instant.parse("2025-01-01T00:00:01Z");
+    store
+        .schedules()
+        .declare(
+            new ScheduleDefinition(
+                Schedule.every("s", Duration.ofSeconds(1))
+                    .enqueue(ChaosWorkload.SCHEDULED, OutgoingMessage.text("tick")),
+                5,
+                slot));
+    long version = store.schedules().read("s").orElseThrow().version();
+    LeaderFence deposed = leader();
+    store.leases().release(deposed.nodeId(), deposed.epoch());
+    LeaderFence successor =
+        new LeaderFence(
+            "successor",
+            store.leases().acquire("successor", Duration.ofMinutes(5)).orElseThrow().epoch());
+    ScheduleFiring stale = firing(version, slot);
+    assertThat(store.schedules().fire(successor, stale)).isInstanceOf(ScheduleFiring.Fired.class);
+
+    assertThat(store.schedules().fire(deposed, stale)).isInstanceOf(ScheduleFiring.Fenced.class);
+    assertThat(messagesFor(slot)).hasSize(1);
+
+    Store broken = UnsafeGuard.SCHEDULE_DEDUPE.breakIn(store);
+    assertThat(broken.schedules().fire(deposed, stale)).isInstanceOf(ScheduleFiring.Fired.class);
+    assertThat(messagesFor(slot)).hasSize(2);
+  }
+
+  @Test
+  void lock_token_a_superseded_holders_fence_holds(@TempDir Path folder) throws Exception {
+    String url = "sqlite:" + folder.resolve("locks.db");
+    try (Store sqlite = Stores.open(new StoreSettings(url, TablePrefix.of("t_"), true));
+        Connection transaction = DriverManager.getConnection("jdbc:" + url)) {
+      LockGrant first =
+          sqlite.locks().acquire("lock", "owner-1", "n1", Duration.ofMinutes(1)).orElseThrow();
+      assertThat(sqlite.locks().release(first, Duration.ZERO)).isTrue();
+      LockGrant second =
+          sqlite.locks().acquire("lock", "owner-2", "n2", Duration.ofMinutes(1)).orElseThrow();
+      transaction.setAutoCommit(false);
+
+      assertThat(sqlite.locks().holds(transaction, first)).isFalse();
+      assertThat(sqlite.locks().holds(transaction, second)).isTrue();
+      transaction.rollback();
+
+      Store broken = UnsafeGuard.LOCK_TOKEN.breakIn(sqlite);
+      assertThat(broken.locks().holds(transaction, first)).isTrue();
+      assertThat(broken.locks().holds(first)).isFalse();
+      transaction.rollback();
+    }
+  }
+
+  private static ScheduleFiring firing(long version, Instant slot) {
+    return new ScheduleFiring(
+        "s",
+        version,
+        List.of(
+            new ScheduleFiring.Slot(
+                slot,
+                new NewMessage(
+                    ChaosWorkload.SCHEDULED,
+                    null,
+                    "tick".getBytes(StandardCharsets.UTF_8),
+                    "text/plain",
+                    Map.of(),
+                    0,
+                    5,
+                    Duration.ZERO,
+                    ScheduleFiring.dedupeKey("s", slot)))),
+        0,
+        slot.plusSeconds(1));
+  }
+
+  private List<QueueMessage> messagesFor(Instant slot) {
+    return store
+        .queues()
+        .list(new MessageQuery(ChaosWorkload.SCHEDULED, null, null, null, null, 0, 100))
+        .stream()
+        .filter(
+            m ->
+                SlotKey.parse(m.dedupeKey())
+                    .map(key -> key.micros() == SlotKey.micros(slot))
+                    .orElse(false))
+        .toList();
   }
 
   private LeaderFence leader() {

@@ -3,8 +3,12 @@ package io.tenure.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tenure.Schedule;
+import io.tenure.ScheduleInfo;
 import io.tenure.chaos.HistoryEvent.Kind;
 import io.tenure.server.Json;
+import io.tenure.spi.ScheduleFiring;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -48,7 +52,9 @@ class CheckerTest {
 
     assertThat(report)
         .isEqualTo(
-            new ChaosReport(3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null, Map.of()));
+            new ChaosReport(
+                3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null,
+                Map.of()));
     assertThat(report.safe()).isTrue();
   }
 
@@ -906,6 +912,9 @@ class CheckerTest {
             "handled",
             "dead",
             "faults",
+            "slotsFired",
+            "lockWrites",
+            "lockWritesRefused",
             "lost",
             "stranded",
             "duplicateDeliveries",
@@ -916,6 +925,9 @@ class CheckerTest {
             "unconvergedAgents",
             "leaderOverlaps",
             "leaderBounces",
+            "missedSlots",
+            "duplicateSlots",
+            "lockOverlaps",
             "unfailedOver",
             "failoverMs",
             "convergenceMs",
@@ -1084,7 +1096,292 @@ class CheckerTest {
         .isZero();
   }
 
+  // ---- schedules
+
+  @Test
+  void every_slot_up_to_the_schedules_next_slot_with_one_message_is_clean() {
+    ChaosReport report =
+        Checker.check(
+            new Timeline().declared(SECONDLY, "n1").events(),
+            schedulesEnd(row(SECONDLY, second(6), second(8), 0), table(SECONDLY, 1, 2, 3, 4, 5)));
+
+    assertThat(report.slotsFired()).isEqualTo(5);
+    assertThat(report.missedSlots()).isZero();
+    assertThat(report.duplicateSlots()).isZero();
+    assertThat(report.safe()).isTrue();
+  }
+
+  @Test
+  void a_slot_below_the_schedules_next_slot_that_no_message_carries_is_missed() {
+    ChaosReport report =
+        Checker.check(
+            List.of(),
+            schedulesEnd(row(SECONDLY, second(6), second(8), 0), table(SECONDLY, 1, 2, 4, 5)));
+
+    assertThat(report.missedSlots()).isEqualTo(1);
+    assertThat(report.safe()).isFalse();
+    assertThat(report.examples().get("missedSlots"))
+        .containsExactly(
+            "every-second: no message for the slot 2025-01-01T00:00:03Z, though its next slot at"
+                + " the end was 2025-01-01T00:00:06Z");
+  }
+
+  @Test
+  void a_slot_the_row_moved_past_is_missed_without_a_message_even_above_the_last_message() {
+    ChaosReport report =
+        Checker.check(
+            List.of(),
+            schedulesEnd(row(SECONDLY, second(6), second(8), 0), table(SECONDLY, 1, 2, 3, 4)));
+
+    assertThat(report.missedSlots()).isEqualTo(1);
+    assertThat(report.examples().get("missedSlots"))
+        .containsExactly(
+            "every-second: no message for the slot 2025-01-01T00:00:05Z, though its next slot at"
+                + " the end was 2025-01-01T00:00:06Z");
+  }
+
+  @Test
+  void a_slot_whose_message_left_the_table_but_was_handled_is_not_missed() {
+    Timeline h = new Timeline().slotHandled(103, SECONDLY, second(3), "n2");
+
+    ChaosReport report =
+        Checker.check(
+            h.events(),
+            schedulesEnd(row(SECONDLY, second(6), second(8), 0), table(SECONDLY, 1, 2, 4, 5)));
+
+    assertThat(report.missedSlots()).isZero();
+    assertThat(report.slotsFired()).isEqualTo(5);
+  }
+
+  @Test
+  void a_slot_due_at_the_end_is_missed_only_once_it_is_overdue_by_the_settle_time() {
+    Map<Long, String> fired = table(SECONDLY, 1, 2, 3, 4, 5);
+    Instant next = second(6);
+
+    ChaosReport justDue =
+        Checker.check(
+            List.of(),
+            schedulesEnd(
+                row(SECONDLY, next, next.plus(CheckSchedules.SETTLE).minusMillis(1), 0), fired));
+    ChaosReport overdue =
+        Checker.check(
+            List.of(),
+            schedulesEnd(row(SECONDLY, next, next.plus(CheckSchedules.SETTLE), 0), fired));
+
+    assertThat(justDue.missedSlots()).isZero();
+    assertThat(overdue.missedSlots()).isEqualTo(1);
+    assertThat(overdue.examples().get("missedSlots"))
+        .containsExactly(
+            "every-second: the slot 2025-01-01T00:00:06Z had not fired at the end"
+                + " (2025-01-01T00:00:16Z), over 10 s after it was due");
+  }
+
+  @Test
+  void the_first_slot_after_the_first_declaration_must_have_fired() {
+    Timeline early =
+        new Timeline().at(500).declared(SECONDLY, "n2").at(2500).declared(SECONDLY, "n1");
+    Timeline late = new Timeline().at(2500).declared(SECONDLY, "n1");
+    FinalState end = schedulesEnd(row(SECONDLY, second(6), second(8), 0), table(SECONDLY, 3, 4, 5));
+
+    assertThat(Checker.check(early.events(), end).missedSlots()).isEqualTo(2);
+    assertThat(Checker.check(late.events(), end).missedSlots()).isZero();
+  }
+
+  @Test
+  void slots_skipped_by_the_missed_slot_policy_are_missed() {
+    ChaosReport report =
+        Checker.check(
+            List.of(),
+            schedulesEnd(row(SECONDLY, second(6), second(8), 2), table(SECONDLY, 1, 2, 3, 4, 5)));
+
+    assertThat(report.missedSlots()).isEqualTo(2);
+    assertThat(report.examples().get("missedSlots"))
+        .containsExactly("every-second: 2 slots skipped by its missed-slot policy");
+  }
+
+  @Test
+  void a_declared_schedule_missing_from_the_table_is_missed() {
+    FinalState end =
+        new FinalState(
+            Map.of(), Set.of(), Map.of(), Set.of(), Set.of(SECONDLY), List.of(), Map.of());
+
+    ChaosReport report = Checker.check(List.of(), end);
+
+    assertThat(report.missedSlots()).isEqualTo(1);
+    assertThat(report.examples().get("missedSlots"))
+        .containsExactly("every-second: no such schedule at the end");
+  }
+
+  @Test
+  void two_messages_for_one_slot_are_a_duplicate_slot_wherever_each_was_seen() {
+    Map<Long, String> messages = new HashMap<>(table(SECONDLY, 1, 2, 3));
+    messages.put(7L, slotKey(SECONDLY, second(2)) + "#unsafe-1");
+    Timeline h = new Timeline().slotHandled(9, SECONDLY, second(2), "n3");
+
+    ChaosReport report =
+        Checker.check(h.events(), schedulesEnd(row(SECONDLY, second(4), second(5), 0), messages));
+
+    assertThat(report.duplicateSlots()).isEqualTo(2);
+    assertThat(report.slotsFired()).isEqualTo(3);
+    assertThat(report.safe()).isFalse();
+    assertThat(report.examples().get("duplicateSlots"))
+        .containsExactly("every-second: slot 2025-01-01T00:00:02Z carried by 3 messages (2, 7, 9)");
+  }
+
+  @Test
+  void one_message_of_a_slot_handled_twice_is_no_duplicate_slot() {
+    Timeline h =
+        new Timeline()
+            .slotHandled(2, SECONDLY, second(2), "n1")
+            .slotHandled(2, SECONDLY, second(2), "n2");
+
+    ChaosReport report =
+        Checker.check(
+            h.events(),
+            schedulesEnd(row(SECONDLY, second(4), second(5), 0), table(SECONDLY, 1, 2, 3)));
+
+    assertThat(report.duplicateSlots()).isZero();
+    assertThat(report.safe()).isTrue();
+  }
+
+  // ---- named locks
+
+  @Test
+  void a_write_under_a_lower_token_committed_after_a_higher_one_is_a_lock_overlap() {
+    // n1 wrote before its pause (its row's time is early) and committed after n2's write.
+    Timeline h =
+        new Timeline()
+            .at(0)
+            .lockWrite(LOCK, "n1", 3, 10)
+            .at(100)
+            .lockWrite(LOCK, "n1", 3, 12)
+            .at(2500)
+            .lockWrite(LOCK, "n2", 4, 11);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.lockOverlaps()).isEqualTo(1);
+    assertThat(report.lockWrites()).isEqualTo(3);
+    assertThat(report.safe()).isFalse();
+    assertThat(report.examples().get("lockOverlaps"))
+        .containsExactly(
+            "chaos-lock-1: n1's write at token 3 (commit 12) committed after n2's write at token 4"
+                + " (commit 11) had been accepted");
+  }
+
+  @Test
+  void commit_order_not_the_clock_decides_and_refused_writes_do_not_count() {
+    // n1's last write's row is timed after n2's first, but it committed first; then n1 is refused.
+    Timeline h =
+        new Timeline()
+            .at(0)
+            .lockWrite(LOCK, "n1", 3, 10)
+            .at(3000)
+            .lockWrite(LOCK, "n1", 3, 11)
+            .at(2500)
+            .lockWrite(LOCK, "n2", 4, 12)
+            .at(4000)
+            .lockRefused(LOCK, "n1", 3)
+            .lockWrite(LOCK, "n2", 4, 13)
+            .lockWrite(OTHER_LOCK, "n1", 1, 14);
+
+    ChaosReport report = Checker.check(h.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.lockOverlaps()).isZero();
+    assertThat(report.lockWrites()).isEqualTo(5);
+    assertThat(report.lockWritesRefused()).isEqualTo(1);
+    assertThat(report.safe()).isTrue();
+  }
+
+  @Test
+  void two_nodes_writing_under_one_token_overlap_once_per_pair() {
+    Timeline twoNodes =
+        new Timeline()
+            .lockWrite(LOCK, "n1", 5, 1)
+            .lockWrite(LOCK, "n2", 5, 2)
+            .lockWrite(LOCK, "n1", 5, 3)
+            .lockWrite(LOCK, "n2", 5, 4);
+    Timeline oneNode =
+        new Timeline()
+            .lockWrite(LOCK, "n1", 5, 1)
+            .lockWrite(LOCK, "n1", 5, 2)
+            .lockWrite(LOCK, "n2", 6, 3);
+
+    ChaosReport report = Checker.check(twoNodes.events(), end(Map.of(), Map.of()));
+
+    assertThat(report.lockOverlaps()).isEqualTo(1);
+    assertThat(report.examples().get("lockOverlaps"))
+        .containsExactly("chaos-lock-1: n1 and n2 both wrote at token 5");
+    assertThat(Checker.check(oneNode.events(), end(Map.of(), Map.of())).lockOverlaps()).isZero();
+  }
+
+  @Test
+  void a_lock_write_without_its_commit_order_is_refused() {
+    Timeline h = new Timeline().lockWrite(LOCK, "n1", 5, 0);
+
+    assertThatThrownBy(() -> Checker.check(h.events(), end(Map.of(), Map.of())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("LOCK_WRITE");
+  }
+
+  @Test
+  void slot_keys_name_their_schedule_and_slot_and_ignore_a_suffix() {
+    Instant slot = Instant.parse("2025-01-01T00:00:03.000250Z");
+
+    assertThat(SlotKey.parse(slotKey("a@b", slot)))
+        .contains(new SlotKey("a@b", SlotKey.micros(slot)));
+    assertThat(SlotKey.parse(slotKey("s", slot) + "#unsafe-x").orElseThrow().slot())
+        .isEqualTo(slot);
+    assertThat(SlotKey.parse("tenure-schedule:s:manual:123")).isEmpty();
+    assertThat(SlotKey.parse("order-7")).isEmpty();
+    assertThat(SlotKey.parse(null)).isEmpty();
+  }
+
   // ---- helpers
+
+  private static final String SECONDLY = "every-second";
+  private static final String LOCK = "chaos-lock-1";
+  private static final String OTHER_LOCK = "chaos-lock-2";
+
+  private static Instant second(long n) {
+    return T0.plusSeconds(n);
+  }
+
+  /** A schedule's row at the end: every second, running. */
+  private static ScheduleInfo row(String name, Instant next, Instant readAt, long skipped) {
+    return new ScheduleInfo(
+        Schedule.every(name, Duration.ofSeconds(1)),
+        1,
+        false,
+        null,
+        next,
+        null,
+        null,
+        null,
+        0,
+        skipped,
+        1,
+        readAt);
+  }
+
+  /** The schedules' queue at the end: message {@code n} for the slot {@code second(n)}. */
+  private static Map<Long, String> table(String schedule, long... seconds) {
+    Map<Long, String> messages = new HashMap<>();
+    for (long n : seconds) {
+      messages.put(n, slotKey(schedule, second(n)));
+    }
+    return messages;
+  }
+
+  private static FinalState schedulesEnd(ScheduleInfo row, Map<Long, String> messages) {
+    return new FinalState(
+        Map.of(), Set.of(), Map.of(), Set.of(), Set.of(row.name()), List.of(row), messages);
+  }
+
+  /** The dedupe key the stores give a slot's message. */
+  private static String slotKey(String schedule, Instant slot) {
+    return ScheduleFiring.dedupeKey(schedule, slot);
+  }
 
   /** Expected agents are the owners' keys; live nodes n1 and n2. */
   private static FinalState end(Map<Long, String> statuses, Map<String, String> owners) {
@@ -1189,6 +1486,31 @@ class CheckerTest {
 
     Timeline faultEnd(String detail, String node) {
       return add(Kind.FAULT_END, node, null, null, 0, null, 0, detail);
+    }
+
+    Timeline declared(String schedule, String node) {
+      return add(Kind.SCHEDULE_DECLARED, node, null, schedule, 0, null, 0, "CREATED");
+    }
+
+    Timeline slotHandled(long message, String schedule, Instant slot, String node) {
+      return add(
+          Kind.SLOT_HANDLED,
+          node,
+          "scheduled",
+          schedule,
+          message,
+          null,
+          SlotKey.micros(slot),
+          slotKey(schedule, slot));
+    }
+
+    /** A fenced write under {@code lock} at {@code token}, the {@code order}-th to commit. */
+    Timeline lockWrite(String lock, String node, long token, long order) {
+      return add(Kind.LOCK_WRITE, node, null, lock, order, null, token, "write");
+    }
+
+    Timeline lockRefused(String lock, String node, long token) {
+      return add(Kind.LOCK_WRITE_REFUSED, node, null, lock, 0, null, token, "write");
     }
 
     List<HistoryEvent> events() {

@@ -28,11 +28,12 @@ import picocli.CommandLine.Spec;
     description = {
       "Run the fault harness and check the safety invariants.",
       "N node processes, a workload on FIFO, unordered and exclusive queues, agents writing a fenced"
-          + " register, and faults (SIGKILL the leader or any node, SIGSTOP past the lease, SIGTERM)"
-          + " on a seeded schedule; then a quiet period and a check of the history.",
+          + " register, two schedules and two named locks under which holders make fenced writes, and"
+          + " faults (SIGKILL the leader or any node, SIGSTOP past the lease, SIGTERM) on a seeded"
+          + " schedule; then a quiet period and a check of the history.",
       "Prints the JSON report on stdout and in the run's folder; exit 0 only if every safety"
           + " invariant held (lost, stranded, agent overlaps, stale-epoch writes, FIFO order,"
-          + " convergence), 7 otherwise."
+          + " convergence, missed and duplicate schedule slots, lock overlaps), 7 otherwise."
     })
 final class ChaosCommand implements Callable<Integer> {
   static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
@@ -119,6 +120,15 @@ final class ChaosCommand implements Callable<Integer> {
   @Nullable Duration work;
 
   @Option(
+      names = "--lock-work",
+      paramLabel = "D",
+      converter = DurationConverter.class,
+      description =
+          "How long a lock holder's fenced write works between its fence and its commit, 0 to 1s;"
+              + " longer work with pauses makes frozen holders resume mid-write. Default: 2ms.")
+  @Nullable Duration lockWork;
+
+  @Option(
       names = "--unguarded",
       hidden = true,
       description =
@@ -133,7 +143,10 @@ final class ChaosCommand implements Callable<Integer> {
           "Negative control: every node of the run breaks a guard, from outside Tenure, around its store"
               + " (handoff: a move frees the row at once instead of the two-phase hand-off; token: resolves"
               + " carry the message's current claim token; leader-fence: assignment writes carry the"
-              + " current leader's epoch). Only the run's own node processes do; no 'tenure node' can.")
+              + " current leader's epoch; schedule-dedupe: each slot's message has a dedupe key of its"
+              + " own and fires ignore the leader fence and the version they read; lock-token: a lock's"
+              + " fence holds for any holder). Only the run's own node processes do; no 'tenure node'"
+              + " can.")
   @Nullable String unsafe;
 
   @Option(
@@ -142,8 +155,8 @@ final class ChaosCommand implements Callable<Integer> {
       converter = DurationConverter.class,
       description =
           "Testing: each leader pass of the run's nodes sleeps D after taking its fence and membership"
-              + " snapshot, as a GC pause would; with pauses this makes deposed leaders resume mid-pass."
-              + " Default: 0.")
+              + " snapshot, and each schedule pass after reading the due schedules, as a GC pause would;"
+              + " with pauses this makes deposed leaders resume mid-pass. Default: 0.")
   @Nullable Duration stallLeaderPass;
 
   @Spec CommandSpec spec;
@@ -192,6 +205,7 @@ final class ChaosCommand implements Callable<Integer> {
               quiet != null ? quiet : chosen.quiet,
               rate != null ? rate : chosen.rate,
               work != null ? work : io.tenure.chaos.ChaosWorkload.DEFAULT_WORK,
+              lockWork != null ? lockWork : io.tenure.chaos.ChaosWorkload.DEFAULT_WORK,
               chosenSeed,
               folder,
               DemoCommand.javaOnClasspath(),

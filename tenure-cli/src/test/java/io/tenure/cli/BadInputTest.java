@@ -106,6 +106,7 @@ class BadInputTest {
     String[][] cases = {
       {"--rate", "0", "rate must be 1 to 1000"},
       {"--work", "2m", "work must be 0 to 1 minute"},
+      {"--lock-work", "2s", "lock-work must be 0 to 1s"},
       {"--stall-leader-pass", "31s", "--stall-leader-pass must be 0 to 30s"},
       {"--unsafe", "everything", "unknown --unsafe guard 'everything'"},
       {"--faults", "flood", "unknown fault 'flood'"},
