@@ -20,6 +20,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -297,6 +298,44 @@ public abstract class LocksComplianceTest extends FixtureSupport {
 
     assertThat(won).hasSize(1);
     assertThat(won.get(0).token()).isEqualTo(2);
+  }
+
+  /**
+   * K2 under sustained contention: acquirers that keep asking for one name that exists, held or
+   * just released, are granted or refused, never failed. (On MariaDB an acquisition that first
+   * tried to insert the name took a shared lock on the present row and then deadlocked with its
+   * rivals' take-over updates, until retries ran out.)
+   */
+  @Test
+  void acquirers_that_keep_contending_for_a_present_name_are_granted_or_refused_never_failed() {
+    assertThat(acquire("node-first", HOUR).map(grant -> locks.release(grant, Duration.ZERO)))
+        .contains(true);
+    AtomicReference<String> holding = new AtomicReference<>();
+    List<Callable<Integer>> calls = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      String holder = "node-" + i;
+      calls.add(
+          () -> {
+            int granted = 0;
+            for (int round = 0; round < 40; round++) {
+              Optional<LockGrant> grant = acquire(holder, HOUR);
+              if (grant.isPresent()) {
+                granted++;
+                assertThat(holding.compareAndSet(null, holder))
+                    .as("%s was granted the lock while %s held it", holder, holding.get())
+                    .isTrue();
+                holding.set(null);
+                assertThat(locks.release(grant.get(), Duration.ZERO)).isTrue();
+              }
+            }
+            return granted;
+          });
+    }
+
+    int granted = Race.run(calls).stream().mapToInt(Integer::intValue).sum();
+
+    assertThat(granted).isPositive();
+    assertThat(stored().token()).isEqualTo(1L + granted);
   }
 
   @Test

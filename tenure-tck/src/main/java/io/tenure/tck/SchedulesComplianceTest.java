@@ -175,6 +175,36 @@ public abstract class SchedulesComplianceTest extends FixtureSupport {
     assertThat(schedules.list(100)).hasSize(1);
   }
 
+  /**
+   * A new release rolled out to every node at once: each declares the changed definition; one
+   * replaces it, the rest find it unchanged, none fails. (On MariaDB a declare that first tried to
+   * insert the name share-locked the present row, and two such nodes then deadlocked on the
+   * update.)
+   */
+  @Test
+  void eight_nodes_declare_a_changed_definition_and_one_replaces_it_in_every_release() {
+    Instant next = now().plus(MINUTE);
+    schedules.declare(definition(every("hourly"), next));
+    for (int release = 1; release <= 8; release++) {
+      Schedule changed =
+          Schedule.every("hourly", MINUTE.plusSeconds(release))
+              .enqueue(QUEUE, OutgoingMessage.text("release " + release));
+      List<Callable<Schedules.Declared>> calls = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        calls.add(() -> schedules.declare(definition(changed, next)));
+      }
+
+      List<Schedules.Declared> results = Race.run(calls);
+
+      assertThat(results).as("release %d", release).containsOnlyOnce(Schedules.Declared.UPDATED);
+      assertThat(results)
+          .filteredOn(r -> r != Schedules.Declared.UPDATED)
+          .allMatch(r -> r == Schedules.Declared.UNCHANGED);
+      assertThat(stored("hourly").schedule()).isEqualTo(changed);
+      assertThat(stored("hourly").version()).isEqualTo(1L + release);
+    }
+  }
+
   @Test
   void every_part_of_a_definition_round_trips() {
     Instant next = now().plus(MINUTE);

@@ -62,10 +62,14 @@ public final class JdbcLockStore implements LockStore {
     return jdbc.write(
         "acquire lock " + name + " for " + holder,
         connection -> {
-          if (!inserted(connection, params)
-              && JdbcMembershipStore.checkedCount(takeOver.update(connection, params), "take over")
-                  == 0) {
-            return Optional.empty();
+          // The take-over comes first: it takes the present row's exclusive lock at once. An
+          // insert tried first would, on MariaDB, share-lock the present row as a duplicate and
+          // then deadlock with a rival doing the same when both went on to the update.
+          if (JdbcMembershipStore.checkedCount(takeOver.update(connection, params), "take over")
+              == 0) {
+            if (readRow(connection, name).isPresent() || !inserted(connection, params)) {
+              return Optional.empty();
+            }
           }
           LockInfo row = readRow(connection, name).orElseThrow();
           return Optional.of(
