@@ -11,6 +11,15 @@
 #                                                                           --only stats --messages 1000000:
 #                                                                           Queue.stats() before and now on a
 #                                                                           table with that many dead tuples)
+#   scripts/bench.sh schedules [--schedules 1000] [--interval 10] [--periods 3]
+#                              [--stores postgres,sqlite,mariadb] [--postgres URL] [--sqlite sqlite:PATH]
+#                              [--mariadb URL]                           schedule fire lag, slots spread
+#                                                                        and all due at once
+#   scripts/bench.sh locks [--seconds 5] [--rounds 3] [--stores postgres,sqlite,mariadb]
+#                          [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL]
+#                                                                        named lock acquire/release loop,
+#                                                                        with ShedLock and raw SQL on
+#                                                                        PostgreSQL
 # e.g.
 #   scripts/bench.sh --store sqlite:/tmp/b.db --store 'jdbc:postgresql://127.0.0.1:5432/test?user=postgres' --runs 10
 #   scripts/bench.sh convergence --store 'jdbc:postgresql://127.0.0.1:5432/test?user=postgres'
@@ -23,6 +32,7 @@ JAR=tenure-bench/target/tenure-bench.jar
 case "${1:-}" in
   convergence) shift; exec "$JAVA_HOME/bin/java" -Xmx4g -cp "$JAR" io.tenure.bench.ConvergenceBench "$@" ;;
   queue) shift; exec "$JAVA_HOME/bin/java" -Xmx2g -cp "$JAR" io.tenure.bench.QueueBench "$@" ;;
+  schedules|locks) exec "$JAVA_HOME/bin/java" -Xmx2g -cp "$JAR" io.tenure.bench.ScheduleLockBench "$@" ;;
   failover) shift ;;
 esac
 exec "$JAVA_HOME/bin/java" -jar "$JAR" --jar tenure-cli/target/tenure.jar "$@"
