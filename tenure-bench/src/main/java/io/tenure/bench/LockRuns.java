@@ -58,14 +58,26 @@ final class LockRuns {
     default void close() throws Exception {}
   }
 
-  /** A lock system opened for one run: fresh tables, dropped on close. */
-  interface LockSystem extends AutoCloseable {
-    String name();
-
-    String store();
-
+  /**
+   * A lock system opened for one run: its name, the store it runs on, a locker per thread, and what
+   * drops its fresh tables and closes its pools.
+   */
+  record LockSystem(String name, String store, Lockers lockers, AutoCloseable cleanUp)
+      implements AutoCloseable {
     /** A locker for one thread. */
-    Locker locker() throws Exception;
+    Locker locker() throws Exception {
+      return lockers.open();
+    }
+
+    @Override
+    public void close() throws Exception {
+      cleanUp.close();
+    }
+  }
+
+  /** Opens one thread's locker. */
+  interface Lockers {
+    Locker open() throws Exception;
   }
 
   /** One run's counts and latencies, in nanoseconds. */
@@ -246,20 +258,8 @@ final class LockRuns {
     TablePrefix prefix = freshPrefix();
     Tenure tenure = Tenure.builder(url).prefix(prefix.value()).name("bench").poolSize(10).open();
     Locks locks = tenure.locks();
-    return new LockSystem() {
-      @Override
-      public String name() {
-        return "Tenure";
-      }
-
-      @Override
-      public String store() {
-        return storeName(url);
-      }
-
-      @Override
-      public Locker locker() {
-        return new Locker() {
+    Locker shared =
+        new Locker() {
           @Override
           public Object tryAcquire(String name) {
             Optional<HeldLock> held = locks.tryAcquire(name, TTL);
@@ -271,13 +271,13 @@ final class LockRuns {
             ((HeldLock) held).close();
           }
         };
-      }
-
-      @Override
-      public void close() throws Exception {
-        tenure.close();
-        cleanUp(url, prefix);
-      }
-    };
+    return new LockSystem(
+        "Tenure",
+        storeName(url),
+        () -> shared,
+        () -> {
+          tenure.close();
+          cleanUp(url, prefix);
+        });
   }
 }

@@ -73,28 +73,14 @@ final class RawLockRuns {
     TablePrefix prefix = freshPrefix();
     JdbcStore store = JdbcStore.builder().url(url).prefix(prefix).poolSize(2).build();
     String table = prefix.table("locks");
-    return new LockSystem() {
-      @Override
-      public String name() {
-        return "raw SQL, Tenure's statements";
-      }
-
-      @Override
-      public String store() {
-        return storeName(url);
-      }
-
-      @Override
-      public Locker locker() throws SQLException {
-        return new RawLocker(DriverManager.getConnection(url), table);
-      }
-
-      @Override
-      public void close() throws Exception {
-        store.close();
-        cleanUp(url, prefix);
-      }
-    };
+    return new LockSystem(
+        "raw SQL, Tenure's statements",
+        storeName(url),
+        () -> new RawLocker(DriverManager.getConnection(url), table),
+        () -> {
+          store.close();
+          cleanUp(url, prefix);
+        });
   }
 
   /** One connection, one transaction per acquire and per release, as the store runs them. */

@@ -58,20 +58,8 @@ final class ShedLockRuns {
                 .withDatabaseProduct(DatabaseProduct.POSTGRES_SQL)
                 .usingDbTime()
                 .build());
-    return new LockSystem() {
-      @Override
-      public String name() {
-        return "ShedLock";
-      }
-
-      @Override
-      public String store() {
-        return storeName(url);
-      }
-
-      @Override
-      public Locker locker() {
-        return new Locker() {
+    Locker shared =
+        new Locker() {
           @Override
           public Object tryAcquire(String name) {
             return provider
@@ -84,17 +72,17 @@ final class ShedLockRuns {
             ((SimpleLock) held).unlock();
           }
         };
-      }
-
-      @Override
-      public void close() throws Exception {
-        try (Connection c = pool.getConnection();
-            Statement s = c.createStatement()) {
-          s.execute("DROP TABLE IF EXISTS " + table);
-        } finally {
-          pool.close();
-        }
-      }
-    };
+    return new LockSystem(
+        "ShedLock",
+        storeName(url),
+        () -> shared,
+        () -> {
+          try (Connection c = pool.getConnection();
+              Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + table);
+          } finally {
+            pool.close();
+          }
+        });
   }
 }
