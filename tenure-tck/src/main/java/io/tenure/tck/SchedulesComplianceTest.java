@@ -177,9 +177,9 @@ public abstract class SchedulesComplianceTest extends FixtureSupport {
 
   /**
    * A new release rolled out to every node at once: each declares the changed definition; one
-   * replaces it, the rest find it unchanged, none fails. (On MariaDB a declare that first tried to
-   * insert the name share-locked the present row, and two such nodes then deadlocked on the
-   * update.)
+   * replaces it, the rest find it unchanged, none fails. (On MariaDB the declare's insert of a
+   * present name share-locks its row, so two nodes going on to the update can deadlock; the store's
+   * retries on contention must absorb that, never pass it to the caller.)
    */
   @Test
   void eight_nodes_declare_a_changed_definition_and_one_replaces_it_in_every_release() {
