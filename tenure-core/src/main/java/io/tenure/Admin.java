@@ -104,4 +104,36 @@ public interface Admin {
    * @throws StoreException if the store failed
    */
   int purgeDeadLetters(String queue, MessageFilter filter, int limit);
+
+  /**
+   * @return every queue with a stored pause or limits, ordered by name, with their current use
+   * @throws StoreException if the store failed
+   */
+  List<QueueControl> queueControls();
+
+  /**
+   * @return the queue's pause and limits with their current use; not paused and no limits if never
+   *     set
+   * @throws IllegalArgumentException if the name is not a queue name
+   * @throws StoreException if the store failed
+   */
+  QueueControl queueControl(String queue);
+
+  /**
+   * Pauses or resumes a queue on every node (SPEC §12.2).
+   *
+   * @return true if this call changed it
+   * @throws IllegalArgumentException if the name is not a queue name (nothing changed)
+   * @throws StoreException if the store failed
+   */
+  boolean pauseQueue(String queue, boolean paused);
+
+  /**
+   * Sets a queue's cluster-wide limits (SPEC §12.1); {@link QueueLimits#none()} lifts them.
+   *
+   * @throws IllegalArgumentException if the name is not a queue name or limits is null (nothing
+   *     changed)
+   * @throws StoreException if the store failed
+   */
+  void limitQueue(String queue, QueueLimits limits);
 }

@@ -16,7 +16,8 @@ public record OutgoingMessage(
     @Nullable String key,
     int priority,
     Duration delay,
-    @Nullable String dedupeKey) {
+    @Nullable String dedupeKey,
+    @Nullable String group) {
   /** Longest key and dedupe key. */
   public static final int MAX_KEY_LENGTH = 255;
 
@@ -56,6 +57,21 @@ public record OutgoingMessage(
     if (dedupeKey != null) {
       Checks.id("dedupe key", dedupeKey, MAX_KEY_LENGTH);
     }
+    if (group != null) {
+      Checks.id("group", group, MAX_KEY_LENGTH);
+    }
+  }
+
+  /** A message without a group. */
+  public OutgoingMessage(
+      byte[] payload,
+      String contentType,
+      Map<String, String> headers,
+      @Nullable String key,
+      int priority,
+      Duration delay,
+      @Nullable String dedupeKey) {
+    this(payload, contentType, headers, key, priority, delay, dedupeKey, null);
   }
 
   /**
@@ -83,24 +99,24 @@ public record OutgoingMessage(
   }
 
   public OutgoingMessage contentType(String type) {
-    return new OutgoingMessage(payload, type, headers, key, priority, delay, dedupeKey);
+    return new OutgoingMessage(payload, type, headers, key, priority, delay, dedupeKey, group);
   }
 
   public OutgoingMessage header(String name, String value) {
     Map<String, String> more = new LinkedHashMap<>(headers);
     more.put(name, value);
-    return new OutgoingMessage(payload, contentType, more, key, priority, delay, dedupeKey);
+    return new OutgoingMessage(payload, contentType, more, key, priority, delay, dedupeKey, group);
   }
 
   /** Messages with one key are handled one at a time, oldest first (FIFO per key). */
   public OutgoingMessage key(@Nullable String orderingKey) {
     return new OutgoingMessage(
-        payload, contentType, headers, orderingKey, priority, delay, dedupeKey);
+        payload, contentType, headers, orderingKey, priority, delay, dedupeKey, group);
   }
 
   /** Higher is claimed first; default 0. */
   public OutgoingMessage priority(int value) {
-    return new OutgoingMessage(payload, contentType, headers, key, value, delay, dedupeKey);
+    return new OutgoingMessage(payload, contentType, headers, key, value, delay, dedupeKey, group);
   }
 
   /**
@@ -108,7 +124,8 @@ public record OutgoingMessage(
    * Limits#MAX_DURATION}.
    */
   public OutgoingMessage delay(Duration value) {
-    return new OutgoingMessage(payload, contentType, headers, key, priority, value, dedupeKey);
+    return new OutgoingMessage(
+        payload, contentType, headers, key, priority, value, dedupeKey, group);
   }
 
   /**
@@ -116,7 +133,17 @@ public record OutgoingMessage(
    * returned.
    */
   public OutgoingMessage dedupeKey(@Nullable String value) {
-    return new OutgoingMessage(payload, contentType, headers, key, priority, delay, value);
+    return new OutgoingMessage(payload, contentType, headers, key, priority, delay, value, group);
+  }
+
+  /**
+   * The message's group (a tenant, an account): a queue's per-group limits count the messages in
+   * flight, and the claims, of each group value apart (SPEC §12.1). Messages without a group are
+   * held only by the queue's own limits.
+   */
+  public OutgoingMessage group(@Nullable String value) {
+    return new OutgoingMessage(
+        payload, contentType, headers, key, priority, delay, dedupeKey, value);
   }
 
   @Override
@@ -128,13 +155,21 @@ public record OutgoingMessage(
         && java.util.Objects.equals(m.key, key)
         && m.priority == priority
         && m.delay.equals(delay)
-        && java.util.Objects.equals(m.dedupeKey, dedupeKey);
+        && java.util.Objects.equals(m.dedupeKey, dedupeKey)
+        && java.util.Objects.equals(m.group, group);
   }
 
   @Override
   public int hashCode() {
     return java.util.Objects.hash(
-        java.util.Arrays.hashCode(payload), contentType, headers, key, priority, delay, dedupeKey);
+        java.util.Arrays.hashCode(payload),
+        contentType,
+        headers,
+        key,
+        priority,
+        delay,
+        dedupeKey,
+        group);
   }
 
   @Override
@@ -151,6 +186,8 @@ public record OutgoingMessage(
         + delay
         + ", dedupeKey="
         + dedupeKey
+        + ", group="
+        + group
         + "]";
   }
 }

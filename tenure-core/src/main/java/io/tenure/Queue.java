@@ -148,7 +148,8 @@ public final class Queue {
         message.priority(),
         policy.maxAttempts(),
         message.delay(),
-        message.dedupeKey());
+        message.dedupeKey(),
+        message.group());
   }
 
   private static List<Long> ids(List<EnqueueResult> results) {
@@ -163,6 +164,45 @@ public final class Queue {
         .filter(s -> s.queue().equals(name))
         .findFirst()
         .orElse(new QueueStats(name, 0, 0, 0, 0, null));
+  }
+
+  /**
+   * Pauses the queue on every node (SPEC §12.2): no claim takes its messages until {@link
+   * #resume()}; messages in flight finish. Durable: it outlives every node.
+   *
+   * @return true if this call paused it (false: it was paused)
+   */
+  public boolean pause() {
+    return store.controls().pause(name, true);
+  }
+
+  /**
+   * Resumes a paused queue; on PostgreSQL its consumers hear of it and claim at once.
+   *
+   * @return true if this call resumed it (false: it was not paused)
+   */
+  public boolean resume() {
+    return store.controls().pause(name, false);
+  }
+
+  /**
+   * Sets the queue's cluster-wide limits (SPEC §12.1), replacing the ones before; {@link
+   * QueueLimits#none()} lifts them. Durable, and applied by the next claim on every node.
+   *
+   * @throws IllegalArgumentException if limits is null
+   */
+  public void limit(QueueLimits limits) {
+    if (limits == null) {
+      throw new IllegalArgumentException("limits must not be null; QueueLimits.none() lifts them");
+    }
+    store.controls().limit(name, limits);
+  }
+
+  /**
+   * @return the queue's pause and limits with their current use
+   */
+  public QueueControl control() {
+    return store.controls().read(name);
   }
 
   /**

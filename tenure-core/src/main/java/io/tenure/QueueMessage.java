@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param claimToken the token of the current claim, null unless {@code INFLIGHT}
  * @param leaseUntil when the current claim lapses, null unless {@code INFLIGHT}
  * @param finishedAt when it became {@code DONE} or {@code DEAD}; null otherwise
+ * @param group the group its queue's per-group limits count it in, or null
  */
 public record QueueMessage(
     long id,
@@ -33,7 +34,8 @@ public record QueueMessage(
     @Nullable String lastError,
     Instant createdAt,
     @Nullable Instant finishedAt,
-    @Nullable String dedupeKey) {
+    @Nullable String dedupeKey,
+    @Nullable String group) {
   /** Copies the headers. */
   public QueueMessage {
     headers = Map.copyOf(headers);
@@ -70,7 +72,8 @@ public record QueueMessage(
         && java.util.Objects.equals(m.lastError, lastError)
         && m.createdAt.equals(createdAt)
         && java.util.Objects.equals(m.finishedAt, finishedAt)
-        && java.util.Objects.equals(m.dedupeKey, dedupeKey);
+        && java.util.Objects.equals(m.dedupeKey, dedupeKey)
+        && java.util.Objects.equals(m.group, group);
   }
 
   @Override

@@ -48,7 +48,7 @@ final class RawQueueRuns implements AutoCloseable {
   private static final String COLUMNS =
       "id, queue, msg_key, payload, content_type, headers, priority, attempts,"
           + " max_attempts, available_at, status, owner_node, claim_token, lease_until, last_error, created_at,"
-          + " finished_at, dedupe_key";
+          + " finished_at, dedupe_key, msg_group";
 
   private RawQueueRuns(String url, TablePrefix prefix, JdbcStore store) {
     this.url = url;
@@ -318,6 +318,7 @@ final class RawQueueRuns implements AutoCloseable {
       rows.getObject("created_at", OffsetDateTime.class);
       rows.getObject("finished_at", OffsetDateTime.class);
       rows.getString("dedupe_key");
+      rows.getString("msg_group");
       return id;
     }
   }

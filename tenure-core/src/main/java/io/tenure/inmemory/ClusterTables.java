@@ -35,6 +35,9 @@ final class ClusterTables {
   long nextEventId = 1;
   final QueueTable messages = new QueueTable();
 
+  /** Queue pause and limits by queue name, and the rate-limited queues' recent claims. */
+  final InMemoryQueueControls.Table controls = new InMemoryQueueControls.Table();
+
   /** Enqueue listeners of this namespace, called after an enqueue, outside the lock. */
   final java.util.List<java.util.function.Consumer<String>> listeners =
       new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -84,6 +87,7 @@ final class ClusterTables {
     agents.clear();
     agentEpochs.clear();
     messages.clear();
+    controls.clear();
     locks.clear();
     schedules.clear();
   }

@@ -6,11 +6,13 @@ import io.tenure.QueueMessage;
 import io.tenure.QueueStats;
 import io.tenure.inmemory.QueueTable.Row;
 import io.tenure.spi.AgentGuard;
+import io.tenure.spi.ClaimAllowance;
 import io.tenure.spi.ClaimRequest;
 import io.tenure.spi.EnqueueResult;
 import io.tenure.spi.MessageClaim;
 import io.tenure.spi.MessageQuery;
 import io.tenure.spi.NewMessage;
+import io.tenure.spi.QueueControlStore;
 import io.tenure.spi.QueueStore;
 import io.tenure.spi.ReclaimRule;
 import io.tenure.spi.Resolution;
@@ -43,10 +45,17 @@ final class InMemoryQueueStore implements QueueStore {
 
   private final InMemoryStore store;
   private final InMemoryQueueAdmin admin;
+  private final InMemoryQueueControls controls;
 
   InMemoryQueueStore(InMemoryStore store) {
     this.store = store;
     this.admin = new InMemoryQueueAdmin(store);
+    this.controls = new InMemoryQueueControls(store);
+  }
+
+  @Override
+  public QueueControlStore controls() {
+    return controls;
   }
 
   @Override
@@ -97,9 +106,21 @@ final class InMemoryQueueStore implements QueueStore {
       if (request.guard() != null && !holds(t, request.guard())) {
         return List.of();
       }
+      InMemoryQueueControls.Control control = t.controls.get(request.queue());
+      if (control != null && control.paused()) {
+        return List.of();
+      }
       Instant now = store.now();
       Instant leaseUntil = after(now, request.lease());
-      return claimable(t.messages.rows(request.queue()), request, now).stream()
+      List<Row> candidates = claimable(t.messages.rows(request.queue()), request, now);
+      ClaimAllowance allowance =
+          t.controls.allowance(request.queue(), request.max(), t.messages, now);
+      List<Row> taken = allowance == null ? candidates : allowed(candidates, allowance, request);
+      if (allowance != null) {
+        t.controls.record(request.queue(), allowance.claimsByRateKey(), now);
+      }
+      return taken.stream()
+          .limit(request.max())
           .map(
               row -> {
                 row.claim(request.nodeId(), leaseUntil);
@@ -109,7 +130,24 @@ final class InMemoryQueueStore implements QueueStore {
     }
   }
 
-  /** The messages a claim takes, in claim order (SPEC §6.2, §6.9). */
+  /**
+   * The candidates the queue's limits allow, in claim order. A strict queue stops at the first one
+   * they refuse, so that it never runs a younger message before an older one.
+   */
+  private static List<Row> allowed(
+      List<Row> candidates, ClaimAllowance allowance, ClaimRequest request) {
+    List<Row> taken = new ArrayList<>();
+    for (Row row : candidates) {
+      if (allowance.take(row.group)) {
+        taken.add(row);
+      } else if (request.strict() || allowance.taken() == allowance.budget()) {
+        break;
+      }
+    }
+    return taken;
+  }
+
+  /** The messages a claim may take, in claim order, however many (SPEC §6.2, §6.9). */
   private static List<Row> claimable(Collection<Row> rowsById, ClaimRequest request, Instant now) {
     // A message in flight blocks its key, and in a strict queue the queue, wherever it stands: a
     // replayed dead letter keeps its old id, so it can be older than the message in flight.
@@ -126,7 +164,7 @@ final class InMemoryQueueStore implements QueueStore {
         continue;
       }
       if (request.strict()) {
-        if (!row.available(now) || taken.size() == request.max()) {
+        if (!row.available(now) || taken.size() == MAX_BATCH) {
           break;
         }
         taken.add(row);
@@ -136,9 +174,7 @@ final class InMemoryQueueStore implements QueueStore {
         taken.add(row); // a key's oldest unfinished message is its head; the rest wait behind it
       }
     }
-    return request.strict()
-        ? taken
-        : taken.stream().sorted(CLAIM_ORDER).limit(request.max()).toList();
+    return request.strict() ? taken : taken.stream().sorted(CLAIM_ORDER).toList();
   }
 
   @Override

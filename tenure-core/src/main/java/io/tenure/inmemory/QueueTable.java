@@ -112,6 +112,7 @@ final class QueueTable {
     final int maxAttempts;
     final Instant createdAt;
     final @Nullable String dedupeKey;
+    final @Nullable String group;
     int attempts;
     Instant availableAt;
     MessageStatus status = MessageStatus.PENDING;
@@ -132,6 +133,7 @@ final class QueueTable {
       this.maxAttempts = m.maxAttempts();
       this.createdAt = now;
       this.dedupeKey = m.dedupeKey();
+      this.group = m.group();
       this.availableAt = InMemoryQueueStore.after(now, m.delay());
     }
 
@@ -189,7 +191,8 @@ final class QueueTable {
           lastError,
           createdAt,
           finishedAt,
-          dedupeKey);
+          dedupeKey,
+          group);
     }
   }
 }

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param delay how long after the database's now the message becomes available; zero for now
  * @param dedupeKey if set, a second message with the same key in the same queue is not inserted
  *     (the first one's id is returned), whatever the first one's status, until it is deleted
+ * @param group the message's group for per-group limits (SPEC §12.1), or null
  */
 public record NewMessage(
     String queue,
@@ -22,7 +23,8 @@ public record NewMessage(
     int priority,
     int maxAttempts,
     Duration delay,
-    @Nullable String dedupeKey) {
+    @Nullable String dedupeKey,
+    @Nullable String group) {
   /**
    * Copies the headers; checks what every store relies on: text a database can store as given
    * (well-formed UTF-16: a lone surrogate would be rewritten, merging distinct keys) and a delay it
@@ -47,9 +49,37 @@ public record NewMessage(
     if (dedupeKey != null) {
       Limits.checkWellFormed("dedupe key", dedupeKey);
     }
+    if (group != null) {
+      Limits.checkWellFormed("group", group);
+      if (group.isEmpty()) {
+        throw new IllegalArgumentException("group must not be empty; null for none");
+      }
+    }
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("max attempts must be at least 1, got " + maxAttempts);
     }
     Limits.checkNotNegative("delay", delay, Limits.MAX_DURATION);
+  }
+
+  /**
+   * @return this message in {@code value}'s group (null for none)
+   */
+  public NewMessage withGroup(@Nullable String value) {
+    return new NewMessage(
+        queue, key, payload, contentType, headers, priority, maxAttempts, delay, dedupeKey, value);
+  }
+
+  /** A message without a group. */
+  public NewMessage(
+      String queue,
+      @Nullable String key,
+      byte[] payload,
+      String contentType,
+      Map<String, String> headers,
+      int priority,
+      int maxAttempts,
+      Duration delay,
+      @Nullable String dedupeKey) {
+    this(queue, key, payload, contentType, headers, priority, maxAttempts, delay, dedupeKey, null);
   }
 }

@@ -118,6 +118,8 @@ public interface QueueStore {
    *       an_exclusive_claim_with_the_current_guard_takes_the_oldest_message_whatever_its_priority},
    *       {@code
    *       an_exclusive_queue_claims_nothing_while_a_message_is_in_flight_even_an_older_replayed_one}).
+   *   <li><b>Q14a</b> MUST apply the queue's pause and limits as {@link QueueControlStore} states
+   *       (C1 to C5) in the claim's own statement or transaction.
    * </ol>
    *
    * @return the claimed messages as stored after the claim, in claim order; empty if none (or the
@@ -288,6 +290,12 @@ public interface QueueStore {
    * @return numbers for every queue with at least one message, ordered by name
    */
   List<QueueStats> stats();
+
+  /**
+   * @return the queues' pause and limits, which every {@link #claim} of this store applies; the
+   *     same instance every call
+   */
+  QueueControlStore controls();
 
   /**
    * Subscribes to enqueue notifications. Notifications are hints: one may be lost (a reconnect) or

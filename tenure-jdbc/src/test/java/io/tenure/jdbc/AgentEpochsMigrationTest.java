@@ -91,9 +91,13 @@ class AgentEpochsMigrationTest {
     if (dropRecords) {
       execute("DROP TABLE " + prefix.table("agent_epochs"));
     }
-    // A v8 build had neither V9's records nor anything after them (locks, schedules).
+    // A v8 build had neither V9's records nor anything after them (locks, schedules, queue
+    // controls and message groups).
     execute("DROP TABLE " + prefix.table("locks"));
     execute("DROP TABLE " + prefix.table("schedules"));
+    execute("DROP TABLE " + prefix.table("queue_controls"));
+    execute("DROP TABLE " + prefix.table("queue_claims"));
+    execute("ALTER TABLE " + prefix.table("messages") + " DROP COLUMN msg_group");
     execute("DELETE FROM " + prefix.table("schema_version") + " WHERE version >= 9");
     try (Connection connection = fixture.openConnection().orElseThrow();
         PreparedStatement insert =

@@ -139,6 +139,11 @@ public final class FaultyQueueStore implements QueueStore {
   }
 
   @Override
+  public io.tenure.spi.QueueControlStore controls() {
+    return delegate.controls();
+  }
+
+  @Override
   public Optional<AutoCloseable> listen(java.util.function.Consumer<String> onEnqueue) {
     return delegate.listen(onEnqueue);
   }

@@ -8,6 +8,8 @@ import io.tenure.MessageFilter;
 import io.tenure.MessageStatus;
 import io.tenure.NodeInfo;
 import io.tenure.Queue;
+import io.tenure.QueueControl;
+import io.tenure.QueueLimits;
 import io.tenure.QueueMessage;
 import io.tenure.QueueStats;
 import io.tenure.spi.Lease;
@@ -119,6 +121,30 @@ public final class DefaultAdmin implements Admin {
   @Override
   public int purgeDeadLetters(String queue, MessageFilter filter, int limit) {
     return store.queues().purge(query(queue, filter, 0, limit));
+  }
+
+  @Override
+  public List<QueueControl> queueControls() {
+    return store.queues().controls().list();
+  }
+
+  @Override
+  public QueueControl queueControl(String queue) {
+    return store.queues().controls().read(Queue.checkName(queue));
+  }
+
+  @Override
+  public boolean pauseQueue(String queue, boolean paused) {
+    return store.queues().controls().pause(Queue.checkName(queue), paused);
+  }
+
+  @Override
+  public void limitQueue(String queue, QueueLimits limits) {
+    Queue.checkName(queue);
+    if (limits == null) {
+      throw new IllegalArgumentException("limits must not be null; QueueLimits.none() lifts them");
+    }
+    store.queues().controls().limit(queue, limits);
   }
 
   private static MessageQuery query(String queue, MessageFilter filter, long afterId, int limit) {

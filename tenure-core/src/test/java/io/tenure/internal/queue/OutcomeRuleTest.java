@@ -173,6 +173,7 @@ class OutcomeRuleTest {
         null,
         now,
         null,
+        null,
         null);
   }
 }

@@ -2,6 +2,7 @@ package io.tenure.jdbc.internal;
 
 import io.tenure.QueueMessage;
 import io.tenure.jdbc.internal.NamedStatement.Params;
+import io.tenure.spi.ClaimAllowance;
 import io.tenure.spi.ClaimRequest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -26,6 +27,14 @@ final class Claims {
 
   private static final int WINDOW_MIN = 1000;
 
+  /** Most full groups a claim statement names; beyond them, a claim takes and gives back. */
+  private static final int MAX_PASSED_GROUPS = 500;
+
+  private static final Comparator<QueueMessage> CLAIM_ORDER =
+      Comparator.comparingInt(QueueMessage::priority)
+          .reversed()
+          .thenComparingLong(QueueMessage::id);
+
   private final QueueContext context;
   private final QueueSql.Claiming claiming;
   private final NamedStatement strict;
@@ -36,8 +45,10 @@ final class Claims {
   private final @Nullable NamedStatement lock;
   private final OvertakenClaims overtaken;
   private final IdleReads idleReads;
+  private final QueueControls controls;
+  private final NamedStatement release;
 
-  Claims(QueueContext context, IdleReads idleReads) {
+  Claims(QueueContext context, IdleReads idleReads, QueueControls controls) {
     this.context = context;
     QueueSql sql = context.sql();
     this.claiming = sql.claiming();
@@ -63,6 +74,8 @@ final class Claims {
             : null;
     this.overtaken = new OvertakenClaims(context);
     this.idleReads = idleReads;
+    this.controls = controls;
+    this.release = context.statement(sql.release());
   }
 
   List<QueueMessage> claim(ClaimRequest request) {
@@ -80,50 +93,123 @@ final class Claims {
               }
               String token = UUID.randomUUID().toString();
               List<QueueMessage> claimed =
-                  request.strict()
-                      ? claimIds(connection, request, token, strictCandidates(connection, request))
-                      : overtaken.giveBack(
-                          connection, token, unordered(connection, request, token));
-              claimed.sort(
-                  Comparator.comparingInt(QueueMessage::priority)
-                      .reversed()
-                      .thenComparingLong(QueueMessage::id));
+                  switch (controls.forClaim(connection, request.queue(), request.max())) {
+                    case QueueControls.Free free -> free(connection, request, token);
+                    case QueueControls.Paused paused -> new ArrayList<>();
+                    case QueueControls.Limited limited ->
+                        limited(connection, request, token, limited);
+                  };
+              claimed.sort(CLAIM_ORDER);
               return List.copyOf(claimed);
             });
   }
 
-  /** The walk, and the key heads if the walk fell short (a window may hold only blocked rows). */
-  private List<QueueMessage> unordered(Connection connection, ClaimRequest request, String token)
+  private List<QueueMessage> free(Connection connection, ClaimRequest request, String token)
       throws SQLException {
-    Params walk = walk(request.queue(), request.max(), request.nodeId(), token, request.lease());
+    return request.strict()
+        ? claimIds(connection, request, token, strictCandidates(connection, request, request.max()))
+        : overtaken.giveBack(
+            connection, token, unordered(connection, request, token, request.max(), Params.of()));
+  }
+
+  /**
+   * A claim within the queue's limits (SPEC §12.1). Without a per-group limit the budget is the
+   * claim's size. With one, full groups are passed over in the statement; a claim that takes more
+   * of a group than the group has room for gives the extra back at once and claims again without
+   * that group, until the budget is met or a round keeps nothing. A strict queue gives back from
+   * the first refused message on, so it never runs a younger message before an older one.
+   */
+  private List<QueueMessage> limited(
+      Connection connection, ClaimRequest request, String token, QueueControls.Limited limited)
+      throws SQLException {
+    ClaimAllowance allowance = limited.allowance();
+    List<QueueMessage> kept = new ArrayList<>();
+    if (allowance.budget() == 0) {
+      return kept;
+    }
+    if (request.strict()) {
+      List<QueueMessage> got =
+          claimIds(
+              connection,
+              request,
+              token,
+              strictCandidates(connection, request, allowance.budget()));
+      got.sort(Comparator.comparingLong(QueueMessage::id));
+      List<Long> back = new ArrayList<>();
+      for (QueueMessage message : got) {
+        if (back.isEmpty() && allowance.take(message.group())) {
+          kept.add(message);
+        } else {
+          back.add(message.id());
+        }
+      }
+      giveBack(connection, back);
+    } else {
+      while (allowance.taken() < allowance.budget()) {
+        int want = allowance.budget() - allowance.taken();
+        List<QueueMessage> got =
+            overtaken.giveBack(
+                connection,
+                token,
+                unordered(connection, request, token, want, passOver(allowance)));
+        got.sort(CLAIM_ORDER);
+        List<Long> back = new ArrayList<>();
+        int before = kept.size();
+        for (QueueMessage message : got) {
+          if (allowance.take(message.group())) {
+            kept.add(message);
+          } else {
+            back.add(message.id());
+          }
+        }
+        giveBack(connection, back);
+        if (kept.size() == before || (back.isEmpty() && got.size() < want)) {
+          break; // nothing more to take, or only full groups' messages left in reach
+        }
+      }
+    }
+    controls.record(connection, limited);
+    return kept;
+  }
+
+  /** The groups a limited claim's statement passes over; past a bound, the claim gives back. */
+  private static Params passOver(ClaimAllowance allowance) {
+    List<String> full = List.copyOf(allowance.fullGroups());
+    return Params.of()
+        .and("full_groups", full.isEmpty() || full.size() > MAX_PASSED_GROUPS ? null : full)
+        .and("ungrouped_full", allowance.ungroupedFull() ? Boolean.TRUE : null);
+  }
+
+  /** Releases rows this transaction claimed and may not keep, their attempt given back. */
+  private void giveBack(Connection connection, List<Long> ids) throws SQLException {
+    if (!ids.isEmpty()) {
+      release.update(connection, Params.of("ids", ids));
+    }
+  }
+
+  /** The walk, and the key heads if the walk fell short (a window may hold only blocked rows). */
+  private List<QueueMessage> unordered(
+      Connection connection, ClaimRequest request, String token, int max, Params passOver)
+      throws SQLException {
+    Params walk =
+        walk(request.queue(), max, request.nodeId(), token, request.lease()).and(passOver);
+    Params heads = Params.of("queue", request.queue()).and(passOver);
     List<QueueMessage> claimed = new ArrayList<>();
     switch (claiming) {
       case QueueSql.OneStatement one ->
-          claimed.addAll(returning(connection, first, walk, request, token, request.max()));
+          claimed.addAll(returning(connection, first, walk, request, token, max));
       case QueueSql.TwoStatements two -> {
-        claimed.addAll(returning(connection, first, walk, request, token, request.max()));
-        if (claimed.size() < request.max()) {
+        claimed.addAll(returning(connection, first, walk, request, token, max));
+        if (claimed.size() < max) {
           claimed.addAll(
-              returning(
-                  connection,
-                  second,
-                  Params.of("queue", request.queue()),
-                  request,
-                  token,
-                  request.max() - claimed.size()));
+              returning(connection, second, heads, request, token, max - claimed.size()));
         }
       }
       case QueueSql.ChooseThenLock choose -> {
-        claimed.addAll(chooseThenLock(connection, first, walk, request, token, request.max()));
-        if (claimed.size() < request.max()) {
+        claimed.addAll(chooseThenLock(connection, first, walk, request, token, max));
+        if (claimed.size() < max) {
           claimed.addAll(
-              chooseThenLock(
-                  connection,
-                  second,
-                  Params.of("queue", request.queue()),
-                  request,
-                  token,
-                  request.max() - claimed.size()));
+              chooseThenLock(connection, second, heads, request, token, max - claimed.size()));
         }
       }
     }
@@ -172,12 +258,11 @@ final class Claims {
    * letter keeps its old id, so it can be older than the row in flight, and must wait for it). Two
    * index probes and at most {@code max} rows read.
    */
-  private List<Long> strictCandidates(Connection connection, ClaimRequest request)
+  private List<Long> strictCandidates(Connection connection, ClaimRequest request, int max)
       throws SQLException {
     List<Long> ids = new ArrayList<>();
     try (PreparedStatement statement =
-            strict.prepare(
-                connection, Params.of("queue", request.queue()).and("max", request.max()));
+            strict.prepare(connection, Params.of("queue", request.queue()).and("max", max));
         ResultSet rows = statement.executeQuery()) {
       while (rows.next() && rows.getInt("ready") == 1) {
         ids.add(rows.getLong("id"));

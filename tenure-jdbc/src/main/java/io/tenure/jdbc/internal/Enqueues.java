@@ -143,7 +143,8 @@ final class Enqueues {
         .and("priority", message.priority())
         .and("max_attempts", message.maxAttempts())
         .and("delay", message.delay())
-        .and("dedupe_key", message.dedupeKey());
+        .and("dedupe_key", message.dedupeKey())
+        .and("group", message.group());
   }
 
   private long existing(Connection connection, NewMessage message) throws SQLException {

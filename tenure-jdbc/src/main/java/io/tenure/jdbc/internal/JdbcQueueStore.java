@@ -8,6 +8,7 @@ import io.tenure.spi.EnqueueResult;
 import io.tenure.spi.MessageClaim;
 import io.tenure.spi.MessageQuery;
 import io.tenure.spi.NewMessage;
+import io.tenure.spi.QueueControlStore;
 import io.tenure.spi.QueueStore;
 import io.tenure.spi.ReclaimRule;
 import io.tenure.spi.Resolution;
@@ -34,6 +35,7 @@ public final class JdbcQueueStore implements QueueStore {
   private final Jdbc jdbc;
   private final QueueContext context;
   private final Enqueues enqueues;
+  private final QueueControls controls;
   private final Claims claims;
   private final Resolves resolves;
   private final Reclaims reclaims;
@@ -58,12 +60,18 @@ public final class JdbcQueueStore implements QueueStore {
     this.channel = prefix.value() + "queue";
     IdleReads idleReads = new IdleReads(context);
     this.enqueues = new Enqueues(context, channel);
-    this.claims = new Claims(context, idleReads);
+    this.controls = new QueueControls(context, channel);
+    this.claims = new Claims(context, idleReads, controls);
     this.resolves = new Resolves(context);
     this.reclaims = new Reclaims(context, idleReads);
     this.deadLetters = new DeadLetters(context);
     this.stats = new QueueStatsQuery(context);
     this.sessions = sessions;
+  }
+
+  @Override
+  public QueueControlStore controls() {
+    return controls;
   }
 
   @Override

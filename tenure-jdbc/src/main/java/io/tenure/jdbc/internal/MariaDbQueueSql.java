@@ -20,9 +20,9 @@ final class MariaDbQueueSql extends StandardQueueSql {
     return new GeneratedKey(
         """
         INSERT INTO ${messages} (queue, msg_key, payload, content_type, headers, priority, attempts,
-          max_attempts, available_at, status, created_at, dedupe_key)
+          max_attempts, available_at, status, created_at, dedupe_key, msg_group)
         VALUES (:queue, :key, :payload, :content_type, :headers, :priority, 0, :max_attempts,
-          ${now + :delay}, ${PENDING}, ${now}, :dedupe_key)
+          ${now + :delay}, ${PENDING}, ${now}, :dedupe_key, :group)
         """);
   }
 
@@ -57,6 +57,7 @@ final class MariaDbQueueSql extends StandardQueueSql {
         SELECT c.id FROM (
           SELECT w.id, w.queue, w.msg_key FROM ${messages} w
           WHERE w.queue = :queue AND w.status = ${PENDING} AND w.available_at <= ${now}
+            ${pass_full_groups_w}
           ORDER BY w.priority DESC, w.id LIMIT :window) w
         JOIN ${messages} c ON c.id = w.id
         WHERE c.status = ${PENDING} AND c.available_at <= ${now}
@@ -79,7 +80,7 @@ final class MariaDbQueueSql extends StandardQueueSql {
           AND NOT ((SELECT f.id FROM ${messages} f FORCE INDEX (${messages_key})
             WHERE f.queue = c.queue AND f.status = ${INFLIGHT} AND f.msg_key = c.msg_key
             LIMIT 1) IS NOT NULL)
-          AND c.queue = :queue AND c.available_at <= ${now}
+          AND c.queue = :queue AND c.available_at <= ${now} ${pass_full_groups_c}
         ORDER BY c.priority DESC, c.id LIMIT :max
         """,
         """

@@ -44,7 +44,8 @@ final class MessageRows {
         rows.getString("last_error"),
         dialect.getInstant(rows, "created_at"),
         instantOrNull(rows, "finished_at"),
-        rows.getString("dedupe_key"));
+        rows.getString("dedupe_key"),
+        rows.getString("msg_group"));
   }
 
   private @Nullable Instant instantOrNull(ResultSet rows, String column) throws SQLException {

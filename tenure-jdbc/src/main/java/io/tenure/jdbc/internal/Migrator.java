@@ -37,7 +37,8 @@ public final class Migrator {
           "V8__lease_lock.sql",
           "V9__agent_epochs.sql",
           "V10__locks.sql",
-          "V11__schedules.sql");
+          "V11__schedules.sql",
+          "V12__queue_controls.sql");
 
   /** The schema version this build expects. */
   public static final int LATEST = FILES.size();

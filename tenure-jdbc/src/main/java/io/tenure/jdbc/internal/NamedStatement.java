@@ -338,6 +338,12 @@ final class NamedStatement {
       return this;
     }
 
+    /** Adds every value of {@code more}. */
+    Params and(Params more) {
+      values.putAll(more.values);
+      return this;
+    }
+
     /** The rows of the statement's {@code each} section. */
     Params rows(List<Params> rows) {
       this.rows = List.copyOf(rows);

@@ -11,12 +11,12 @@ final class PostgresQueueSql extends StandardQueueSql {
   private static final String ROW =
       """
       (:queue, :key, :payload, :content_type, :headers, :priority, 0, :max_attempts,
-        ${now + :delay}, ${PENDING}, ${now}, :dedupe_key)""";
+        ${now + :delay}, ${PENDING}, ${now}, :dedupe_key, :group)""";
 
   private static final String INSERT =
       """
       INSERT INTO ${messages} (queue, msg_key, payload, content_type, headers, priority, attempts,
-        max_attempts, available_at, status, created_at, dedupe_key)
+        max_attempts, available_at, status, created_at, dedupe_key, msg_group)
       VALUES\s""";
 
   @Override
@@ -81,6 +81,7 @@ final class PostgresQueueSql extends StandardQueueSql {
           SELECT w.id FROM (
             SELECT w.id, w.queue, w.msg_key FROM ${messages} w
             WHERE w.queue = :queue AND w.status = ${PENDING} AND w.available_at <= ${now}
+              ${pass_full_groups_w}
             ORDER BY w.priority DESC, w.id LIMIT :window FOR UPDATE SKIP LOCKED) w
           WHERE w.msg_key IS NULL
             OR NOT (EXISTS (SELECT 1 FROM ${messages} o WHERE o.queue = w.queue
@@ -98,6 +99,7 @@ final class PostgresQueueSql extends StandardQueueSql {
             AND NOT EXISTS (SELECT 1 FROM ${messages} f WHERE f.queue = c.queue
               AND f.status = ${INFLIGHT} AND f.msg_key = c.msg_key)
             AND c.available_at <= ${now} AND c.id NOT IN (SELECT id FROM walked)
+            ${pass_full_groups_c}
           ORDER BY c.priority DESC, c.id LIMIT :max FOR UPDATE SKIP LOCKED),
         c AS MATERIALIZED (
           SELECT id FROM walked

@@ -21,17 +21,21 @@ interface QueueSql {
    * ${error_at}}, the position of {@code :error_contains} in {@code last_error}.
    */
   static Map<String, String> constants(Dialect dialect, TablePrefix prefix) {
-    return Map.of(
-        "messages", prefix.table("messages"),
-        "messages_key", prefix.table("messages_key"),
-        "messages_status", prefix.table("messages_status"),
-        "agents", prefix.table("agents"),
-        "now", dialect.now(),
-        "now_plus", dialect.nowPlusMicros(),
-        "now_minus", dialect.nowMinusMicros(),
-        "for_update", dialect.forUpdate(),
-        "skip_locked", dialect.skipLocked(),
-        "error_at", dialect.position("last_error").replace("?", ":error_contains"));
+    return Map.ofEntries(
+        Map.entry("messages", prefix.table("messages")),
+        Map.entry("messages_key", prefix.table("messages_key")),
+        Map.entry("messages_status", prefix.table("messages_status")),
+        Map.entry("agents", prefix.table("agents")),
+        Map.entry("queue_controls", prefix.table("queue_controls")),
+        Map.entry("queue_claims", prefix.table("queue_claims")),
+        Map.entry("now", dialect.now()),
+        Map.entry("now_plus", dialect.nowPlusMicros()),
+        Map.entry("now_minus", dialect.nowMinusMicros()),
+        Map.entry("for_update", dialect.forUpdate()),
+        Map.entry("skip_locked", dialect.skipLocked()),
+        Map.entry("error_at", dialect.position("last_error").replace("?", ":error_contains")),
+        Map.entry("pass_full_groups_w", StandardQueueSql.groupFilter("w")),
+        Map.entry("pass_full_groups_c", StandardQueueSql.groupFilter("c")));
   }
 
   // ---- enqueue ----

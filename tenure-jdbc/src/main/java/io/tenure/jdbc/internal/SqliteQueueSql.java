@@ -12,12 +12,12 @@ final class SqliteQueueSql extends StandardQueueSql {
   private static final String ROW =
       """
       (:queue, :key, :payload, :content_type, :headers, :priority, 0, :max_attempts,
-        ${now + :delay}, ${PENDING}, ${now}, :dedupe_key)""";
+        ${now + :delay}, ${PENDING}, ${now}, :dedupe_key, :group)""";
 
   private static final String INSERT =
       """
       INSERT INTO ${messages} (queue, msg_key, payload, content_type, headers, priority, attempts,
-        max_attempts, available_at, status, created_at, dedupe_key)
+        max_attempts, available_at, status, created_at, dedupe_key, msg_group)
       VALUES\s""";
 
   /** Claims the rows of the candidate CTE {@code c}, returning every column. */
@@ -82,6 +82,7 @@ final class SqliteQueueSql extends StandardQueueSql {
           SELECT c.id FROM (
             SELECT w.id, w.queue, w.msg_key FROM ${messages} w
             WHERE w.queue = :queue AND w.status = ${PENDING} AND w.available_at <= ${now}
+              ${pass_full_groups_w}
             ORDER BY w.priority DESC, w.id LIMIT :window) w
           JOIN ${messages} c ON c.id = w.id
           WHERE c.status = ${PENDING} AND c.available_at <= ${now}
@@ -110,7 +111,7 @@ final class SqliteQueueSql extends StandardQueueSql {
             AND c.status = ${PENDING}
             AND NOT EXISTS (SELECT 1 FROM ${messages} f WHERE f.queue = c.queue
               AND f.status = ${INFLIGHT} AND f.msg_key = c.msg_key)
-            AND c.available_at <= ${now}
+            AND c.available_at <= ${now} ${pass_full_groups_c}
           ORDER BY c.priority DESC, c.id LIMIT :max)
         """
             + CLAIM_C);

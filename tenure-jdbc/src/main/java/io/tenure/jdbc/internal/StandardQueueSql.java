@@ -12,7 +12,17 @@ abstract class StandardQueueSql implements QueueSql {
   static final String COLUMNS =
       "id, queue, msg_key, payload, content_type, headers, priority, attempts, max_attempts,"
           + " available_at, status, owner_node, claim_token, lease_until, last_error, created_at,"
-          + " finished_at, dedupe_key";
+          + " finished_at, dedupe_key, msg_group";
+
+  /**
+   * The claim's pass over full groups (SPEC §12.1), as sections that vanish unless bound: rows of
+   * {@code :full_groups}, and rows without a group if {@code :ungrouped_full} is bound.
+   */
+  static String groupFilter(String alias) {
+    return ("/*if full_groups*/AND (A.msg_group IS NULL OR A.msg_group NOT IN (:full_groups))"
+            + "/*end*/ /*if ungrouped_full*/AND A.msg_group IS NOT NULL/*end*/")
+        .replace("A.", alias + ".");
+  }
 
   @Override
   public String deduplicated() {

@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryQueueControlComplianceTest extends QueueControlComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}
