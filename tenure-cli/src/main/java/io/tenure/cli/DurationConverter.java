@@ -30,4 +30,25 @@ final class DurationConverter implements ITypeConverter<Duration> {
           "'" + value + "' is not a duration; use e.g. 500ms, 5s, 2m, 1h or PT5S");
     }
   }
+
+  /**
+   * @return the duration in the largest unit that states it whole: {@code 500ms}, {@code 5s},
+   *     {@code 2m}, {@code 1h}; ISO-8601 otherwise
+   */
+  static String text(Duration duration) {
+    if (duration.toNanosPart() % 1_000_000 != 0) {
+      return duration.toString();
+    }
+    long millis = duration.toMillis();
+    if (millis % 3_600_000 == 0) {
+      return millis / 3_600_000 + "h";
+    }
+    if (millis % 60_000 == 0) {
+      return millis / 60_000 + "m";
+    }
+    if (millis % 1000 == 0) {
+      return millis / 1000 + "s";
+    }
+    return millis + "ms";
+  }
 }

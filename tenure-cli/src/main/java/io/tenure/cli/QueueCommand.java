@@ -9,13 +9,19 @@ import picocli.CommandLine.Spec;
 /** {@code tenure queue}: the group of queue commands; alone it is a usage error. */
 @Command(
     name = "queue",
-    description = "Read the durable queues' numbers.",
-    subcommands = {QueueStatsCommand.class})
+    description = "Read the durable queues' numbers; pause, resume and limit a queue.",
+    subcommands = {
+      QueueStatsCommand.class,
+      QueuePauseCommand.Pause.class,
+      QueuePauseCommand.Resume.class,
+      QueueLimitsCommand.class
+    })
 final class QueueCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    throw new ParameterException(spec.commandLine(), "choose a queue command: stats");
+    throw new ParameterException(
+        spec.commandLine(), "choose a queue command: stats, pause, resume, limits");
   }
 }

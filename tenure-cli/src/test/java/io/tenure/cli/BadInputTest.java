@@ -267,6 +267,35 @@ class BadInputTest {
     assertThat(file()).doesNotExist();
   }
 
+  @Test
+  void malformed_queue_limits_exit_2_naming_the_value_and_create_no_store() {
+    Result rate = Cli.run("queue", "limits", "orders", "--rate", "10", "--store", store());
+    Result period = Cli.run("queue", "limits", "orders", "--rate", "10/soon", "--store", store());
+    Result negative =
+        Cli.run("queue", "limits", "orders", "--max-in-flight", "-1", "--store", store());
+    Result noQueue = Cli.run("queue", "limits", "--max-in-flight", "3", "--store", store());
+    Result noneAndMore =
+        Cli.run("queue", "limits", "orders", "--none", "--max-in-flight", "3", "--store", store());
+    Result groupOnly = Cli.run("queue", "limits", "orders", "--rate-per-group", "--store", store());
+    Result pause = Cli.run("queue", "pause", "Orders!", "--store", store());
+
+    assertOneErrorLine(rate, 2);
+    assertThat(rate.err()).contains("N/PERIOD").contains("'10'");
+    assertOneErrorLine(period, 2);
+    assertThat(period.err()).contains("'soon'");
+    assertOneErrorLine(negative, 2);
+    assertThat(negative.err()).contains("max in flight must be 0 (no limit) to 1000000, got -1");
+    assertOneErrorLine(noQueue, 2);
+    assertThat(noQueue.err()).contains("needs the QUEUE");
+    assertOneErrorLine(noneAndMore, 2);
+    assertThat(noneAndMore.err()).contains("--none");
+    assertOneErrorLine(groupOnly, 2);
+    assertThat(groupOnly.err()).contains("--rate-per-group needs --rate");
+    assertOneErrorLine(pause, 2);
+    assertThat(pause.err()).contains("'Orders!'");
+    assertThat(file()).doesNotExist();
+  }
+
   /** The test JVM has no terminal: its stdin and stdout are pipes to the build. */
   @Test
   void purge_without_yes_and_without_a_terminal_refuses_and_creates_no_store() {

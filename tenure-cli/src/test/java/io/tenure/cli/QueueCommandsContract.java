@@ -67,6 +67,43 @@ abstract class QueueCommandsContract extends LiveStoreContract {
   }
 
   @Test
+  void pause_and_resume_stop_and_restart_claims_and_say_whether_they_changed_anything() {
+    enqueue("orders", null, 2);
+
+    Result pause = tenure("queue", "pause", "orders");
+    Result again = tenure("queue", "pause", "orders", "--json");
+
+    assertThat(pause.exitCode()).as(pause.toString()).isZero();
+    assertThat(pause.out()).isEqualTo("queue 'orders': paused." + System.lineSeparator());
+    assertThat(again.json()).containsEntry("paused", true).containsEntry("changed", false);
+    assertThat(claimOnly("orders", 10)).as("a paused queue claims nothing").isEmpty();
+
+    assertThat(tenure("queue", "resume", "orders").out()).contains("resumed");
+    assertThat(claimOnly("orders", 10)).hasSize(2);
+  }
+
+  @Test
+  void limits_are_set_shown_with_their_use_and_lifted() {
+    enqueue("orders", null, 5);
+
+    Result set =
+        tenure("queue", "limits", "orders", "--max-in-flight", "2", "--rate", "100/1s", "--json");
+    assertThat(set.exitCode()).as(set.toString()).isZero();
+    Map<String, Object> shown = list(set.json(), "queues").get(0);
+    assertThat(shown).containsEntry("queue", "orders").containsEntry("paused", false);
+    assertThat(shown.get("limits").toString()).contains("maxInFlight=2").contains("claims=100");
+
+    assertThat(claimOnly("orders", 10)).as("the limit holds for the claim").hasSize(2);
+    Result text = tenure("queue", "limits");
+    assertThat(text.out())
+        .containsPattern("(?m)^QUEUE +STATE +IN FLIGHT +PER GROUP +RATE +BUSIEST GROUPS$")
+        .containsPattern("(?m)^orders +running +2 / 2 +- +2 / 100 per 1s +-$");
+
+    assertThat(tenure("queue", "limits", "orders", "--none").exitCode()).isZero();
+    assertThat(claimOnly("orders", 10)).hasSize(3);
+  }
+
+  @Test
   void list_shows_dead_letters_oldest_first_in_the_admin_api_shape() {
     List<Long> dead = deadLetters("orders", "k1", 3, "java.io.IOException: timeout\n\tat x");
     enqueue("orders", null, 1); // pending: never listed

@@ -18,6 +18,7 @@ record AdminApi(
     @Nullable TenureNode node,
     AdminReads reads,
     AdminActions actions,
+    QueueControlActions controls,
     MetricsEndpoint metrics) {
   /** A message id: a JSON-safe positive long (ids stay below 2^53). */
   private static final Pattern ID = Pattern.compile("\\d{1,18}");
@@ -29,6 +30,7 @@ record AdminApi(
         node,
         new AdminReads(store, node, peers, Ticker.system()),
         new AdminActions(store, node, peers),
+        new QueueControlActions(store),
         metrics);
   }
 

@@ -153,7 +153,15 @@ final class AdminReads {
       rates = peers.clusterRates(store.membership().read(), authorization);
     }
     List<Map<String, Object>> queues = new ArrayList<>();
-    for (QueueStats stats : store.queues().stats()) {
+    Map<String, io.tenure.QueueControl> controls = new java.util.TreeMap<>();
+    store.queues().controls().list().forEach(c -> controls.put(c.queue(), c));
+    List<QueueStats> all = new ArrayList<>(store.queues().stats());
+    // A paused or limited queue is shown even while it has no messages.
+    controls.keySet().stream()
+        .filter(q -> all.stream().noneMatch(st -> st.queue().equals(q)))
+        .forEach(q -> all.add(new QueueStats(q, 0, 0, 0, 0, null)));
+    all.sort(java.util.Comparator.comparing(QueueStats::queue));
+    for (QueueStats stats : all) {
       Map<String, Object> fields = new LinkedHashMap<>();
       fields.put("name", stats.queue());
       fields.put("pending", stats.pending());
@@ -164,6 +172,12 @@ final class AdminReads {
           "oldestPendingAgeMs",
           stats.oldestPendingAge() == null ? null : stats.oldestPendingAge().toMillis());
       fields.put("handledPerSecond", rates.get(stats.queue()));
+      io.tenure.QueueControl control = controls.get(stats.queue());
+      fields.put("paused", control != null && control.paused());
+      fields.put(
+          "limits",
+          QueueControlJson.limits(
+              control == null ? io.tenure.QueueLimits.none() : control.limits()));
       List<Map<String, Object>> own = new ArrayList<>();
       for (ConsumerStats consumer : consumers.getOrDefault(stats.queue(), List.of())) {
         Map<String, Object> c = new LinkedHashMap<>();

@@ -42,6 +42,18 @@ final class RouteTable {
           Route.get(
               "/api/queues", (api, request, path) -> api.reads().queues(request.authorization())),
           Route.get(
+              "/api/queues/{name}/control",
+              (api, request, path) -> api.controls().read(path.get("name"))),
+          Route.post(
+              "/api/queues/{name}/pause",
+              (api, request, path) -> api.controls().pause(path.get("name"), true)),
+          Route.post(
+              "/api/queues/{name}/resume",
+              (api, request, path) -> api.controls().pause(path.get("name"), false)),
+          Route.post(
+              "/api/queues/{name}/limits",
+              (api, request, path) -> api.controls().limit(path.get("name"), request)),
+          Route.get(
               "/api/queues/{name}/dead",
               (api, request, path) ->
                   api.reads()

@@ -156,6 +156,56 @@ abstract class AdminServerContract {
   }
 
   @Test
+  void a_queue_is_paused_limited_and_shown_with_its_use_and_bad_limits_change_nothing()
+      throws Exception {
+    Response paused = post("/api/queues/reports/pause", "{}", null);
+    Response pausedAgain = post("/api/queues/reports/pause", "{}", null);
+    Response limited =
+        post(
+            "/api/queues/reports/limits",
+            "{\"maxInFlight\": 4, \"rate\": {\"claims\": 10, \"perMs\": 60000,"
+                + " \"perGroup\": true}}",
+            null);
+    Response unknownField = post("/api/queues/reports/limits", "{\"max\": 4}", null);
+    Response negative = post("/api/queues/reports/limits", "{\"maxInFlight\": -1}", null);
+    Response badRate = post("/api/queues/reports/limits", "{\"rate\": 5}", null);
+    Response badName = post("/api/queues/Reports/pause", "{}", null);
+
+    assertThat(paused.status()).isEqualTo(200);
+    assertThat(paused.body()).contains("\"paused\":true").contains("\"changed\":true");
+    assertThat(pausedAgain.body()).contains("\"changed\":false");
+    assertThat(limited.status()).as(limited.body()).isEqualTo(200);
+    assertThat(limited.body())
+        .contains("\"maxInFlight\":4")
+        .contains("\"claims\":10")
+        .contains("\"perMs\":60000")
+        .contains("\"perGroup\":true");
+    for (Response bad : List.of(unknownField, negative, badRate, badName)) {
+      assertThat(bad.status()).as(bad.body()).isEqualTo(400);
+    }
+    assertThat(unknownField.body()).contains("'max'");
+    assertThat(negative.body()).contains("max in flight must be 0 (no limit) to 1000000, got -1");
+    io.tenure.QueueControl stored = store.queues().controls().read("reports");
+    assertThat(stored.paused()).isTrue();
+    assertThat(stored.limits().maxInFlight()).as("the bad calls changed nothing").isEqualTo(4);
+
+    Map<?, ?> control = getJson("/api/queues/reports/control");
+    assertThat(control.get("queue")).isEqualTo("reports");
+    assertThat(control.get("paused")).isEqualTo(true);
+    assertThat(control.get("inFlight")).isEqualTo(0L);
+    List<?> queues = (List<?>) getJson("/api/queues").get("queues");
+    assertThat(queues)
+        .as("a paused queue without messages is listed")
+        .anySatisfy(q -> assertThat(((Map<?, ?>) q).get("name")).isEqualTo("reports"))
+        .anySatisfy(q -> assertThat(((Map<?, ?>) q).get("paused")).isEqualTo(true));
+    assertThat(post("/api/queues/reports/resume", "{}", null).body()).contains("\"changed\":true");
+    assertThat(post("/api/queues/reports/limits", "{}", null).body())
+        .as("an empty body lifts every limit")
+        .contains("\"maxInFlight\":0")
+        .contains("\"rate\":null");
+  }
+
+  @Test
   void locks_show_each_lock_with_its_state_holder_and_token() throws Exception {
     assertThat((List<?>) getJson("/api/locks").get("locks")).isEmpty();
     io.tenure.spi.LockGrant grant =
