@@ -136,4 +136,12 @@ public interface Admin {
    * @throws StoreException if the store failed
    */
   void limitQueue(String queue, QueueLimits limits);
+
+  /**
+   * Cancels one message of any queue (SPEC §12.3).
+   *
+   * @return what the cancel did
+   * @throws StoreException if the store failed
+   */
+  CancelOutcome cancel(long id);
 }

@@ -9,5 +9,10 @@ public enum MessageStatus {
   /** Handled; kept only while the queue's retention of done messages lasts. */
   DONE,
   /** A dead letter: out of attempts or not retryable. Kept until replayed or purged. */
-  DEAD
+  DEAD,
+  /**
+   * Cancelled by an operator (SPEC §12.3), pending or in flight: never claimed again, and an owner
+   * that was running it can no longer resolve it. Kept while the retention of done messages lasts.
+   */
+  CANCELLED
 }

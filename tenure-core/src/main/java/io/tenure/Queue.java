@@ -206,6 +206,20 @@ public final class Queue {
   }
 
   /**
+   * Cancels a message of this queue (SPEC §12.3): a pending one is never claimed; a running one's
+   * claim is taken from its owner, whose handler is told ({@link Delivery#cancelled()}) and whose
+   * outcome then changes nothing. Cancelled messages are kept as long as done ones.
+   *
+   * @return what the cancel did; {@link CancelOutcome#NOT_FOUND} also for another queue's message
+   */
+  public CancelOutcome cancel(long id) {
+    if (message(id).isEmpty()) {
+      return CancelOutcome.NOT_FOUND;
+    }
+    return store.cancel(id);
+  }
+
+  /**
    * @return a message of this queue, whatever its status
    */
   public Optional<QueueMessage> message(long id) {

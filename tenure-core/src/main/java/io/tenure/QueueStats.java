@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
  * @param inflight messages claimed now
  * @param dead dead letters
  * @param done done messages still kept by retention
+ * @param cancelled cancelled messages still kept by retention
  * @param oldestPendingAge how long the oldest available pending message has waited, by the database
  *     clock; null if none is available
  */
@@ -19,4 +20,16 @@ public record QueueStats(
     long inflight,
     long dead,
     long done,
-    @Nullable Duration oldestPendingAge) {}
+    long cancelled,
+    @Nullable Duration oldestPendingAge) {
+  /** A queue's numbers without cancelled messages. */
+  public QueueStats(
+      String queue,
+      long pending,
+      long inflight,
+      long dead,
+      long done,
+      @Nullable Duration oldestPendingAge) {
+    this(queue, pending, inflight, dead, done, 0, oldestPendingAge);
+  }
+}

@@ -3,7 +3,6 @@ package io.tenure.cli;
 import io.tenure.QueueMessage;
 import io.tenure.spi.Store;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
 
 /** {@code tenure dlq show}: one message, whatever its status, with its whole payload. */
 @Command(
@@ -14,17 +13,7 @@ import picocli.CommandLine.Parameters;
           + " it is valid UTF-8, else base64).",
       "Works for a message in any status. Exits 4 if there is no such message."
     })
-final class DlqShowCommand extends StoreCommand {
-  @Parameters(index = "0", paramLabel = "ID", description = "Message id.")
-  long id;
-
-  @Override
-  void checkArguments() {
-    if (id < 1) {
-      throw new IllegalArgumentException("message ids are positive, got " + id);
-    }
-  }
-
+final class DlqShowCommand extends MessageIdCommand {
   @Override
   int run(Store store, Output output) {
     QueueMessage message =

@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
     name = "stats",
     description = {
       "Show each queue's message counts and the age of its oldest pending message.",
-      "Pending, in-flight, dead and done messages, and how long the oldest available pending"
+      "Pending, in-flight, dead, done and cancelled messages, and how long the oldest available pending"
           + " message has waited.",
       "Counts are cluster-wide, read from the store in one statement. A queue exists here while"
           + " it has at least one message; naming one that has none exits 4."
@@ -47,7 +47,7 @@ final class QueueStatsCommand extends StoreCommand {
       output.line("no queue has messages.");
     } else {
       output.table(
-          List.of("QUEUE", "PENDING", "INFLIGHT", "DEAD", "DONE", "OLDEST PENDING"),
+          List.of("QUEUE", "PENDING", "INFLIGHT", "DEAD", "DONE", "CANCELLED", "OLDEST PENDING"),
           stats.stream().map(QueueStatsCommand::row).toList());
     }
     return ExitCodes.OK;
@@ -63,6 +63,7 @@ final class QueueStatsCommand extends StoreCommand {
     fields.put("inflight", stats.inflight());
     fields.put("dead", stats.dead());
     fields.put("done", stats.done());
+    fields.put("cancelled", stats.cancelled());
     Duration age = stats.oldestPendingAge();
     fields.put("oldestPendingAgeMs", age == null ? null : age.toMillis());
     return fields;
@@ -75,6 +76,7 @@ final class QueueStatsCommand extends StoreCommand {
         String.valueOf(stats.inflight()),
         String.valueOf(stats.dead()),
         String.valueOf(stats.done()),
+        String.valueOf(stats.cancelled()),
         age(stats.oldestPendingAge()));
   }
 

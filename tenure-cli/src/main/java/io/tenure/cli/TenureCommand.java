@@ -31,6 +31,7 @@ import picocli.CommandLine.Spec;
       EventsCommand.class,
       AgentsCommand.class,
       QueueCommand.class,
+      MessagesCommand.class,
       DlqCommand.class,
       LocksCommand.class,
       SchedulesCommand.class,

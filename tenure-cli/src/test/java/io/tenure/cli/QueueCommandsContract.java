@@ -32,7 +32,8 @@ abstract class QueueCommandsContract extends LiveStoreContract {
         .containsEntry("pending", 2L)
         .containsEntry("inflight", 1L)
         .containsEntry("dead", 3L)
-        .containsEntry("done", 0L);
+        .containsEntry("done", 0L)
+        .containsEntry("cancelled", 0L);
     assertThat((Long) queues.get(1).get("oldestPendingAgeMs")).isNotNegative();
   }
 
@@ -52,8 +53,8 @@ abstract class QueueCommandsContract extends LiveStoreContract {
         .hasSize(3)
         .first()
         .asString()
-        .matches("QUEUE +PENDING +INFLIGHT +DEAD +DONE +OLDEST PENDING");
-    assertThat(text.out()).containsPattern("(?m)^orders +2 +0 +0 +0 +[0-9.]+m?s$");
+        .matches("QUEUE +PENDING +INFLIGHT +DEAD +DONE +CANCELLED +OLDEST PENDING");
+    assertThat(text.out()).containsPattern("(?m)^orders +2 +0 +0 +0 +0 +[0-9.]+m?s$");
   }
 
   @Test
@@ -101,6 +102,27 @@ abstract class QueueCommandsContract extends LiveStoreContract {
 
     assertThat(tenure("queue", "limits", "orders", "--none").exitCode()).isZero();
     assertThat(claimOnly("orders", 10)).hasSize(3);
+  }
+
+  @Test
+  void cancel_takes_a_pending_or_running_message_out_and_refuses_a_finished_or_unknown_one() {
+    List<Long> ids = enqueue("orders", null, 2);
+    long running = claimOnly("orders", 1).get(0).id();
+    long pending = ids.get(0) == running ? ids.get(1) : ids.get(0);
+
+    Result first = tenure("messages", "cancel", String.valueOf(pending));
+    Result second = tenure("messages", "cancel", String.valueOf(running), "--json");
+    Result again = tenure("messages", "cancel", String.valueOf(pending));
+    Result unknown = tenure("messages", "cancel", "999999999");
+
+    assertThat(first.exitCode()).as(first.toString()).isZero();
+    assertThat(first.out()).contains("cancelled message " + pending).contains("was pending");
+    assertThat(second.json()).containsEntry("id", running).containsEntry("cancelled", "RUNNING");
+    assertOneErrorLine(again, 3);
+    assertThat(again.err()).contains("is CANCELLED").contains("nothing changed");
+    assertOneErrorLine(unknown, 4);
+    Map<String, Object> stats = list(tenure("queue", "stats", "--json").json(), "queues").get(0);
+    assertThat(stats).containsEntry("cancelled", 2L).containsEntry("pending", 0L);
   }
 
   @Test

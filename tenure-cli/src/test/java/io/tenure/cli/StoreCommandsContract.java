@@ -133,6 +133,7 @@ abstract class StoreCommandsContract {
             List.of("queue", "resume", "orders"),
             List.of("queue", "limits"),
             List.of("queue", "limits", "orders", "--max-in-flight", "3"),
+            List.of("messages", "cancel", "1"),
             List.of("dlq", "list", "orders"),
             List.of("dlq", "show", "1"),
             List.of("dlq", "replay", "orders", "--all"),

@@ -92,7 +92,9 @@ final class InMemoryQueueAdmin {
       Instant now = store.now();
       List<Row> expired =
           Stream.concat(
-                  finishedBy(t, queue, MessageStatus.DONE, now.minus(doneFor), limit),
+                  Stream.concat(
+                      finishedBy(t, queue, MessageStatus.DONE, now.minus(doneFor), limit),
+                      finishedBy(t, queue, MessageStatus.CANCELLED, now.minus(doneFor), limit)),
                   finishedBy(t, queue, MessageStatus.DEAD, now.minus(deadFor), limit))
               .toList();
       expired.forEach(t.messages::delete);
@@ -137,6 +139,7 @@ final class InMemoryQueueAdmin {
         counts[MessageStatus.INFLIGHT.ordinal()],
         counts[MessageStatus.DEAD.ordinal()],
         counts[MessageStatus.DONE.ordinal()],
+        counts[MessageStatus.CANCELLED.ordinal()],
         oldestPendingAge);
   }
 

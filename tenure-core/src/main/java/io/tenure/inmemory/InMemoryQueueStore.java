@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -40,9 +39,6 @@ import org.jspecify.annotations.Nullable;
  * table.
  */
 final class InMemoryQueueStore implements QueueStore {
-  private static final Comparator<Row> CLAIM_ORDER =
-      Comparator.<Row>comparingInt(row -> -row.priority).thenComparingLong(row -> row.id);
-
   private final InMemoryStore store;
   private final InMemoryQueueAdmin admin;
   private final InMemoryQueueControls controls;
@@ -112,10 +108,12 @@ final class InMemoryQueueStore implements QueueStore {
       }
       Instant now = store.now();
       Instant leaseUntil = after(now, request.lease());
-      List<Row> candidates = claimable(t.messages.rows(request.queue()), request, now);
+      List<Row> candidates =
+          InMemoryClaims.claimable(t.messages.rows(request.queue()), request, now);
       ClaimAllowance allowance =
           t.controls.allowance(request.queue(), request.max(), t.messages, now);
-      List<Row> taken = allowance == null ? candidates : allowed(candidates, allowance, request);
+      List<Row> taken =
+          allowance == null ? candidates : InMemoryClaims.allowed(candidates, allowance, request);
       if (allowance != null) {
         t.controls.record(request.queue(), allowance.claimsByRateKey(), now);
       }
@@ -128,53 +126,6 @@ final class InMemoryQueueStore implements QueueStore {
               })
           .toList();
     }
-  }
-
-  /**
-   * The candidates the queue's limits allow, in claim order. A strict queue stops at the first one
-   * they refuse, so that it never runs a younger message before an older one.
-   */
-  private static List<Row> allowed(
-      List<Row> candidates, ClaimAllowance allowance, ClaimRequest request) {
-    List<Row> taken = new ArrayList<>();
-    for (Row row : candidates) {
-      if (allowance.take(row.group)) {
-        taken.add(row);
-      } else if (request.strict() || allowance.taken() == allowance.budget()) {
-        break;
-      }
-    }
-    return taken;
-  }
-
-  /** The messages a claim may take, in claim order, however many (SPEC §6.2, §6.9). */
-  private static List<Row> claimable(Collection<Row> rowsById, ClaimRequest request, Instant now) {
-    // A message in flight blocks its key, and in a strict queue the queue, wherever it stands: a
-    // replayed dead letter keeps its old id, so it can be older than the message in flight.
-    List<Row> inFlight =
-        rowsById.stream().filter(row -> row.status == MessageStatus.INFLIGHT).toList();
-    if (request.strict() && !inFlight.isEmpty()) {
-      return List.of();
-    }
-    List<Row> taken = new ArrayList<>();
-    Set<String> blockedKeys = new HashSet<>();
-    inFlight.stream().filter(row -> row.key != null).forEach(row -> blockedKeys.add(row.key));
-    for (Row row : rowsById) {
-      if (!row.unfinished()) {
-        continue;
-      }
-      if (request.strict()) {
-        if (!row.available(now) || taken.size() == MAX_BATCH) {
-          break;
-        }
-        taken.add(row);
-      } else if (row.key == null
-          ? row.available(now)
-          : blockedKeys.add(row.key) && row.available(now)) {
-        taken.add(row); // a key's oldest unfinished message is its head; the rest wait behind it
-      }
-    }
-    return request.strict() ? taken : taken.stream().sorted(CLAIM_ORDER).toList();
   }
 
   @Override
@@ -271,6 +222,39 @@ final class InMemoryQueueStore implements QueueStore {
       }
       row.leaseUntil = after(store.now(), lease);
       return true;
+    }
+  }
+
+  @Override
+  public io.tenure.CancelOutcome cancel(long id) {
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      Row row = t.messages.find(id);
+      if (row == null) {
+        return io.tenure.CancelOutcome.NOT_FOUND;
+      }
+      if (!row.unfinished()) {
+        return io.tenure.CancelOutcome.FINISHED;
+      }
+      boolean running = row.status == MessageStatus.INFLIGHT;
+      row.finish(MessageStatus.CANCELLED, store.now());
+      return running
+          ? io.tenure.CancelOutcome.CANCELLED_RUNNING
+          : io.tenure.CancelOutcome.CANCELLED;
+    }
+  }
+
+  @Override
+  public Set<Long> lostClaims(List<MessageClaim> claims) {
+    if (claims.size() > MAX_BATCH) {
+      throw new IllegalArgumentException(
+          "claims per read must be at most " + MAX_BATCH + ", got " + claims.size());
+    }
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      Set<Long> lost = new HashSet<>();
+      claims.stream().filter(c -> t.messages.held(c) == null).forEach(c -> lost.add(c.id()));
+      return lost;
     }
   }
 

@@ -272,8 +272,9 @@ public interface QueueStore {
 
   /**
    * Retention. <b>Q29</b> MUST delete, in {@code queue} only, up to {@code limit} {@code DONE}
-   * messages done at least {@code doneFor} ago and up to {@code limit} {@code DEAD} ones that died
-   * at least {@code deadFor} ago, by the database clock, and nothing pending or in flight ({@code
+   * messages done at least {@code doneFor} ago, up to {@code limit} {@code CANCELLED} ones
+   * cancelled at least {@code doneFor} ago and up to {@code limit} {@code DEAD} ones that died at
+   * least {@code deadFor} ago, by the database clock, and nothing pending or in flight ({@code
    * retention_deletes_only_done_and_dead_messages_finished_long_enough_ago}, {@code
    * retention_and_age_filters_at_the_longest_retention_allowed_work}).
    *
@@ -290,6 +291,35 @@ public interface QueueStore {
    * @return numbers for every queue with at least one message, ordered by name
    */
   List<QueueStats> stats();
+
+  /**
+   * Cancels one message (SPEC §12.3), in one transaction conditional on its status.
+   *
+   * <ol>
+   *   <li><b>Q32a</b> A {@code PENDING} or {@code INFLIGHT} message MUST become {@code CANCELLED}
+   *       at once, finished now, with no owner, token or lease, so no claim takes it again and its
+   *       owner's resolves and extensions are lost claims ({@code
+   *       a_pending_message_cancelled_is_never_claimed}, {@code
+   *       a_running_message_cancelled_loses_its_claim_and_its_done_changes_nothing}).
+   *   <li><b>Q32b</b> A finished or missing message MUST be left as it is ({@code
+   *       cancelling_a_finished_or_unknown_message_changes_nothing}).
+   *   <li><b>Q32c</b> A cancel racing the owner's resolve MUST leave exactly one of them applied
+   *       ({@code a_cancel_racing_the_owners_done_leaves_exactly_one_applied}).
+   * </ol>
+   *
+   * @return what it did
+   */
+  io.tenure.CancelOutcome cancel(long id);
+
+  /**
+   * <b>Q32d</b> A read: MUST return the ids of {@code claims} that no longer hold (the message is
+   * not {@code INFLIGHT} under that token, or is gone), and change nothing ({@code
+   * lost_claims_name_the_cancelled_reclaimed_and_deleted_messages_only}).
+   *
+   * @param claims at most {@link #MAX_BATCH}
+   * @return the ids whose claim was lost, in any order
+   */
+  java.util.Set<Long> lostClaims(List<MessageClaim> claims);
 
   /**
    * @return the queues' pause and limits, which every {@link #claim} of this store applies; the

@@ -168,6 +168,7 @@ final class AdminReads {
       fields.put("inflight", stats.inflight());
       fields.put("dead", stats.dead());
       fields.put("done", stats.done());
+      fields.put("cancelled", stats.cancelled());
       fields.put(
           "oldestPendingAgeMs",
           stats.oldestPendingAge() == null ? null : stats.oldestPendingAge().toMillis());

@@ -63,6 +63,9 @@ final class RouteTable {
           Route.get(
               "/api/messages/{id}",
               (api, request, path) -> api.reads().message(AdminApi.id(path.get("id")))),
+          Route.post(
+              "/api/messages/{id}/cancel",
+              (api, request, path) -> api.controls().cancel(AdminApi.id(path.get("id")))),
           Route.get(
               "/api/events",
               (api, request, path) ->

@@ -206,6 +206,34 @@ abstract class AdminServerContract {
   }
 
   @Test
+  void a_message_is_cancelled_pending_or_running_and_a_finished_or_unknown_one_is_refused()
+      throws Exception {
+    long running = queue.enqueue(OutgoingMessage.text("now"));
+    long waiting = queue.enqueue(OutgoingMessage.text("later"));
+    assertThat(
+            store
+                .queues()
+                .claim(new ClaimRequest(QUEUE, "test", 1, Duration.ofMinutes(1), false, null)))
+        .extracting(io.tenure.QueueMessage::id)
+        .containsExactly(running);
+
+    Response first = post("/api/messages/" + running + "/cancel", "{}", null);
+    Response second = post("/api/messages/" + waiting + "/cancel", "{}", null);
+    Response again = post("/api/messages/" + running + "/cancel", "{}", null);
+    Response unknown = post("/api/messages/999999/cancel", "{}", null);
+    Response malformed = post("/api/messages/abc/cancel", "{}", null);
+
+    assertThat(first.status()).isEqualTo(200);
+    assertThat(first.body()).contains("\"cancelled\":\"RUNNING\"");
+    assertThat(second.body()).contains("\"cancelled\":\"PENDING\"");
+    assertError(again, 409, "is CANCELLED");
+    assertError(unknown, 404, "no message 999999");
+    assertError(malformed, 400, "'abc'");
+    assertThat(store.queues().find(waiting).orElseThrow().status())
+        .isEqualTo(io.tenure.MessageStatus.CANCELLED);
+  }
+
+  @Test
   void locks_show_each_lock_with_its_state_holder_and_token() throws Exception {
     assertThat((List<?>) getJson("/api/locks").get("locks")).isEmpty();
     io.tenure.spi.LockGrant grant =

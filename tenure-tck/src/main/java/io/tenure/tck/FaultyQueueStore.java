@@ -139,6 +139,16 @@ public final class FaultyQueueStore implements QueueStore {
   }
 
   @Override
+  public io.tenure.CancelOutcome cancel(long id) {
+    return delegate.cancel(id);
+  }
+
+  @Override
+  public java.util.Set<Long> lostClaims(List<MessageClaim> claims) {
+    return delegate.lostClaims(claims);
+  }
+
+  @Override
   public io.tenure.spi.QueueControlStore controls() {
     return delegate.controls();
   }

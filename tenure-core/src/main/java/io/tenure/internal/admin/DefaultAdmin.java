@@ -124,6 +124,11 @@ public final class DefaultAdmin implements Admin {
   }
 
   @Override
+  public io.tenure.CancelOutcome cancel(long id) {
+    return store.queues().cancel(id);
+  }
+
+  @Override
   public List<QueueControl> queueControls() {
     return store.queues().controls().list();
   }

@@ -104,10 +104,24 @@ final class Dispatcher {
     }
   }
 
-  private void handle(List<QueueMessage> batch) {
+  private void handle(List<QueueMessage> claimed) {
+    // A message cancelled while it waited in the buffer is not started: its claim is gone.
+    List<QueueMessage> batch = new ArrayList<>();
+    for (QueueMessage message : claimed) {
+      if (leases.cancellation(message.id()).cancelled()) {
+        leases.finish(message.id());
+        budget.resolved(1); // no outcome to write: the claim is gone
+        LOG.info(
+            "queue {}: message {} was cancelled before it started", queue.name(), message.id());
+      } else {
+        batch.add(message);
+      }
+    }
     Throwable failure = null;
     try {
-      handler.handle(batch.stream().<Delivery>map(ClaimedDelivery::new).toList());
+      if (!batch.isEmpty()) {
+        handler.handle(batch.stream().<Delivery>map(ClaimedDelivery::new).toList());
+      }
     } catch (Throwable thrown) {
       failure = thrown;
     }
@@ -127,16 +141,31 @@ final class Dispatcher {
       }
     }
     slots.release();
-    if (budget.handled(batch.size())) {
+    if (budget.handled(claimed.size())) {
       claimer.wake();
     }
   }
 
   private final class ClaimedDelivery implements Delivery {
     private final QueueMessage message;
+    private final Cancellation cancellation;
 
     ClaimedDelivery(QueueMessage message) {
       this.message = message;
+      this.cancellation = leases.cancellation(message.id());
+    }
+
+    @Override
+    public boolean cancelled() {
+      return cancellation.cancelled();
+    }
+
+    @Override
+    public void onCancel(Runnable callback) {
+      if (callback == null) {
+        throw new IllegalArgumentException("callback must not be null");
+      }
+      cancellation.onCancel(callback);
     }
 
     @Override

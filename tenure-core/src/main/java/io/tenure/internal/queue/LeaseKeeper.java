@@ -16,13 +16,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The leases of one consumer's claimed messages, buffered or running (SPEC §6.2): when each was
- * last set, on the consumer's ticker, and their extension once half of a lease has passed.
+ * last set, on the consumer's ticker, and their extension once half of a lease has passed. It also
+ * watches that the claims still hold, every {@link #WATCH_EVERY}, so a handler learns of a cancel
+ * within a second (SPEC §12.3).
  */
 final class LeaseKeeper {
   private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
 
-  /** A claimed message waiting or at work, and when its lease was last set (ticker). */
-  private record Held(MessageClaim claim, AtomicLong leaseSetAt) {}
+  /** How often the claims held are checked for a cancel: well within the second SPEC allows. */
+  static final Duration WATCH_EVERY = Duration.ofMillis(400);
+
+  /**
+   * A claimed message waiting or at work, when its lease was last set (ticker), and its cancel
+   * signal.
+   */
+  private record Held(MessageClaim claim, AtomicLong leaseSetAt, Cancellation cancellation) {}
 
   private final Map<Long, Held> held = new ConcurrentHashMap<>();
 
@@ -37,18 +45,69 @@ final class LeaseKeeper {
   /** When the leases were last looked at; read and written by the extending thread only. */
   private long lastCheck;
 
+  /** When the claims were last checked for a cancel; the extending thread's too. */
+  private long lastWatch;
+
   LeaseKeeper(QueueStore store, String queue, Duration lease, Ticker ticker) {
     this.store = store;
     this.queue = queue;
     this.lease = lease;
     this.ticker = ticker;
     this.lastCheck = ticker.read();
+    this.lastWatch = lastCheck;
   }
 
   /** Tracks messages just claimed, their leases set now. */
   void track(List<QueueMessage> claimed) {
     long now = ticker.read();
-    claimed.forEach(m -> held.put(m.id(), new Held(m.claim(), new AtomicLong(now))));
+    claimed.forEach(
+        m -> held.put(m.id(), new Held(m.claim(), new AtomicLong(now), new Cancellation(m.id()))));
+  }
+
+  /**
+   * @return the message's cancel signal; a signal already set if it is no longer held
+   */
+  Cancellation cancellation(long id) {
+    Held work = held.get(id);
+    if (work != null) {
+      return work.cancellation();
+    }
+    Cancellation gone = new Cancellation(id);
+    gone.cancel();
+    return gone;
+  }
+
+  /**
+   * Every {@link #WATCH_EVERY}, asks the store which held claims no longer hold and sets their
+   * cancel signals; called by the extending thread.
+   */
+  void watchIfDue() {
+    long now = ticker.read();
+    if (now - lastWatch < WATCH_EVERY.toNanos() || held.isEmpty()) {
+      return;
+    }
+    lastWatch = now;
+    List<MessageClaim> watched =
+        held.values().stream()
+            .filter(work -> !work.cancellation().cancelled())
+            .map(Held::claim)
+            .limit(QueueStore.MAX_BATCH)
+            .toList();
+    if (watched.isEmpty()) {
+      return;
+    }
+    try {
+      for (Long id : store.lostClaims(watched)) {
+        Held work = held.get(id);
+        if (work != null) {
+          LOG.info(
+              "queue {}: message {} was cancelled or taken back; telling its handler", queue, id);
+          work.cancellation().cancel();
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("queue {}: could not check the claims held: {}", queue, e.toString());
+    }
   }
 
   /**

@@ -145,6 +145,7 @@ final class ResolveBatcher {
       }
       if (keepsLeases) {
         leases.extendIfDue();
+        leases.watchIfDue();
       }
     }
   }

@@ -40,6 +40,7 @@ public final class JdbcQueueStore implements QueueStore {
   private final Resolves resolves;
   private final Reclaims reclaims;
   private final DeadLetters deadLetters;
+  private final Cancels cancels;
   private final QueueStatsQuery stats;
   private final Dialect.ConnectionSource sessions;
   private final String channel;
@@ -65,8 +66,19 @@ public final class JdbcQueueStore implements QueueStore {
     this.resolves = new Resolves(context);
     this.reclaims = new Reclaims(context, idleReads);
     this.deadLetters = new DeadLetters(context);
+    this.cancels = new Cancels(context);
     this.stats = new QueueStatsQuery(context);
     this.sessions = sessions;
+  }
+
+  @Override
+  public io.tenure.CancelOutcome cancel(long id) {
+    return cancels.cancel(id);
+  }
+
+  @Override
+  public java.util.Set<Long> lostClaims(List<MessageClaim> claims) {
+    return cancels.lostClaims(claims);
   }
 
   @Override

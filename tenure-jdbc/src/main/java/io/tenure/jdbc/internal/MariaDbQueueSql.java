@@ -132,6 +132,8 @@ final class MariaDbQueueSql extends StandardQueueSql {
             WHERE m.queue = q.queue AND m.status IN (${DONE}, ${DEAD}) AND m.status = ${DEAD}) AS dead,
           (SELECT COUNT(*) FROM ${messages} m FORCE INDEX (${messages_status})
             WHERE m.queue = q.queue AND m.status IN (${DONE}, ${DEAD}) AND m.status = ${DONE}) AS done,
+          (SELECT COUNT(*) FROM ${messages} m FORCE INDEX (${messages_status})
+            WHERE m.queue = q.queue AND m.status = ${CANCELLED}) AS cancelled,
           (SELECT MIN(m.available_at) FROM ${messages} m FORCE INDEX (${messages_status})
             WHERE m.queue = q.queue AND m.status = ${PENDING} AND m.available_at <= ${now}) AS oldest,
           ${now} AS read_at

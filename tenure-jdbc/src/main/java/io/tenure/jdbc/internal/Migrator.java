@@ -38,7 +38,8 @@ public final class Migrator {
           "V9__agent_epochs.sql",
           "V10__locks.sql",
           "V11__schedules.sql",
-          "V12__queue_controls.sql");
+          "V12__queue_controls.sql",
+          "V13__cancel.sql");
 
   /** The schema version this build expects. */
   public static final int LATEST = FILES.size();

@@ -176,6 +176,17 @@ interface QueueSql {
   /** Extends row {@code :id}'s lease under {@code :token} by {@code :lease} from now. */
   String extend();
 
+  // ---- cancel ----
+
+  /** Row {@code :id}'s status, locked. */
+  String lockStatus();
+
+  /** Cancels row {@code :id} if it is pending or in flight. */
+  String cancel();
+
+  /** The {@code id}, {@code status} and {@code claim_token} of the rows {@code :ids}. */
+  String claimStates();
+
   // ---- reclaim and retention ----
 
   /** The ids of in-flight rows whose lease expired, oldest lease first, at most {@code :limit}. */

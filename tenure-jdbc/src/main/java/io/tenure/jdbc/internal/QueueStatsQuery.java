@@ -80,6 +80,7 @@ final class QueueStatsQuery {
                 rows.getLong("inflight"),
                 rows.getLong("dead"),
                 rows.getLong("done"),
+                rows.getLong("cancelled"),
                 age));
       }
     }

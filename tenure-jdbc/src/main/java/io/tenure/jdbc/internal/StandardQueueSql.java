@@ -149,6 +149,28 @@ abstract class StandardQueueSql implements QueueSql {
         """;
   }
 
+  // ---- cancel ----
+
+  @Override
+  public String lockStatus() {
+    return "SELECT status FROM ${messages} WHERE id = :id${for_update}";
+  }
+
+  /** Conditional on the status, so a resolve that committed first wins and this changes nothing. */
+  @Override
+  public String cancel() {
+    return """
+        UPDATE ${messages} SET status = ${CANCELLED}, finished_at = ${now},
+          owner_node = NULL, claim_token = NULL, lease_until = NULL
+        WHERE id = :id AND status IN (${PENDING}, ${INFLIGHT})
+        """;
+  }
+
+  @Override
+  public String claimStates() {
+    return "SELECT id, status, claim_token FROM ${messages} WHERE id IN (:ids)";
+  }
+
   // ---- reclaim and retention ----
 
   @Override
@@ -192,10 +214,10 @@ abstract class StandardQueueSql implements QueueSql {
   // ---- stats ----
 
   /**
-   * The queues from recursive skip scans of the partial indexes of pending, in-flight and finished
-   * rows (schema V7), one probe per queue and index, then each queue's counts from the same
-   * indexes' ranges. Each status term repeats its partial index's predicate where that differs, so
-   * that SQLite, which matches predicates by their terms, uses the index too.
+   * The queues from recursive skip scans of the partial indexes of pending, in-flight, finished
+   * (schema V7) and cancelled (V13) rows, one probe per queue and index, then each queue's counts
+   * from the same indexes' ranges. Each status term repeats its partial index's predicate where
+   * that differs, so that SQLite, which matches predicates by their terms, uses the index too.
    */
   @Override
   public String stats() {
@@ -219,10 +241,17 @@ abstract class StandardQueueSql implements QueueSql {
           UNION ALL SELECT (SELECT f.queue FROM ${messages} f WHERE f.status IN (${DONE}, ${DEAD})
             AND f.queue > d.queue ORDER BY f.queue LIMIT 1)
           FROM d WHERE d.queue IS NOT NULL),
+        c(queue) AS (
+          SELECT (SELECT f.queue FROM ${messages} f WHERE f.status = ${CANCELLED}
+            ORDER BY f.queue LIMIT 1)
+          UNION ALL SELECT (SELECT f.queue FROM ${messages} f WHERE f.status = ${CANCELLED}
+            AND f.queue > c.queue ORDER BY f.queue LIMIT 1)
+          FROM c WHERE c.queue IS NOT NULL),
         q(queue) AS (
           SELECT queue FROM p WHERE queue IS NOT NULL
           UNION SELECT queue FROM i WHERE queue IS NOT NULL
-          UNION SELECT queue FROM d WHERE queue IS NOT NULL)
+          UNION SELECT queue FROM d WHERE queue IS NOT NULL
+          UNION SELECT queue FROM c WHERE queue IS NOT NULL)
         SELECT q.queue,
           (SELECT COUNT(*) FROM ${messages} m
             WHERE m.queue = q.queue AND m.status = ${PENDING}) AS pending,
@@ -232,6 +261,8 @@ abstract class StandardQueueSql implements QueueSql {
             WHERE m.queue = q.queue AND m.status IN (${DONE}, ${DEAD}) AND m.status = ${DEAD}) AS dead,
           (SELECT COUNT(*) FROM ${messages} m
             WHERE m.queue = q.queue AND m.status IN (${DONE}, ${DEAD}) AND m.status = ${DONE}) AS done,
+          (SELECT COUNT(*) FROM ${messages} m
+            WHERE m.queue = q.queue AND m.status = ${CANCELLED}) AS cancelled,
           (SELECT MIN(m.available_at) FROM ${messages} m
             WHERE m.queue = q.queue AND m.status = ${PENDING} AND m.available_at <= ${now}) AS oldest,
           ${now} AS read_at

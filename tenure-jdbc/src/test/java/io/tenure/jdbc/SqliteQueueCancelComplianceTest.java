@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.QueueCancelComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class SqliteQueueCancelComplianceTest extends QueueCancelComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.SQLITE);
+  }
+}
