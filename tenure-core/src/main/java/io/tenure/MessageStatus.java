@@ -12,7 +12,8 @@ public enum MessageStatus {
   DEAD,
   /**
    * Cancelled by an operator (SPEC §12.3), pending or in flight: never claimed again, and an owner
-   * that was running it can no longer resolve it. Kept while the retention of done messages lasts.
+   * that was running it can no longer resolve it. Kept as long as dead letters, so an operator can
+   * see what was cancelled.
    */
   CANCELLED
 }

@@ -208,7 +208,7 @@ public final class Queue {
   /**
    * Cancels a message of this queue (SPEC §12.3): a pending one is never claimed; a running one's
    * claim is taken from its owner, whose handler is told ({@link Delivery#cancelled()}) and whose
-   * outcome then changes nothing. Cancelled messages are kept as long as done ones.
+   * outcome then changes nothing. Cancelled messages are kept as long as dead letters.
    *
    * @return what the cancel did; {@link CancelOutcome#NOT_FOUND} also for another queue's message
    */

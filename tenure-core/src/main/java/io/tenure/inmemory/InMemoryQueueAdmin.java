@@ -94,7 +94,7 @@ final class InMemoryQueueAdmin {
           Stream.concat(
                   Stream.concat(
                       finishedBy(t, queue, MessageStatus.DONE, now.minus(doneFor), limit),
-                      finishedBy(t, queue, MessageStatus.CANCELLED, now.minus(doneFor), limit)),
+                      finishedBy(t, queue, MessageStatus.CANCELLED, now.minus(deadFor), limit)),
                   finishedBy(t, queue, MessageStatus.DEAD, now.minus(deadFor), limit))
               .toList();
       expired.forEach(t.messages::delete);

@@ -272,9 +272,9 @@ public interface QueueStore {
 
   /**
    * Retention. <b>Q29</b> MUST delete, in {@code queue} only, up to {@code limit} {@code DONE}
-   * messages done at least {@code doneFor} ago, up to {@code limit} {@code CANCELLED} ones
-   * cancelled at least {@code doneFor} ago and up to {@code limit} {@code DEAD} ones that died at
-   * least {@code deadFor} ago, by the database clock, and nothing pending or in flight ({@code
+   * messages done at least {@code doneFor} ago, and up to {@code limit} each of {@code DEAD} ones
+   * that died and {@code CANCELLED} ones cancelled at least {@code deadFor} ago, by the database
+   * clock, and nothing pending or in flight ({@code
    * retention_deletes_only_done_and_dead_messages_finished_long_enough_ago}, {@code
    * retention_and_age_filters_at_the_longest_retention_allowed_work}).
    *

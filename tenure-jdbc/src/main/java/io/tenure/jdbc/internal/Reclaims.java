@@ -89,7 +89,7 @@ final class Reclaims {
             "delete expired messages of queue " + queue,
             connection ->
                 deleteFinished(connection, queue, MessageStatus.DONE, doneFor, limit)
-                    + deleteFinished(connection, queue, MessageStatus.CANCELLED, doneFor, limit)
+                    + deleteFinished(connection, queue, MessageStatus.CANCELLED, deadFor, limit)
                     + deleteFinished(connection, queue, MessageStatus.DEAD, deadFor, limit));
   }
 
