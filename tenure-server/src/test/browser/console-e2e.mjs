@@ -14,7 +14,6 @@
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
-import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 
 const [baseUrl, screenshotPath] = process.argv.slice(2);
@@ -35,7 +34,7 @@ const FAILOVER_TIMEOUT_MS = 30_000;
 const NODE_TIMEOUT_MS = 45_000;
 const DEAD_LETTER_TIMEOUT_MS = 30_000;
 const REPLAY_TIMEOUT_MS = 10_000;
-const DEAD_LIMIT = 50; // app.js asks for at most this many dead letters
+const DEAD_LIMIT = 50; // state.js: the console asks for at most this many dead letters
 const AGREE_MIN_MS = 10_000; // sample the dead-letter count at least this long...
 const AGREE_MAX_MS = 40_000; // ...and until it has changed twice, or this long
 
@@ -43,15 +42,14 @@ class Failure extends Error {}
 
 // ---------------------------------------------------------------- model.js, without a browser
 
+/** model.js is an ES module that imports nothing; as a data: URL Node loads it as a module, with no package.json to say so. */
 function loadModel() {
-  const sandbox = { URL };
-  sandbox.globalThis = sandbox;
-  vm.runInNewContext(fs.readFileSync(path.join(CONSOLE_SRC ?? CONSOLE_DIR, 'model.js'), 'utf8'), sandbox);
-  return sandbox.TenureConsoleModel;
+  const source = fs.readFileSync(path.join(CONSOLE_SRC ?? CONSOLE_DIR, 'model.js'));
+  return import(`data:text/javascript;base64,${source.toString('base64')}`);
 }
 
-function modelChecks() {
-  const m = loadModel();
+async function modelChecks() {
+  const m = await loadModel();
   const problems = [];
   const expect = (what, got, want) => {
     if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
@@ -465,7 +463,7 @@ async function schedulesAndLocks(page) {
 }
 
 async function main(page, state) {
-  modelChecks();
+  await modelChecks();
   const startView = await startUp(page);
   await sqlitePauseWarning(page);
   await metricsLinks(page);

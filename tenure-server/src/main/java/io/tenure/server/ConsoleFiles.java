@@ -6,6 +6,9 @@ import java.io.InputStream;
 
 /**
  * The web console: static files from the jar, by plain file name only (no paths, no class files).
+ * Its scripts are ES modules that import one another as {@code ./name.js}, so they sit flat in one
+ * folder, and each must go out as {@code text/javascript}: a browser runs no module of another
+ * type.
  */
 final class ConsoleFiles {
   private static final String FOLDER = "/io/tenure/server/console/";

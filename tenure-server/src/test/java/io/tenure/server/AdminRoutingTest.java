@@ -34,6 +34,8 @@ class AdminRoutingTest {
           "/",
           "/index.html",
           "/app.js",
+          "/model.js",
+          "/nothing.js",
           "/nope",
           "/a/b",
           "/api",

@@ -1,88 +1,83 @@
 // Tenure web console: the pure decisions behind what the page shows, from API snapshots only (no
-// DOM, no I/O), so the browser test can check them case by case. Loaded before app.js.
-'use strict';
+// DOM, no I/O, no imports), so the browser test can check them case by case in Node.
 
-(() => {
-  /**
-   * A node name's incarnations (SPEC §3: a new node id per process start). `current` is the newest
-   * that is not DEAD, else the newest; `older` are the other live ones (e.g. a killed process not yet
-   * declared dead), newest first; `dead` the DEAD ones, newest first, which the page collapses.
-   * Groups are in natural name order, so a restarted node keeps its place.
-   */
-  function nodeGroups(nodes) {
-    const byName = new Map();
-    for (const n of nodes ?? []) {
-      const name = n.name ?? n.nodeId ?? '?';
-      if (!byName.has(name)) byName.set(name, []);
-      byName.get(name).push(n); // the API lists nodes in join order
-    }
-    const groups = [];
-    for (const [name, all] of byName) {
-      const live = all.filter((n) => n.status !== 'DEAD');
-      const current = live.length ? live[live.length - 1] : all[all.length - 1];
-      groups.push({
-        name,
-        current,
-        older: live.filter((n) => n !== current).reverse(),
-        dead: all.filter((n) => n.status === 'DEAD' && n !== current).reverse(),
-      });
-    }
-    return groups.sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+/**
+ * A node name's incarnations (SPEC §3: a new node id per process start). `current` is the newest
+ * that is not DEAD, else the newest; `older` are the other live ones (e.g. a killed process not yet
+ * declared dead), newest first; `dead` the DEAD ones, newest first, which the page collapses.
+ * Groups are in natural name order, so a restarted node keeps its place.
+ */
+export function nodeGroups(nodes) {
+  const byName = new Map();
+  for (const n of nodes ?? []) {
+    const name = n.name ?? n.nodeId ?? '?';
+    if (!byName.has(name)) byName.set(name, []);
+    byName.get(name).push(n); // the API lists nodes in join order
   }
-
-  /**
-   * Where an agent stands, from its row and the membership (SPEC §5.3). An owner runs the agent
-   * while it is a member that is not DEAD; a target can claim it only while it is ACTIVE.
-   *   settled   its owner runs it and is its target
-   *   handoff   its owner runs it and is stopping it for a live target
-   *   stopping  its owner is stopping it, but the target has left: then it waits for the leader
-   *   claiming  nobody runs it; its live target claims it next
-   *   orphan    nobody runs it and its target has left, or there is none: the leader must place it
-   *   paused    nobody runs it because an operator paused it
-   */
-  function agentState(agent, nodesById) {
-    const owner = agent.owner ? nodesById.get(agent.owner) : null;
-    const target = agent.target ? nodesById.get(agent.target) : null;
-    const ownerRuns = owner != null && owner.status !== 'DEAD';
-    const targetLive = target != null && target.status === 'ACTIVE';
-    if (ownerRuns) {
-      if (agent.owner === agent.target) return 'settled';
-      return targetLive ? 'handoff' : 'stopping';
-    }
-    if (agent.paused) return 'paused';
-    return targetLive ? 'claiming' : 'orphan';
+  const groups = [];
+  for (const [name, all] of byName) {
+    const live = all.filter((n) => n.status !== 'DEAD');
+    const current = live.length ? live[live.length - 1] : all[all.length - 1];
+    groups.push({
+      name,
+      current,
+      older: live.filter((n) => n !== current).reverse(),
+      dead: all.filter((n) => n.status === 'DEAD' && n !== current).reverse(),
+    });
   }
+  return groups.sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+}
 
-  /**
-   * A handler's failure as stored: Java's Throwable.toString(), "pkg.Class: message", or the class
-   * alone. Text that does not start with a qualified class name (the store's "lease expired on
-   * attempt 5 of 5") is all message.
-   */
-  function splitError(text) {
-    const s = text == null ? '' : String(text);
-    const m = /^((?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*)(?::[ \t]*([\s\S]*))?$/.exec(s);
-    if (!m) return { className: '', simpleName: '', message: s };
-    const className = m[1];
-    const simpleName = className.slice(className.lastIndexOf('.') + 1).replace(/^.*\$(?=.)/, '');
-    return { className, simpleName, message: m[2] ?? '' };
+/**
+ * Where an agent stands, from its row and the membership (SPEC §5.3). An owner runs the agent
+ * while it is a member that is not DEAD; a target can claim it only while it is ACTIVE.
+ *   settled   its owner runs it and is its target
+ *   handoff   its owner runs it and is stopping it for a live target
+ *   stopping  its owner is stopping it, but the target has left: then it waits for the leader
+ *   claiming  nobody runs it; its live target claims it next
+ *   orphan    nobody runs it and its target has left, or there is none: the leader must place it
+ *   paused    nobody runs it because an operator paused it
+ */
+export function agentState(agent, nodesById) {
+  const owner = agent.owner ? nodesById.get(agent.owner) : null;
+  const target = agent.target ? nodesById.get(agent.target) : null;
+  const ownerRuns = owner != null && owner.status !== 'DEAD';
+  const targetLive = target != null && target.status === 'ACTIVE';
+  if (ownerRuns) {
+    if (agent.owner === agent.target) return 'settled';
+    return targetLive ? 'handoff' : 'stopping';
   }
+  if (agent.paused) return 'paused';
+  return targetLive ? 'claiming' : 'orphan';
+}
 
-  /**
-   * A queue's dead-letter count as the page shows it. `listed` is the queue's dead-letter list read
-   * in the same poll as the counts (or null): shorter than `limit` it is the whole set, so its length
-   * is the count and the count always equals the rows shown; a full list shows the first `limit` of
-   * the store's count.
-   */
-  function deadCount(queueStats, listed, limit) {
-    const n = listed == null ? null : listed.length;
-    if (n != null && n < limit) return n;
-    return Math.max(queueStats?.dead ?? 0, n ?? 0);
-  }
+/**
+ * A handler's failure as stored: Java's Throwable.toString(), "pkg.Class: message", or the class
+ * alone. Text that does not start with a qualified class name (the store's "lease expired on
+ * attempt 5 of 5") is all message.
+ */
+export function splitError(text) {
+  const s = text == null ? '' : String(text);
+  const m = /^((?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*)(?::[ \t]*([\s\S]*))?$/.exec(s);
+  if (!m) return { className: '', simpleName: '', message: s };
+  const className = m[1];
+  const simpleName = className.slice(className.lastIndexOf('.') + 1).replace(/^.*\$(?=.)/, '');
+  return { className, simpleName, message: m[2] ?? '' };
+}
 
-  /** `path` under a node's advertised address, whether or not the address ends in "/". */
-  function joinUrl(address, path) {
-    return new URL(String(path).replace(/^\/+/, ''), String(address).replace(/\/*$/, '/')).href;
-  }
+/**
+ * A queue's dead-letter count as the page shows it. `listed` is the queue's dead-letter list read
+ * in the same poll as the counts (or null): shorter than `limit` it is the whole set, so its length
+ * is the count and the count always equals the rows shown; a full list shows the first `limit` of
+ * the store's count.
+ */
+export function deadCount(queueStats, listed, limit) {
+  const n = listed == null ? null : listed.length;
+  if (n != null && n < limit) return n;
+  return Math.max(queueStats?.dead ?? 0, n ?? 0);
+}
 
-  globalThis.TenureConsoleModel = Object.freeze({ nodeGroups, agentState, splitError, deadCount, joinUrl });
-})();
+/** `path` under a node's advertised address, whether or not the address ends in "/". */
+export function joinUrl(address, path) {
+  return new URL(String(path).replace(/^\/+/, ''), String(address).replace(/\/*$/, '/')).href;
+}
