@@ -495,6 +495,46 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
     }
   }
 
+  /**
+   * A row whose epoch an operator rewrote under its running agent (the fault harness's {@code
+   * agent-rows} does) must come back to an epoch its runner holds: otherwise everything fenced by
+   * the row (an exclusive queue's claims) is refused for as long as the agent runs.
+   */
+  @Test
+  void a_row_whose_epoch_was_rewritten_by_hand_under_its_running_agent_heals() {
+    List.of("n1", "n2").forEach(this::start);
+    awaitSpread(6, 6);
+    TenureNode n1 = nodes.get("n1");
+    AgentUri uri =
+        n1.runningAgents().stream()
+            .filter(u -> u.scheme().equals("p"))
+            .sorted(java.util.Comparator.comparing(AgentUri::toString))
+            .findFirst()
+            .orElseThrow();
+    AgentAssignment row = observer.agents().read(uri).orElseThrow();
+
+    // An epoch nobody was issued, as a typo or a restored backup would leave it.
+    observer
+        .agents()
+        .upsert(new AgentAssignment(uri, row.owner(), row.target(), row.epoch() + 7, false, null));
+
+    Await.until(
+        BOUND,
+        uri + "'s row carries the epoch its running copy holds again",
+        () -> {
+          List<Map.Entry<String, Long>> runs = starts.get(uri);
+          Map.Entry<String, Long> last = runs.get(runs.size() - 1);
+          AgentAssignment now = observer.agents().read(uri).orElseThrow();
+          return nodes.values().stream()
+                  .anyMatch(
+                      n -> n.nodeId().equals(last.getKey()) && n.runningAgents().contains(uri))
+              && now.owner() != null
+              && now.owner().equals(last.getKey())
+              && now.epoch() == last.getValue()
+              && now.epoch() >= row.epoch();
+        });
+  }
+
   @Test
   void a_row_that_cannot_be_read_stops_none_of_the_leaders_work_and_a_dead_nodes_agents_move()
       throws Exception {

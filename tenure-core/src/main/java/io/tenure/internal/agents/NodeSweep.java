@@ -64,6 +64,7 @@ final class NodeSweep {
     Set<AgentUri> mine = new HashSet<>(snapshot.running());
     mine.addAll(snapshot.busy());
     List<AgentAssignment> rows = store.readFor(me, mine);
+    healRewrittenEpochs(rows, me);
     List<AgentUri> starts = new ArrayList<>();
     List<CompletableFuture<Void>> stops = new ArrayList<>();
     List<SweepAction> actions =
@@ -97,6 +98,47 @@ final class NodeSweep {
           most == Integer.MAX_VALUE ? "any" : most);
     }
     return actions.size();
+  }
+
+  /**
+   * Rows this node owns whose epoch is not the one their running copy holds: rewritten by hand (or
+   * a restored backup). Claiming them again puts back the epoch the record says this node holds, or
+   * hands the row to the node the record names; an agent whose epoch thereby changed restarts. Left
+   * alone, everything fenced by such a row (an exclusive queue's claims) would be refused for as
+   * long as the agent runs.
+   */
+  private void healRewrittenEpochs(List<AgentAssignment> rows, String me) {
+    List<AgentUri> rewritten =
+        rows.stream()
+            .filter(row -> me.equals(row.owner()))
+            .filter(
+                row -> {
+                  OptionalLong runsAt = agents.runningEpoch(row.uri());
+                  return runsAt.isPresent() && runsAt.getAsLong() != row.epoch();
+                })
+            .map(AgentAssignment::uri)
+            .toList();
+    if (rewritten.isEmpty()) {
+      return;
+    }
+    try {
+      Map<AgentUri, Long> epochs = store.claimAll(rewritten, me);
+      for (AgentUri uri : rewritten) {
+        Long epoch = epochs.get(uri);
+        LOG.warn(
+            "node {}: the row of agent {} was rewritten under it to another epoch; {}",
+            me,
+            uri,
+            epoch == null ? "another node holds its epoch: stopping it" : "claimed it again");
+        if (epoch == null) {
+          agents.stop(uri, false);
+        } else {
+          restartIfItsEpochChanged(uri, epoch);
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("node {}: could not claim rewritten rows {} again: {}", me, rewritten, e.toString());
+    }
   }
 
   private static void guarded(SweepAction action, String me, Runnable write) {
