@@ -29,6 +29,7 @@ import java.util.List;
  *   <li><b>C4</b> A claim MUST NOT make the queue's claims (or, per group, a group's) in any period
  *       of the rate's length exceed its count, by the database clock ({@code
  *       a_rate_limit_admits_its_count_per_period_and_then_nothing_until_the_period_passes}, {@code
+ *       claims_older_than_the_rate_period_no_longer_count}, {@code
  *       a_per_group_rate_limits_each_group_apart}).
  *   <li><b>C5</b> Within what the limits allow, the claim rules of {@link QueueStore#claim} hold
  *       unchanged: priority, then age; one message per key at a time ({@code
