@@ -111,6 +111,22 @@ async function modelChecks() {
   }
   expect('joinUrl under a path', m.joinUrl('http://h:1/admin/', 'metrics'), 'http://h:1/admin/metrics');
 
+  // queue control: what the row shows, and the limits an operator types
+  expect('a free queue shows nothing', m.controlText({ paused: false, limits: { maxInFlight: 0, maxInFlightPerGroup: 0, rate: null } }), '');
+  expect('paused with limits', m.controlText({ paused: true, limits: { maxInFlight: 20, maxInFlightPerGroup: 2, rate: { claims: 100, perMs: 1000, perGroup: true } } }), 'PAUSED · ≤20 in flight · ≤2/group · 100/1s/group');
+  expect('limits typed', m.parseLimits('20, 2, 100/1s'), { maxInFlight: 20, maxInFlightPerGroup: 2, rate: { claims: 100, perMs: 1000, perGroup: false } });
+  expect('a rate per group in ms', m.parseLimits(', , 5/500ms per group'), { maxInFlight: 0, maxInFlightPerGroup: 0, rate: { claims: 5, perMs: 500, perGroup: true } });
+  expect('empty lifts every limit', m.parseLimits(''), { maxInFlight: 0, maxInFlightPerGroup: 0 });
+  for (const bad of ['x', '-1', '1, 2, 10', '1, 2, 3/1d', '1,2,3/1s,4']) {
+    let thrown = null;
+    try {
+      m.parseLimits(bad);
+    } catch (e) {
+      thrown = e.message;
+    }
+    if (!thrown) problems.push(`parseLimits(${JSON.stringify(bad)}) did not refuse`);
+  }
+
   if (problems.length) throw new Failure(`model.js: ${problems.length} case(s) wrong:\n  ${problems.join('\n  ')}`);
   console.log(`console e2e: model.js: ${cases.length} agent states and the other cases are right`);
 }
@@ -462,12 +478,29 @@ async function schedulesAndLocks(page) {
   console.log(`console e2e: triggered demo-report (message ${id}); the lock was taken at token ${await lock.getAttribute('data-lock-token')} by ${holder}`);
 }
 
+/**
+ * The queue row's pause button pauses the demo's `orders` queue on every node (SPEC §12.2): the
+ * row reads PAUSED and the store says so; resume lets it run again.
+ */
+async function queuePauseAndResume(page) {
+  const row = page.locator('[data-queue="orders"]');
+  await waitUntil('the orders queue listed', 15_000, async () => (await row.count()) > 0);
+  await clickAndAwaitPost(page, row.locator('[data-queue-action="pause"]'), '/api/queues/orders/pause', 'pause orders');
+  await waitUntil('the orders row to read PAUSED', 10_000, async () => ((await row.locator('.queue-state').textContent()) ?? '').includes('PAUSED'));
+  const control = await page.evaluate(async () => (await fetch('api/queues/orders/control')).json());
+  if (control.paused !== true) throw new Failure(`after the click the store says orders is not paused: ${JSON.stringify(control)}`);
+  await clickAndAwaitPost(page, row.locator('[data-queue-action="resume"]'), '/api/queues/orders/resume', 'resume orders');
+  await waitUntil('the orders row to run again', 10_000, async () => !((await row.locator('.queue-state').textContent()) ?? '').includes('PAUSED'));
+  console.log('console e2e: paused and resumed the orders queue from its row');
+}
+
 async function main(page, state) {
   await modelChecks();
   const startView = await startUp(page);
   await sqlitePauseWarning(page);
   await metricsLinks(page);
   await schedulesAndLocks(page);
+  await queuePauseAndResume(page);
   const { old, newLeader, after } = await stopLeader(page, startView);
   await orphanedAgents(page, old, after);
   const victim = after.nodes.find((n) => n.status === 'ACTIVE' && !n.leader && n.role === 'current');

@@ -81,3 +81,41 @@ export function deadCount(queueStats, listed, limit) {
 export function joinUrl(address, path) {
   return new URL(String(path).replace(/^\/+/, ''), String(address).replace(/\/*$/, '/')).href;
 }
+
+/** A rate's period as the CLI writes it: 500ms, 1s, 2m, 1h. */
+function period(ms) {
+  if (ms % 3600000 === 0) return `${ms / 3600000}h`;
+  if (ms % 60000 === 0) return `${ms / 60000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}
+
+/** A queue's control in a few words: paused, or its limits; '' when free. */
+export function controlText(q) {
+  const l = q.limits ?? {};
+  const parts = [];
+  if (l.maxInFlight > 0) parts.push(`≤${l.maxInFlight} in flight`);
+  if (l.maxInFlightPerGroup > 0) parts.push(`≤${l.maxInFlightPerGroup}/group`);
+  if (l.rate) parts.push(`${l.rate.claims}/${period(l.rate.perMs)}${l.rate.perGroup ? '/group' : ''}`);
+  return [q.paused ? 'PAUSED' : null, ...parts].filter(Boolean).join(' · ');
+}
+
+/** '20, 2, 100/1s per group' as the API's limits body; throws naming what it cannot read. */
+export function parseLimits(text) {
+  const parts = text.split(',').map((s) => s.trim());
+  if (parts.length > 3) throw new Error(`give at most three parts (in flight, per group, rate), got ${parts.length}`);
+  const whole = (s, what) => {
+    if (s === '' || s === undefined) return 0;
+    if (!/^\d+$/.test(s)) throw new Error(`${what} must be a whole number, got '${s}'`);
+    return Number(s);
+  };
+  const body = { maxInFlight: whole(parts[0], 'max in flight'), maxInFlightPerGroup: whole(parts[1], 'max in flight per group') };
+  const rate = parts[2] ?? '';
+  if (rate !== '') {
+    const m = /^(\d+)\s*\/\s*(\d+)\s*(ms|s|m|h)(\s+per group)?$/.exec(rate);
+    if (!m) throw new Error(`rate must be N/PERIOD such as 100/1s or 5/1m per group, got '${rate}'`);
+    const unit = { ms: 1, s: 1000, m: 60000, h: 3600000 }[m[3]];
+    body.rate = { claims: Number(m[1]), perMs: Number(m[2]) * unit, perGroup: Boolean(m[4]) };
+  }
+  return body;
+}

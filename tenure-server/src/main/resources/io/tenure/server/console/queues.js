@@ -6,6 +6,9 @@ import { deadCountOf, state } from './state.js';
 import { colors, drawChart } from './charts.js';
 import { renderDead } from './dead.js';
 import { fastTick } from './poll.js';
+import { controlText, parseLimits } from './model.js';
+import { enc, postJson } from './api.js';
+import { act } from './toast.js';
 
 function createQueueRow() {
   const p = {};
@@ -20,7 +23,20 @@ function createQueueRow() {
     (p.oldest = cell('num')),
     (p.rate = cell('num')),
     (p.consumers = cell('num')),
+    (p.control = cell('control')),
   );
+  p.state = h('span', { class: 'queue-state' });
+  p.pause = h('button', { type: 'button', class: 'btn btn-xs', 'data-queue-action': 'pause' });
+  p.limits = h('button', { type: 'button', class: 'btn btn-xs', 'data-queue-action': 'limits' }, 'limits');
+  p.pause.addEventListener('click', (ev) => {
+    ev.stopPropagation();
+    queuePauseToggle(el);
+  });
+  p.limits.addEventListener('click', (ev) => {
+    ev.stopPropagation();
+    queueLimits(el);
+  });
+  p.control.append(p.state, ' ', p.pause, ' ', p.limits);
   for (const k of ['pending', 'inflight', 'oldest']) {
     p[`${k}V`] = h('span', { class: 'cell-v' });
     p[`${k}S`] = h('canvas', { class: 'spark', width: '72', height: '18', 'aria-hidden': 'true' });
@@ -41,8 +57,54 @@ function createQueueRow() {
   return el;
 }
 
+function queuePauseToggle(el) {
+  const q = el._queue;
+  const action = q.paused ? 'resume' : 'pause';
+  act(
+    el._p.pause,
+    `${action} queue ${q.name}`,
+    () => postJson(`api/queues/${enc(q.name)}/${action}`, {}),
+    (r) => `queue ${r.queue ?? q.name}: ${r.paused ? 'paused on every node' : 'resumed'}${r.changed ? '' : ' (it already was)'}`,
+  );
+}
+
+/**
+ * Asks for the queue's limits as 'in flight, per group, rate' (e.g. '20, 2, 100/1s'; a part left
+ * empty or 0 is no limit; nothing at all lifts them) and sets them.
+ */
+function queueLimits(el) {
+  const q = el._queue;
+  const l = q.limits ?? {};
+  const rate = l.rate ? `${l.rate.claims}/${l.rate.perMs}ms${l.rate.perGroup ? ' per group' : ''}` : '';
+  const now = [l.maxInFlight || '', l.maxInFlightPerGroup || '', rate].join(', ').replace(/(, )+$/, '');
+  const text = window.prompt(
+    `Limits of queue ${q.name}, across the cluster:\nmax in flight, max in flight per group, rate (N/PERIOD, e.g. 100/1s; add "per group")\nLeave empty to lift them all.`,
+    now,
+  );
+  if (text === null) return;
+  let body;
+  try {
+    body = parseLimits(text);
+  } catch (e) {
+    act(el._p.limits, `limits of queue ${q.name}`, () => Promise.reject(e));
+    return;
+  }
+  act(
+    el._p.limits,
+    `limits of queue ${q.name}`,
+    () => postJson(`api/queues/${enc(q.name)}/limits`, body),
+    (r) => `queue ${q.name}: ${controlText({ limits: r.limits }) || 'no limits'}`,
+  );
+}
+
 function updateQueueRow(el, q) {
   const p = el._p;
+  el._queue = q;
+  setText(p.state, controlText(q));
+  setClass(p.state, `queue-state${q.paused ? ' v-warn' : ''}`);
+  setText(p.pause, q.paused ? 'resume' : 'pause');
+  setAttr(p.pause, 'data-queue-action', q.paused ? 'resume' : 'pause');
+  setAttr(p.pause, 'title', q.paused ? 'let every node claim again' : 'stop every node claiming; messages in flight finish');
   setAttr(el, 'data-queue', q.name);
   setClass(el, `queue-row${state.chartQueue === q.name ? ' is-selected' : ''}${deadCountOf(q) > 0 ? ' has-dead' : ''}`);
   setAttr(el, 'aria-current', state.chartQueue === q.name ? 'true' : null);
