@@ -10,12 +10,13 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "messages",
     description = "Act on single queue messages, whatever their status.",
-    subcommands = {MessagesCancelCommand.class})
+    subcommands = {MessagesListCommand.class, DlqShowCommand.class, MessagesCancelCommand.class})
 final class MessagesCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    throw new ParameterException(spec.commandLine(), "choose a messages command: cancel");
+    throw new ParameterException(
+        spec.commandLine(), "choose a messages command: list, show, cancel");
   }
 }

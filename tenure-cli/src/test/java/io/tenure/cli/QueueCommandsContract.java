@@ -126,6 +126,27 @@ abstract class QueueCommandsContract extends LiveStoreContract {
   }
 
   @Test
+  void messages_list_shows_every_status_a_page_at_a_time_and_show_reads_one() {
+    List<Long> ids = enqueue("orders", null, 3);
+    long running = claimOnly("orders", 1).get(0).id();
+
+    Map<String, Object> all = tenure("messages", "list", "orders", "--json").json();
+    Result inFlight = tenure("messages", "list", "orders", "--status", "INFLIGHT");
+    Result page = tenure("messages", "list", "orders", "--limit", "2");
+    Result show = tenure("messages", "show", String.valueOf(running), "--json");
+    Result bad = tenure("messages", "list", "orders", "--status", "RUNNING");
+
+    assertThat(list(all, "messages")).extracting(m -> m.get("id")).containsExactlyElementsOf(ids);
+    assertThat(inFlight.out())
+        .containsPattern("(?m)^ID +STATUS +KEY +GROUP +ATTEMPTS +OWNER +LEASE UNTIL +ERROR$")
+        .containsPattern("(?m)^" + running + " +INFLIGHT ");
+    assertThat(page.out()).contains("the next page: --after " + ids.get(1));
+    assertThat(show.json()).containsEntry("id", running).containsEntry("status", "INFLIGHT");
+    assertOneErrorLine(bad, 2);
+    assertThat(bad.err()).contains("RUNNING");
+  }
+
+  @Test
   void list_shows_dead_letters_oldest_first_in_the_admin_api_shape() {
     List<Long> dead = deadLetters("orders", "k1", 3, "java.io.IOException: timeout\n\tat x");
     enqueue("orders", null, 1); // pending: never listed

@@ -134,6 +134,8 @@ abstract class StoreCommandsContract {
             List.of("queue", "limits"),
             List.of("queue", "limits", "orders", "--max-in-flight", "3"),
             List.of("messages", "cancel", "1"),
+            List.of("messages", "list", "orders"),
+            List.of("messages", "show", "1"),
             List.of("dlq", "list", "orders"),
             List.of("dlq", "show", "1"),
             List.of("dlq", "replay", "orders", "--all"),

@@ -3,6 +3,7 @@ package io.tenure.server;
 import io.tenure.AgentAssignment;
 import io.tenure.ClusterEvent;
 import io.tenure.ConsumerStats;
+import io.tenure.MessageStatus;
 import io.tenure.NodeInfo;
 import io.tenure.QueueMessage;
 import io.tenure.QueueStats;
@@ -237,6 +238,54 @@ final class AdminReads {
       messages.add(MessageJson.listed(message));
     }
     return Map.of("queue", queue, "messages", messages);
+  }
+
+  /**
+   * A queue's messages in any status, in id order after {@code after}, filtered as the request's
+   * parameters say ({@code status}, {@code key}, {@code errorContains}, {@code olderThanMs}).
+   *
+   * @throws AdminException 400 naming a parameter that is malformed
+   */
+  Map<String, Object> messages(String queue, AdminRequest request, int limit) {
+    MessageStatus status = null;
+    String text = request.query().get("status");
+    if (text != null) {
+      try {
+        status = MessageStatus.valueOf(text);
+      } catch (IllegalArgumentException e) {
+        throw AdminException.badRequest(
+            "status must be one of "
+                + java.util.Arrays.toString(MessageStatus.values())
+                + ", got '"
+                + text
+                + "'");
+      }
+    }
+    long after = request.intParameter("after", 0, 0, Integer.MAX_VALUE);
+    int olderThanMs = request.intParameter("olderThanMs", -1, 0, Integer.MAX_VALUE);
+    MessageQuery query;
+    try {
+      query =
+          new MessageQuery(
+              queue,
+              status,
+              blankToNull(request.query().get("key")),
+              blankToNull(request.query().get("errorContains")),
+              olderThanMs < 0 ? null : java.time.Duration.ofMillis(olderThanMs),
+              after,
+              limit);
+    } catch (IllegalArgumentException e) {
+      throw AdminException.badRequest(e.getMessage());
+    }
+    List<Map<String, Object>> messages = new ArrayList<>();
+    for (QueueMessage message : store.queues().list(query)) {
+      messages.add(MessageJson.browsed(message));
+    }
+    return Map.of("queue", queue, "messages", messages);
+  }
+
+  private static @Nullable String blankToNull(@Nullable String value) {
+    return value == null || value.isEmpty() ? null : value;
   }
 
   /** One message in any status, with its whole payload. */

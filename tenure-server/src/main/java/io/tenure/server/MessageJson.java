@@ -93,6 +93,22 @@ public final class MessageJson {
   }
 
   /**
+   * @return a message as {@code GET /api/queues/{name}/messages} lists it: the fields of {@link
+   *     #listed} and where it stands ({@code status}, {@code group}, {@code priority}, {@code
+   *     availableAt}, {@code owner}, {@code leaseUntil})
+   */
+  public static Map<String, @Nullable Object> browsed(QueueMessage message) {
+    Map<String, @Nullable Object> fields = listed(message);
+    fields.put("status", message.status());
+    fields.put("group", message.group());
+    fields.put("priority", message.priority());
+    fields.put("availableAt", message.availableAt());
+    fields.put("owner", message.ownerNode());
+    fields.put("leaseUntil", message.leaseUntil());
+    return fields;
+  }
+
+  /**
    * @return a message as {@code GET /api/messages/{id}} shows it, but with the whole payload and
    *     the headers
    */
@@ -102,6 +118,7 @@ public final class MessageJson {
     fields.put("queue", message.queue());
     fields.put("status", message.status());
     fields.put("key", message.key());
+    fields.put("group", message.group());
     fields.put("priority", message.priority());
     fields.put("attempts", message.attempts());
     fields.put("maxAttempts", message.maxAttempts());

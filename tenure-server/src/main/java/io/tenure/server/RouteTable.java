@@ -54,6 +54,14 @@ final class RouteTable {
               "/api/queues/{name}/limits",
               (api, request, path) -> api.controls().limit(path.get("name"), request)),
           Route.get(
+              "/api/queues/{name}/messages",
+              (api, request, path) ->
+                  api.reads()
+                      .messages(
+                          api.knownQueue(path.get("name")),
+                          request,
+                          request.intParameter("limit", 50, 1, MAX_LIMIT))),
+          Route.get(
               "/api/queues/{name}/dead",
               (api, request, path) ->
                   api.reads()

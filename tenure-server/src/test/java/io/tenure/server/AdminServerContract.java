@@ -234,6 +234,39 @@ abstract class AdminServerContract {
   }
 
   @Test
+  void a_queues_messages_are_browsed_by_status_and_page_and_bad_parameters_are_named()
+      throws Exception {
+    long first = queue.enqueue(OutgoingMessage.text("a").group("tenant-1"));
+    long second = queue.enqueue(OutgoingMessage.text("b").key("k"));
+    long third = queue.enqueue(OutgoingMessage.text("c"));
+    store.queues().claim(new ClaimRequest(QUEUE, "node-x", 1, Duration.ofMinutes(1), false, null));
+    store.queues().cancel(third);
+
+    List<?> all = (List<?>) getJson("/api/queues/" + QUEUE + "/messages").get("messages");
+    List<?> inFlight =
+        (List<?>) getJson("/api/queues/" + QUEUE + "/messages?status=INFLIGHT").get("messages");
+    List<?> page =
+        (List<?>)
+            getJson("/api/queues/" + QUEUE + "/messages?after=" + first + "&limit=1")
+                .get("messages");
+
+    assertThat(all.stream().map(m -> (Object) ((Map<?, ?>) m).get("id")).toList())
+        .containsExactly(first, second, third);
+    Map<?, ?> claimed = (Map<?, ?>) inFlight.get(0);
+    assertThat(inFlight).hasSize(1);
+    assertThat(claimed.get("id")).isEqualTo(first);
+    assertThat(claimed.get("owner")).isEqualTo("node-x");
+    assertThat(claimed.get("group")).isEqualTo("tenant-1");
+    assertThat(claimed.get("leaseUntil")).isNotNull();
+    assertThat(page.stream().map(m -> (Object) ((Map<?, ?>) m).get("id")).toList())
+        .containsExactly(second);
+    assertThat(((Map<?, ?>) all.get(2)).get("status")).isEqualTo("CANCELLED");
+    assertError(get("/api/queues/" + QUEUE + "/messages?status=RUNNING"), 400, "'RUNNING'");
+    assertError(get("/api/queues/" + QUEUE + "/messages?after=-1"), 400, "after");
+    assertError(get("/api/queues/nothing-here/messages"), 404, "no queue 'nothing-here'");
+  }
+
+  @Test
   void locks_show_each_lock_with_its_state_holder_and_token() throws Exception {
     assertThat((List<?>) getJson("/api/locks").get("locks")).isEmpty();
     io.tenure.spi.LockGrant grant =
