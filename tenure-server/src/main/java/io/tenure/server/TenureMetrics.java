@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * Tenure's meters (docs/ADMIN-API.md#metrics) on any Micrometer registry. Store-wide gauges (tagged
  * {@code scope="store"}: every node reports the same values) read a snapshot that {@link
  * #refresh()} takes, on a scrape and every period of {@link #refreshEvery}, so a push registry sees
- * current values too; a refresh costs three store reads whatever the number of queues. Gauges for a
- * queue are registered the first time a refresh sees it.
+ * current values too; a refresh costs four store reads and one per paused or limited queue. Gauges
+ * for a queue are registered the first time a refresh sees it.
  */
 public final class TenureMetrics implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TenureMetrics.class);
@@ -62,6 +62,7 @@ public final class TenureMetrics implements AutoCloseable {
   private volatile @Nullable TenureNode node;
   private final MeterRegistry registry;
   private volatile Map<String, QueueStats> queues = Map.of();
+  private volatile Map<String, io.tenure.QueueControl> controls = Map.of();
   private volatile Map<NodeStatus, Long> nodes = Map.of();
   private volatile long leaderEpoch;
   private volatile boolean failing;
@@ -201,7 +202,10 @@ public final class TenureMetrics implements AutoCloseable {
         byStatus.merge(info.status(), 1L, Long::sum);
       }
       Lease lease = store.leases().read();
+      Map<String, io.tenure.QueueControl> byControl = new HashMap<>();
+      store.queues().controls().list().forEach(c -> byControl.put(c.queue(), c));
       queues = byQueue;
+      controls = byControl;
       nodes = byStatus;
       leaderEpoch = lease.epoch();
       if (failing) {
@@ -217,6 +221,7 @@ public final class TenureMetrics implements AutoCloseable {
       }
     }
     queues.keySet().forEach(this::registerQueue);
+    controls.keySet().forEach(this::registerQueue);
     TenureNode self = node;
     if (self != null) {
       self.consumerStats().forEach(c -> registerConsumer(c.queue()));
@@ -235,6 +240,32 @@ public final class TenureMetrics implements AutoCloseable {
         queue,
         "Age of the oldest available pending message",
         s -> s.oldestPendingAge() == null ? 0 : s.oldestPendingAge().toMillis() / 1000.0);
+    queueGauge("tenure_queue_cancelled", queue, "Cancelled messages kept", QueueStats::cancelled);
+    controlGauge(
+        "tenure_queue_paused", queue, "1 while the queue is paused", c -> c.paused() ? 1 : 0);
+    controlGauge(
+        "tenure_queue_limit_inflight",
+        queue,
+        "The queue's cluster-wide limit on messages in flight; 0 for none",
+        c -> c.limits().maxInFlight());
+  }
+
+  private void controlGauge(
+      String name,
+      String queue,
+      String description,
+      ToDoubleFunction<io.tenure.QueueControl> value) {
+    Gauge.builder(
+            name,
+            this,
+            m -> {
+              io.tenure.QueueControl control = m.controls.get(queue);
+              return control == null ? 0 : value.applyAsDouble(control);
+            })
+        .tag("queue", queue)
+        .tag(SCOPE, STORE_SCOPE)
+        .description(description)
+        .register(registry);
   }
 
   private void queueGauge(

@@ -198,6 +198,10 @@ abstract class AdminServerContract {
         .as("a paused queue without messages is listed")
         .anySatisfy(q -> assertThat(((Map<?, ?>) q).get("name")).isEqualTo("reports"))
         .anySatisfy(q -> assertThat(((Map<?, ?>) q).get("paused")).isEqualTo(true));
+    assertThat(get("/metrics").body())
+        .containsPattern("tenure_queue_paused\\{queue=\"reports\",scope=\"store\"} 1(\\.0)?\n")
+        .containsPattern(
+            "tenure_queue_limit_inflight\\{queue=\"reports\",scope=\"store\"} 4(\\.0)?\n");
     assertThat(post("/api/queues/reports/resume", "{}", null).body()).contains("\"changed\":true");
     assertThat(post("/api/queues/reports/limits", "{}", null).body())
         .as("an empty body lifts every limit")
