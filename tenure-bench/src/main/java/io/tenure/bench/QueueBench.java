@@ -130,7 +130,7 @@ public final class QueueBench {
                     + args[i]
                     + "; use [--messages N]"
                     + " [--scheduler-messages N] [--rounds 3] [--concurrency 8,16,32,64] [--threads 8,16,32,64]"
-                    + " [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup|backlog|stats]");
+                    + " [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup|backlog|stats|limits]");
       }
     }
     if (messages < 1) {
@@ -151,13 +151,17 @@ public final class QueueBench {
       case "all" -> bench.run(messages);
       case "pickup" -> bench.pickupOnly();
       case "backlog" -> bench.backlogOnly(messages);
+      case "limits" -> {
+        bench.printVersions();
+        LimitRuns.run(postgres, messages, concurrencies.get(0), rounds);
+      }
       case "stats" -> {
         bench.printVersions();
         StatsRuns.run(postgres, sqlite, mariadb, messages);
       }
       default ->
           throw new IllegalArgumentException(
-              "--only must be all, pickup, backlog or stats, got " + only);
+              "--only must be all, pickup, backlog, stats or limits, got " + only);
     }
   }
 

@@ -181,11 +181,17 @@ final class QueueBenchSupport {
 
   /** Enqueues {@code count} small text messages with {@code enqueueAll}, 1,000 per transaction. */
   static long enqueue(Queue queue, int count) {
+    return enqueue(queue, count, 0);
+  }
+
+  /** As {@link #enqueue(Queue, int)}, spread round robin over {@code groups} groups if above 0. */
+  static long enqueue(Queue queue, int count, int groups) {
     long start = System.nanoTime();
     for (int from = 0; from < count; from += ENQUEUE_BATCH) {
       List<OutgoingMessage> batch = new ArrayList<>(ENQUEUE_BATCH);
       for (int i = from; i < Math.min(count, from + ENQUEUE_BATCH); i++) {
-        batch.add(OutgoingMessage.text("message " + i));
+        OutgoingMessage message = OutgoingMessage.text("message " + i);
+        batch.add(groups > 0 ? message.group("g" + i % groups) : message);
       }
       queue.enqueueAll(batch);
     }

@@ -11,6 +11,7 @@ import static io.tenure.bench.QueueBenchSupport.storeName;
 import io.tenure.MessageHandler;
 import io.tenure.OutgoingMessage;
 import io.tenure.Queue;
+import io.tenure.QueueLimits;
 import io.tenure.QueuePolicy;
 import io.tenure.QueueStats;
 import io.tenure.TenureNode;
@@ -38,14 +39,30 @@ final class TenureQueueRuns {
    * start()} until the queue has nothing pending or in flight.
    */
   static Rate drain(String url, int messages, int concurrency) throws Exception {
-    String setting = "concurrency " + concurrency;
+    return drain(url, messages, concurrency, QueueLimits.none(), 0);
+  }
+
+  /**
+   * As {@link #drain(String, int, int)}, with the queue's limits set before the node starts and the
+   * messages spread round robin over {@code groups} groups (0: no group).
+   */
+  static Rate drain(String url, int messages, int concurrency, QueueLimits limits, int groups)
+      throws Exception {
+    String setting =
+        "concurrency "
+            + concurrency
+            + (limits.unlimited() ? ", no limit" : ", " + describe(limits))
+            + (groups > 0 ? ", " + groups + " groups" : "");
     TablePrefix prefix = freshPrefix();
     Commits commits = new Commits(url);
     Rate rate;
     try (JdbcStore store =
         JdbcStore.builder().url(url).prefix(prefix).poolSize(POOL_SIZE).build()) {
       Queue queue = Queue.on(store.queues(), QUEUE, QueuePolicy.defaults());
-      enqueue(queue, messages);
+      enqueue(queue, messages, groups);
+      if (!limits.unlimited()) {
+        queue.limit(limits);
+      }
       LongAdder handled = new LongAdder();
       FirstSeen first = new FirstSeen();
       TenureNode node =
@@ -82,6 +99,17 @@ final class TenureQueueRuns {
       cleanUp(url, prefix);
     }
     return rate.noted(commits.counted());
+  }
+
+  private static String describe(QueueLimits limits) {
+    List<String> parts = new ArrayList<>();
+    if (limits.maxInFlight() > 0) {
+      parts.add("at most " + limits.maxInFlight() + " in flight");
+    }
+    if (limits.maxInFlightPerGroup() > 0) {
+      parts.add(limits.maxInFlightPerGroup() + " per group");
+    }
+    return String.join(", ", parts);
   }
 
   private static long unfinished(Queue queue) {

@@ -39,6 +39,10 @@ import org.jspecify.annotations.Nullable;
  *     skipped (a safety violation)
  * @param duplicateSlots messages beyond the first for one schedule slot (a safety violation)
  * @param lockOverlaps fenced writes of a superseded lock holder that committed (a safety violation)
+ * @param cancels cancels the store made
+ * @param limitExceeded starts of handlings that took the limited queue, or a group of it, above its
+ *     limit (a safety violation)
+ * @param cancelledCompleted cancelled messages that ended done or deleted (a safety violation)
  * @param unfailedOver leader faults never followed by a new leader; reported, not a safety
  *     violation
  * @param failoverMs time from a fault of the leader to the next leader; null if there is none
@@ -68,6 +72,9 @@ public record ChaosReport(
     long missedSlots,
     long duplicateSlots,
     long lockOverlaps,
+    long cancels,
+    long limitExceeded,
+    long cancelledCompleted,
     long unfailedOver,
     @Nullable Millis failoverMs,
     @Nullable Millis convergenceMs,
@@ -92,7 +99,8 @@ public record ChaosReport(
    * @return true if nothing was lost or stranded, no agent overlapped, no stale write was accepted,
    *     no key was handled out of order or had two messages in flight, every agent converged, no
    *     two nodes led at once, no pause of the leader changed it more than once, every schedule
-   *     slot fired exactly one message, and no superseded lock holder's write committed
+   *     slot fired exactly one message, no superseded lock holder's write committed, no limit was
+   *     exceeded and no cancelled message completed
    */
   public boolean safe() {
     return lost == 0
@@ -106,7 +114,9 @@ public record ChaosReport(
         && leaderBounces == 0
         && missedSlots == 0
         && duplicateSlots == 0
-        && lockOverlaps == 0;
+        && lockOverlaps == 0
+        && limitExceeded == 0
+        && cancelledCompleted == 0;
   }
 
   /**
@@ -135,6 +145,9 @@ public record ChaosReport(
     json.put("missedSlots", missedSlots);
     json.put("duplicateSlots", duplicateSlots);
     json.put("lockOverlaps", lockOverlaps);
+    json.put("cancels", cancels);
+    json.put("limitExceeded", limitExceeded);
+    json.put("cancelledCompleted", cancelledCompleted);
     json.put("unfailedOver", unfailedOver);
     json.put("failoverMs", failoverMs == null ? null : failoverMs.toMap());
     json.put("convergenceMs", convergenceMs == null ? null : convergenceMs.toMap());

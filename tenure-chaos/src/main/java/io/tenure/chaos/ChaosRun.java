@@ -51,6 +51,9 @@ public final class ChaosRun {
     try (Store store = Stores.open(new StoreSettings(settings.storeUrl(), prefix, true));
         History history = new History(settings.storeUrl(), settings.prefix())) {
       history.create();
+      if (settings.unsafe() != UnsafeGuard.LIMIT) {
+        ChaosWorkload.queue(store, ChaosWorkload.LIMITED).limit(ChaosWorkload.LIMITS);
+      }
       NodeProcesses nodes = new NodeProcesses(nodeCommand(), settings.storeUrl(), settings.dir());
       try {
         for (int i = 1; i <= settings.nodes(); i++) {
@@ -136,7 +139,11 @@ public final class ChaosRun {
   private void produce(Store store, History history, AtomicBoolean producing) {
     Map<String, Queue> queues = new HashMap<>();
     for (String name :
-        List.of(ChaosWorkload.FIFO, ChaosWorkload.UNORDERED, ChaosWorkload.EXCLUSIVE)) {
+        List.of(
+            ChaosWorkload.FIFO,
+            ChaosWorkload.UNORDERED,
+            ChaosWorkload.EXCLUSIVE,
+            ChaosWorkload.LIMITED)) {
       queues.put(name, ChaosWorkload.queue(store, name));
     }
     List<String> order =
@@ -144,17 +151,22 @@ public final class ChaosRun {
             ChaosWorkload.FIFO,
             ChaosWorkload.UNORDERED,
             ChaosWorkload.FIFO,
-            ChaosWorkload.EXCLUSIVE);
+            ChaosWorkload.EXCLUSIVE,
+            ChaosWorkload.LIMITED);
     long every = TimeUnit.SECONDS.toNanos(1) / settings.rate();
     long next = System.nanoTime();
     long sequence = 0;
     while (producing.get()) {
       String queue = order.get((int) (sequence % order.size()));
       try {
-        history.enqueueRecorded(
-            queues.get(queue),
-            ChaosWorkload.message(queue, sequence),
-            ChaosWorkload.historyKey(queue, sequence));
+        long id =
+            history.enqueueRecorded(
+                queues.get(queue),
+                ChaosWorkload.message(queue, sequence),
+                ChaosWorkload.historyKey(queue, sequence));
+        if (queue.equals(ChaosWorkload.UNORDERED) && id % CANCEL_EVERY == 0) {
+          cancel(store, history, id);
+        }
         sequence++;
       } catch (RuntimeException e) {
         say("enqueue failed (retrying): %s", e.getMessage());
@@ -168,6 +180,39 @@ public final class ChaosRun {
           return;
         }
       }
+    }
+  }
+
+  /**
+   * The producer cancels, right after enqueueing it, each unordered message whose id is a multiple
+   * of this: most are still pending, some already claimed (a node's fetch-ahead is quick), a few
+   * done; frozen and killed nodes' claims make in-flight cancels too.
+   */
+  private static final long CANCEL_EVERY = 7;
+
+  /**
+   * Cancels a message and records the store's answer (SPEC §12.3). The negative control {@code
+   * --unsafe cancel} records a cancel it never made, as a cancel that leaves the claim in place
+   * would: the checker must then find the message completed.
+   */
+  private void cancel(Store store, History history, long id) {
+    try {
+      String outcome =
+          settings.unsafe() == UnsafeGuard.CANCEL
+              ? io.tenure.CancelOutcome.CANCELLED_RUNNING.name()
+              : store.queues().cancel(id).name();
+      history.record(
+          HistoryEvent.Kind.CANCELLED,
+          "supervisor",
+          ChaosWorkload.UNORDERED,
+          null,
+          id,
+          null,
+          0,
+          null,
+          outcome);
+    } catch (RuntimeException e) {
+      say("cancel of message %d failed: %s", id, e.getMessage());
     }
   }
 

@@ -10,6 +10,7 @@ import io.tenure.MissedSlots;
 import io.tenure.NodeListener;
 import io.tenure.OutgoingMessage;
 import io.tenure.Queue;
+import io.tenure.QueueLimits;
 import io.tenure.QueuePolicy;
 import io.tenure.Schedule;
 import io.tenure.Schedules;
@@ -33,6 +34,9 @@ import org.slf4j.LoggerFactory;
  *   <li>queue {@code fifo}: FIFO per key (8 keys), consumed by every node, 4 handlers;
  *   <li>queue {@code unordered}: no key, every node, 4 handlers;
  *   <li>queue {@code exclusive}: consumed in strict order by the agent {@code queue://exclusive};
+ *   <li>queue {@code limited}: no key, messages in {@link #GROUPS} groups, at most {@link #LIMITS}
+ *       in flight across the cluster (3, and 1 per group), every node, 4 handlers working {@link
+ *       #LIMITED_WORK} each, so the limits bind;
  *   <li>agents {@code worker://worker-1..6} and {@code singleton://singleton}: each writes the
  *       fenced register with its ownership epoch every {@link #TICK} while it runs;
  *   <li>schedules {@code every-second} and {@code every-5s} ({@link #schedules}), declared by every
@@ -49,7 +53,20 @@ public final class ChaosWorkload {
   public static final String FIFO = "fifo";
   public static final String UNORDERED = "unordered";
   public static final String EXCLUSIVE = "exclusive";
+  public static final String LIMITED = "limited";
   public static final int KEYS = 8;
+
+  /** The limited queue's groups. */
+  public static final int GROUPS = 4;
+
+  /** The limited queue's limits, set by the harness before the nodes start (SPEC §12.1). */
+  public static final QueueLimits LIMITS =
+      QueueLimits.none().withMaxInFlight(3).withMaxInFlightPerGroup(1);
+
+  /**
+   * How long a limited queue's handler works: long enough that the limits bind (~1.5 in flight).
+   */
+  static final Duration LIMITED_WORK = Duration.ofMillis(250);
 
   /** The queue the run's schedules enqueue to. */
   public static final String SCHEDULED = "scheduled";
@@ -157,7 +174,11 @@ public final class ChaosWorkload {
   /** What the producer sends as message {@code sequence} of {@code queue}. */
   public static OutgoingMessage message(String queue, long sequence) {
     OutgoingMessage message = OutgoingMessage.text(queue + "-" + sequence);
-    return queue.equals(FIFO) ? message.key("key-" + sequence % KEYS) : message;
+    return switch (queue) {
+      case FIFO -> message.key("key-" + sequence % KEYS);
+      case LIMITED -> message.group("g" + sequence % GROUPS);
+      default -> message;
+    };
   }
 
   /** The history key of a message: its ordering key, or the exclusive queue's one sequence. */
@@ -201,6 +222,8 @@ public final class ChaosWorkload {
             queue(store, UNORDERED), 4, delivery -> handled(history, node, delivery, DEFAULT_WORK))
         .exclusiveConsumer(
             queue(store, EXCLUSIVE), delivery -> handled(history, node, delivery, DEFAULT_WORK))
+        .consumer(
+            queue(store, LIMITED), 4, delivery -> handled(history, node, delivery, LIMITED_WORK))
         .consumer(queue(store, SCHEDULED), 2, delivery -> slotHandled(history, node, delivery))
         .agentFamily(family("worker", 6, history, node, guarded))
         .agentFamily(family("singleton", 1, history, node, guarded))
@@ -313,7 +336,8 @@ public final class ChaosWorkload {
       throws InterruptedException {
     var message = delivery.message();
     String key = message.queue().equals(EXCLUSIVE) ? HistoryEvent.EXCLUSIVE : message.key();
-    // The start, for the one-in-flight-per-key check (and a full interval in the history).
+    // The start, for the one-in-flight-per-key check (and a full interval in the history); for the
+    // limited queue with the claim's group and lease, for the limits check.
     history.record(
         HistoryEvent.Kind.HANDLING,
         node,
@@ -323,7 +347,9 @@ public final class ChaosWorkload {
         null,
         message.attempts(),
         message.claimToken(),
-        null);
+        message.queue().equals(LIMITED)
+            ? "group=" + message.group() + " leaseUntil=" + message.leaseUntil()
+            : null);
     Thread.sleep(work); // some work, so claims overlap with handling
     history.record(
         HistoryEvent.Kind.HANDLED,

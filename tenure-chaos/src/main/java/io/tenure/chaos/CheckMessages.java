@@ -115,6 +115,8 @@ final class CheckMessages {
       boolean wasHandled = handled.containsKey(id);
       if ("DEAD".equals(status)) {
         outcomes.dead++;
+      } else if ("CANCELLED".equals(status)) {
+        continue; // taken out of the queue on purpose: CheckCancels holds it to its cancel
       } else if (status == null || status.equals("DONE")) {
         if (!wasHandled) {
           outcomes.lost++;

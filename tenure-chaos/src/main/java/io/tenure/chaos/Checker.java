@@ -115,6 +115,18 @@ import java.util.Set;
  *       the highest token of a write committed before it (a superseded holder's write landed after
  *       its successor's); plus, once per pair of nodes per token, two different nodes' writes at
  *       one token.
+ *   <li><b>limitExceeded</b>: on the limited queue ({@link ChaosWorkload#LIMITS}), each message's
+ *       sure time in flight runs from its {@code HANDLING} event to the earlier of its {@code
+ *       HANDLED} event (same message and claim token) and the lease it was claimed with (in the
+ *       {@code HANDLING} event's detail; a handling with no {@code HANDLED} event runs to that
+ *       lease). Sweeping these half-open times in order, each start that makes more messages in
+ *       flight than the queue's limit, or more of one group than the group limit, counts once. The
+ *       count at an instant never exceeds what the store really had in flight, so any is a
+ *       violation.
+ *   <li><b>cancels</b>: {@code CANCELLED} events whose outcome is {@code CANCELLED} or {@code
+ *       CANCELLED_RUNNING}. <b>cancelledCompleted</b>: those whose message's final status is not
+ *       {@code CANCELLED} (done, or deleted as a done message is): a done accepted over a cancel. A
+ *       cancelled message never handled is neither lost nor stranded.
  *   <li><b>Disruptive faults.</b> A {@code FAULT} whose detail's first word (up to the first
  *       whitespace, case-insensitive) is {@code kill}, {@code pause} or {@code stop}; its target is
  *       the event's node. Other faults (e.g. {@code kill-connections}) count in {@code faults}
@@ -174,6 +186,8 @@ public final class Checker {
     CheckLeaders.Counts leaders = CheckLeaders.check(events, examples);
     CheckSchedules.Counts schedules = CheckSchedules.check(events, end, examples);
     CheckLocks.Counts locks = CheckLocks.check(events, examples);
+    CheckLimits.Counts limits = CheckLimits.check(events, examples);
+    CheckCancels.Counts cancels = CheckCancels.check(events, end, examples);
     return new ChaosReport(
         messages.enqueued(),
         messages.handled(),
@@ -195,6 +209,9 @@ public final class Checker {
         schedules.missedSlots(),
         schedules.duplicateSlots(),
         locks.overlaps(),
+        cancels.cancels(),
+        limits.limitExceeded(),
+        cancels.cancelledCompleted(),
         times.unfailedOver(),
         ChaosReport.Millis.of(times.failovers()),
         ChaosReport.Millis.of(times.convergences()),
@@ -227,7 +244,7 @@ public final class Checker {
 
   private static void validate(HistoryEvent event) {
     switch (event.kind()) {
-      case ENQUEUED, HANDLED -> {
+      case ENQUEUED, HANDLED, CANCELLED -> {
         if (event.queue() == null || event.message() == 0) {
           throw new IllegalArgumentException(
               "history event "

@@ -37,7 +37,8 @@ public record FinalState(
     Map<Long, String> slotMessages) {
 
   /** The statuses a message row can have (SPEC §6); a deleted message is absent instead. */
-  public static final Set<String> STATUSES = Set.of("PENDING", "INFLIGHT", "DEAD", "DONE");
+  public static final Set<String> STATUSES =
+      Set.of("PENDING", "INFLIGHT", "DEAD", "DONE", "CANCELLED");
 
   /**
    * Checks and copies the tables' contents.

@@ -28,7 +28,9 @@ import org.jspecify.annotations.Nullable;
  *     LOCK_WRITE_REFUSED}); 0 otherwise
  * @param token the claim token of a message being handled, the pairing token of a leader write, or
  *     null
- * @param detail free text: a fault's kind and target, an error
+ * @param detail free text: a fault's kind and target, an error; for {@code HANDLING} of the limited
+ *     queue, {@code group=G leaseUntil=INSTANT} (the claim's group and its lease as claimed,
+ *     database clock); for {@code CANCELLED}, the cancel's outcome
  */
 public record HistoryEvent(
     long id,
@@ -117,6 +119,11 @@ public record HistoryEvent(
      */
     LOCK_WRITE,
     /** As above, but the fence refused: the write was rolled back ({@code message} is 0). */
-    LOCK_WRITE_REFUSED
+    LOCK_WRITE_REFUSED,
+    /**
+     * The supervisor cancelled {@code message} of {@code queue}; {@code detail} is the store's
+     * answer ({@code CANCELLED}, {@code CANCELLED_RUNNING}, {@code FINISHED}, {@code NOT_FOUND}).
+     */
+    CANCELLED
   }
 }

@@ -24,7 +24,17 @@ public enum UnsafeGuard {
    */
   SCHEDULE_DEDUPE("schedule-dedupe"),
   /** A named lock's fence (SPEC §11): a superseded holder's fenced write commits. */
-  LOCK_TOKEN("lock-token");
+  LOCK_TOKEN("lock-token"),
+  /**
+   * The limited queue's limits (SPEC §12.1): the harness never stores them, while the checker still
+   * holds the run to them. The nodes are untouched.
+   */
+  LIMIT("limit"),
+  /**
+   * A cancel's hold on the claim (SPEC §12.3): the harness records its cancels as made without
+   * making them, as a cancel that left the owner's claim in place would. The nodes are untouched.
+   */
+  CANCEL("cancel");
 
   private final String label;
 
@@ -45,8 +55,8 @@ public enum UnsafeGuard {
   }
 
   /**
-   * Every label, for a refusal's message: {@code handoff, token, leader-fence, schedule-dedupe or
-   * lock-token}.
+   * Every label, for a refusal's message: {@code handoff, token, leader-fence, schedule-dedupe,
+   * lock-token, limit or cancel}.
    */
   public static String labels() {
     String all = Arrays.stream(values()).map(UnsafeGuard::label).collect(Collectors.joining(", "));
@@ -62,6 +72,7 @@ public enum UnsafeGuard {
       case LEADER_FENCE -> BrokenGuards.skipLeaderFence(store);
       case SCHEDULE_DEDUPE -> BrokenGuards.skipScheduleDedupe(store);
       case LOCK_TOKEN -> BrokenGuards.skipLockToken(store);
+      case LIMIT, CANCEL -> store; // broken by the harness itself (ChaosRun), not in the nodes
     };
   }
 

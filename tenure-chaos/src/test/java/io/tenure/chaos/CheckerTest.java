@@ -53,7 +53,7 @@ class CheckerTest {
     assertThat(report)
         .isEqualTo(
             new ChaosReport(
-                3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null,
+                3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null,
                 Map.of()));
     assertThat(report.safe()).isTrue();
   }
@@ -928,6 +928,9 @@ class CheckerTest {
             "missedSlots",
             "duplicateSlots",
             "lockOverlaps",
+            "cancels",
+            "limitExceeded",
+            "cancelledCompleted",
             "unfailedOver",
             "failoverMs",
             "convergenceMs",
@@ -1384,6 +1387,96 @@ class CheckerTest {
   }
 
   /** Expected agents are the owners' keys; live nodes n1 and n2. */
+  // ---- limits and cancels
+
+  private static final String LIMITED = ChaosWorkload.LIMITED;
+
+  @Test
+  void handlings_within_the_limits_count_nothing_and_one_more_in_flight_counts_once() {
+    // The limits: 3 in flight, 1 per group. Four handlings of four groups; the fourth starts
+    // while the first three run.
+    Timeline within =
+        new Timeline()
+            .limitedHandling(1, "g0", "n1", 100, "c1")
+            .limitedHandling(2, "g1", "n2", 100, "c2")
+            .limitedHandling(3, "g2", "n1", 100, "c3")
+            .limitedHandled(1, "n1", "c1")
+            .limitedHandling(4, "g3", "n2", 100, "c4");
+    Timeline over =
+        new Timeline()
+            .limitedHandling(1, "g0", "n1", 100, "c1")
+            .limitedHandling(2, "g1", "n2", 100, "c2")
+            .limitedHandling(3, "g2", "n1", 100, "c3")
+            .limitedHandling(4, "g3", "n2", 100, "c4");
+
+    ChaosReport ok = Checker.check(within.events(), end(Map.of(), Map.of()));
+    ChaosReport bad = Checker.check(over.events(), end(Map.of(), Map.of()));
+
+    assertThat(ok.limitExceeded()).isZero();
+    assertThat(bad.limitExceeded()).isEqualTo(1);
+    assertThat(bad.safe()).isFalse();
+    assertThat(bad.examples().get("limitExceeded").get(0))
+        .startsWith("4 messages of limited in flight at")
+        .endsWith("(limit 3), the last message 4 on n2");
+  }
+
+  @Test
+  void two_of_one_group_in_flight_count_and_a_handling_ends_at_its_lease_or_its_handled_event() {
+    Timeline sameGroup =
+        new Timeline()
+            .limitedHandling(1, "g0", "n1", 100, "c1")
+            .limitedHandling(2, "g0", "n2", 100, "c2");
+    // The first handling's lease ends at 5 ms: a handling of the same group after it is no
+    // overlap, even though the first never recorded its end (its node died).
+    Timeline afterLease =
+        new Timeline()
+            .limitedHandling(1, "g0", "n1", 5, "c1")
+            .at(10)
+            .limitedHandling(2, "g0", "n2", 100, "c2");
+    // Finished at 1 ms, its lease notwithstanding.
+    Timeline afterHandled =
+        new Timeline()
+            .limitedHandling(1, "g0", "n1", 100, "c1")
+            .limitedHandled(1, "n1", "c1")
+            .limitedHandling(2, "g0", "n2", 100, "c2");
+
+    assertThat(Checker.check(sameGroup.events(), end(Map.of(), Map.of())).limitExceeded())
+        .isEqualTo(1);
+    assertThat(Checker.check(afterLease.events(), end(Map.of(), Map.of())).limitExceeded())
+        .isZero();
+    assertThat(Checker.check(afterHandled.events(), end(Map.of(), Map.of())).limitExceeded())
+        .isZero();
+  }
+
+  @Test
+  void a_cancelled_message_that_ended_done_or_deleted_completed_and_one_still_cancelled_did_not() {
+    Timeline h =
+        new Timeline()
+            .enqueued(1, ORDERS, null)
+            .enqueued(2, ORDERS, null)
+            .enqueued(3, ORDERS, null)
+            .enqueued(4, ORDERS, null)
+            .cancelled(1, "CANCELLED")
+            .cancelled(2, "CANCELLED_RUNNING")
+            .handled(2, ORDERS, null, "n1")
+            .cancelled(3, "CANCELLED_RUNNING")
+            .handled(3, ORDERS, null, "n2")
+            .cancelled(4, "NOT_FOUND")
+            .handled(4, ORDERS, null, "n2");
+
+    ChaosReport report =
+        Checker.check(h.events(), end(Map.of(1L, "CANCELLED", 2L, "CANCELLED"), Map.of()));
+
+    assertThat(report.cancels()).isEqualTo(3);
+    assertThat(report.cancelledCompleted()).isEqualTo(1);
+    assertThat(report.lost()).as("a cancelled message never handled is not lost").isZero();
+    assertThat(report.stranded()).isZero();
+    assertThat(report.safe()).isFalse();
+    assertThat(report.examples().get("cancelledCompleted"))
+        .containsExactly(
+            "message 3 (orders) cancelled (CANCELLED_RUNNING) but its final status is deleted");
+  }
+
   private static FinalState end(Map<Long, String> statuses, Map<String, String> owners) {
     return new FinalState(statuses, owners.keySet(), owners, Set.of("n1", "n2"));
   }
@@ -1417,6 +1510,44 @@ class CheckerTest {
     /** A handler finished the message under the claim of {@code attempt}. */
     Timeline handled(long message, String key, String node, long attempt) {
       return add(Kind.HANDLED, node, ORDERS, key, message, null, attempt, null);
+    }
+
+    /** A handler of the limited queue began a message of {@code group} leased until then. */
+    Timeline limitedHandling(
+        long message, String group, String node, long leaseUntilMillis, String token) {
+      return event(
+          Kind.HANDLING,
+          node,
+          LIMITED,
+          message,
+          token,
+          "group=" + group + " leaseUntil=" + T0.plusMillis(leaseUntilMillis));
+    }
+
+    Timeline limitedHandled(long message, String node, String token) {
+      return event(Kind.HANDLED, node, LIMITED, message, token, null);
+    }
+
+    Timeline cancelled(long message, String outcome) {
+      return add(Kind.CANCELLED, "supervisor", ORDERS, null, message, null, 0, outcome);
+    }
+
+    private Timeline event(
+        Kind kind, String node, String queue, long message, String token, @Nullable String detail) {
+      events.add(
+          new HistoryEvent(
+              events.size() + 1,
+              T0.plusMillis(clock++),
+              kind,
+              node,
+              queue,
+              null,
+              message,
+              null,
+              1,
+              token,
+              detail));
+      return this;
     }
 
     Timeline wrote(String agent, String node, long epoch) {
