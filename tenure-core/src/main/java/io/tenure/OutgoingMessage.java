@@ -17,7 +17,9 @@ public record OutgoingMessage(
     int priority,
     Duration delay,
     @Nullable String dedupeKey,
-    @Nullable String group) {
+    @Nullable String group,
+    @Nullable Duration timeout,
+    DedupeWindow dedupeWindow) {
   /** Longest key and dedupe key. */
   public static final int MAX_KEY_LENGTH = 255;
 
@@ -60,9 +62,15 @@ public record OutgoingMessage(
     if (group != null) {
       Checks.id("group", group, MAX_KEY_LENGTH);
     }
+    if (timeout != null) {
+      Limits.checkPositive("timeout", timeout, Limits.MAX_DURATION);
+    }
+    if (dedupeWindow == null) {
+      throw new IllegalArgumentException("dedupe window must not be null");
+    }
   }
 
-  /** A message without a group. */
+  /** A message without a group, a timeout of its own or a dedupe window. */
   public OutgoingMessage(
       byte[] payload,
       String contentType,
@@ -71,7 +79,17 @@ public record OutgoingMessage(
       int priority,
       Duration delay,
       @Nullable String dedupeKey) {
-    this(payload, contentType, headers, key, priority, delay, dedupeKey, null);
+    this(
+        payload,
+        contentType,
+        headers,
+        key,
+        priority,
+        delay,
+        dedupeKey,
+        null,
+        null,
+        DedupeWindow.untilDeleted());
   }
 
   /**
@@ -99,24 +117,36 @@ public record OutgoingMessage(
   }
 
   public OutgoingMessage contentType(String type) {
-    return new OutgoingMessage(payload, type, headers, key, priority, delay, dedupeKey, group);
+    return new OutgoingMessage(
+        payload, type, headers, key, priority, delay, dedupeKey, group, timeout, dedupeWindow);
   }
 
   public OutgoingMessage header(String name, String value) {
     Map<String, String> more = new LinkedHashMap<>(headers);
     more.put(name, value);
-    return new OutgoingMessage(payload, contentType, more, key, priority, delay, dedupeKey, group);
+    return new OutgoingMessage(
+        payload, contentType, more, key, priority, delay, dedupeKey, group, timeout, dedupeWindow);
   }
 
   /** Messages with one key are handled one at a time, oldest first (FIFO per key). */
   public OutgoingMessage key(@Nullable String orderingKey) {
     return new OutgoingMessage(
-        payload, contentType, headers, orderingKey, priority, delay, dedupeKey, group);
+        payload,
+        contentType,
+        headers,
+        orderingKey,
+        priority,
+        delay,
+        dedupeKey,
+        group,
+        timeout,
+        dedupeWindow);
   }
 
   /** Higher is claimed first; default 0. */
   public OutgoingMessage priority(int value) {
-    return new OutgoingMessage(payload, contentType, headers, key, value, delay, dedupeKey, group);
+    return new OutgoingMessage(
+        payload, contentType, headers, key, value, delay, dedupeKey, group, timeout, dedupeWindow);
   }
 
   /**
@@ -125,15 +155,51 @@ public record OutgoingMessage(
    */
   public OutgoingMessage delay(Duration value) {
     return new OutgoingMessage(
-        payload, contentType, headers, key, priority, value, dedupeKey, group);
+        payload,
+        contentType,
+        headers,
+        key,
+        priority,
+        value,
+        dedupeKey,
+        group,
+        timeout,
+        dedupeWindow);
   }
 
   /**
-   * A second message with the same dedupe key in the queue is not enqueued; the first id is
-   * returned.
+   * A second message with the same dedupe key in the queue is not enqueued while this one is
+   * stored; the first id is returned. The window stays as set ({@link DedupeWindow#untilDeleted()}
+   * unless {@link #dedupeKey(String, DedupeWindow)} set another).
    */
   public OutgoingMessage dedupeKey(@Nullable String value) {
-    return new OutgoingMessage(payload, contentType, headers, key, priority, delay, value, group);
+    return new OutgoingMessage(
+        payload, contentType, headers, key, priority, delay, value, group, timeout, dedupeWindow);
+  }
+
+  /**
+   * A second message with the same dedupe key in the queue is not enqueued (the first id is
+   * returned) while {@code window} says the first holds it (SPEC §12.6): e.g. {@link
+   * DedupeWindow#whileActive()}, or {@link DedupeWindow#afterFinish(Duration)} for "at most one per
+   * hour".
+   */
+  public OutgoingMessage dedupeKey(String value, DedupeWindow window) {
+    if (value == null) {
+      throw new IllegalArgumentException("dedupe key must not be null with a window");
+    }
+    return new OutgoingMessage(
+        payload, contentType, headers, key, priority, delay, value, group, timeout, window);
+  }
+
+  /**
+   * How long a handler may run on this message before the consumer stops waiting (SPEC §12.4);
+   * replaces the queue's timeout. The queue's policy says what then becomes of it.
+   *
+   * @param value positive, at most {@link Limits#MAX_DURATION}; null for the queue's
+   */
+  public OutgoingMessage timeout(@Nullable Duration value) {
+    return new OutgoingMessage(
+        payload, contentType, headers, key, priority, delay, dedupeKey, group, value, dedupeWindow);
   }
 
   /**
@@ -143,7 +209,16 @@ public record OutgoingMessage(
    */
   public OutgoingMessage group(@Nullable String value) {
     return new OutgoingMessage(
-        payload, contentType, headers, key, priority, delay, dedupeKey, value);
+        payload,
+        contentType,
+        headers,
+        key,
+        priority,
+        delay,
+        dedupeKey,
+        value,
+        timeout,
+        dedupeWindow);
   }
 
   @Override
@@ -156,7 +231,9 @@ public record OutgoingMessage(
         && m.priority == priority
         && m.delay.equals(delay)
         && java.util.Objects.equals(m.dedupeKey, dedupeKey)
-        && java.util.Objects.equals(m.group, group);
+        && java.util.Objects.equals(m.group, group)
+        && java.util.Objects.equals(m.timeout, timeout)
+        && m.dedupeWindow.equals(dedupeWindow);
   }
 
   @Override
@@ -169,7 +246,9 @@ public record OutgoingMessage(
         priority,
         delay,
         dedupeKey,
-        group);
+        group,
+        timeout,
+        dedupeWindow);
   }
 
   @Override
@@ -188,6 +267,8 @@ public record OutgoingMessage(
         + dedupeKey
         + ", group="
         + group
+        + (timeout == null ? "" : ", timeout=" + timeout)
+        + (dedupeKey == null ? "" : ", dedupeWindow=" + dedupeWindow)
         + "]";
   }
 }

@@ -149,7 +149,9 @@ public final class Queue {
         policy.maxAttempts(),
         message.delay(),
         message.dedupeKey(),
-        message.group());
+        message.group(),
+        message.timeout(),
+        message.dedupeWindow());
   }
 
   private static List<Long> ids(List<EnqueueResult> results) {

@@ -1,5 +1,6 @@
 package io.tenure;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -15,6 +16,11 @@ import org.jspecify.annotations.Nullable;
  * @param leaseUntil when the current claim lapses, null unless {@code INFLIGHT}
  * @param finishedAt when it became {@code DONE} or {@code DEAD}; null otherwise
  * @param group the group its queue's per-group limits count it in, or null
+ * @param timeout its own handler timeout (SPEC §12.4), or null for its queue's
+ * @param dedupeWindow how long its dedupe key keeps others out (SPEC §12.6)
+ * @param progress what its handler last reported (SPEC §12.5), kept across retries; or null
+ * @param checkpoint what its handler last saved to resume from (SPEC §12.5), kept across retries;
+ *     or null
  */
 public record QueueMessage(
     long id,
@@ -35,10 +41,61 @@ public record QueueMessage(
     Instant createdAt,
     @Nullable Instant finishedAt,
     @Nullable String dedupeKey,
-    @Nullable String group) {
+    @Nullable String group,
+    @Nullable Duration timeout,
+    DedupeWindow dedupeWindow,
+    @Nullable MessageProgress progress,
+    byte @Nullable [] checkpoint) {
   /** Copies the headers. */
   public QueueMessage {
     headers = Map.copyOf(headers);
+  }
+
+  /** A message without a timeout, progress or checkpoint, its dedupe key held until deleted. */
+  public QueueMessage(
+      long id,
+      String queue,
+      @Nullable String key,
+      byte[] payload,
+      String contentType,
+      Map<String, String> headers,
+      int priority,
+      int attempts,
+      int maxAttempts,
+      Instant availableAt,
+      MessageStatus status,
+      @Nullable String ownerNode,
+      @Nullable String claimToken,
+      @Nullable Instant leaseUntil,
+      @Nullable String lastError,
+      Instant createdAt,
+      @Nullable Instant finishedAt,
+      @Nullable String dedupeKey,
+      @Nullable String group) {
+    this(
+        id,
+        queue,
+        key,
+        payload,
+        contentType,
+        headers,
+        priority,
+        attempts,
+        maxAttempts,
+        availableAt,
+        status,
+        ownerNode,
+        claimToken,
+        leaseUntil,
+        lastError,
+        createdAt,
+        finishedAt,
+        dedupeKey,
+        group,
+        null,
+        DedupeWindow.untilDeleted(),
+        null,
+        null);
   }
 
   /**
@@ -73,7 +130,11 @@ public record QueueMessage(
         && m.createdAt.equals(createdAt)
         && java.util.Objects.equals(m.finishedAt, finishedAt)
         && java.util.Objects.equals(m.dedupeKey, dedupeKey)
-        && java.util.Objects.equals(m.group, group);
+        && java.util.Objects.equals(m.group, group)
+        && java.util.Objects.equals(m.timeout, timeout)
+        && m.dedupeWindow.equals(dedupeWindow)
+        && java.util.Objects.equals(m.progress, progress)
+        && java.util.Arrays.equals(m.checkpoint, checkpoint);
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.tenure;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How one queue treats its messages (SPEC §6): attempts, retry backoff, lease, retention and the
@@ -22,6 +23,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param payloadLimit largest payload in bytes an enqueue accepts
  * @param nonRetryable exception types (and their subtypes) that make a message a dead letter at
  *     once
+ * @param timeout how long a handler may run on a message before the consumer stops waiting for it
+ *     (SPEC §12.4), or null for no limit; a message's own timeout replaces it
+ * @param onTimeout what becomes of a message whose handler ran past its timeout
  */
 public record QueuePolicy(
     int maxAttempts,
@@ -33,7 +37,9 @@ public record QueuePolicy(
     Duration retainDone,
     Duration retainDead,
     int payloadLimit,
-    Set<Class<? extends Throwable>> nonRetryable) {
+    Set<Class<? extends Throwable>> nonRetryable,
+    @Nullable Duration timeout,
+    OnTimeout onTimeout) {
   /** The default payload limit, 1 MiB. */
   public static final int DEFAULT_PAYLOAD_LIMIT = 1 << 20;
 
@@ -75,11 +81,18 @@ public record QueuePolicy(
           "non-retryable exception types must not be or contain null");
     }
     nonRetryable = Set.copyOf(nonRetryable);
+    if (timeout != null) {
+      Limits.checkPositive("timeout", timeout, Limits.MAX_DURATION);
+    }
+    if (onTimeout == null) {
+      throw new IllegalArgumentException("what to do on a timeout must not be null");
+    }
   }
 
   /**
    * @return 10 attempts, backoff 1 s doubling up to 10 min with 20 % jitter, lease 30 s, done
-   *     messages deleted at once, dead letters kept 14 days, payloads up to 1 MiB
+   *     messages deleted at once, dead letters kept 14 days, payloads up to 1 MiB, no timeout (a
+   *     timeout, when set, retries)
    */
   public static QueuePolicy defaults() {
     return new QueuePolicy(
@@ -92,7 +105,9 @@ public record QueuePolicy(
         Duration.ZERO,
         Duration.ofDays(14),
         DEFAULT_PAYLOAD_LIMIT,
-        Set.of());
+        Set.of(),
+        null,
+        OnTimeout.RETRY);
   }
 
   /**
@@ -169,6 +184,32 @@ public record QueuePolicy(
     return edit(draft -> draft.nonRetryable = replacing);
   }
 
+  /**
+   * @param limit how long a handler may run on one message before the consumer stops waiting:
+   *     positive, at most {@link Limits#MAX_DURATION}; a message's own timeout replaces it
+   * @param then what becomes of the message: retried as a failed attempt, or a dead letter
+   * @return this policy with that timeout
+   * @throws IllegalArgumentException if the limit is not positive or too long, or {@code then} is
+   *     null
+   */
+  public QueuePolicy withTimeout(Duration limit, OnTimeout then) {
+    if (limit == null) {
+      throw new IllegalArgumentException("timeout must not be null; withoutTimeout() for none");
+    }
+    return edit(
+        draft -> {
+          draft.timeout = limit;
+          draft.onTimeout = then;
+        });
+  }
+
+  /**
+   * @return this policy without a queue timeout (a message's own timeout still applies)
+   */
+  public QueuePolicy withoutTimeout() {
+    return edit(draft -> draft.timeout = null);
+  }
+
   /** Copies this policy, lets {@code change} set what it changes, and checks the result. */
   private QueuePolicy edit(java.util.function.Consumer<Draft> change) {
     Draft draft = new Draft(this);
@@ -188,6 +229,8 @@ public record QueuePolicy(
     Duration retainDead;
     int payloadLimit;
     Set<Class<? extends Throwable>> nonRetryable;
+    @Nullable Duration timeout;
+    OnTimeout onTimeout;
 
     Draft(QueuePolicy from) {
       maxAttempts = from.maxAttempts;
@@ -200,6 +243,8 @@ public record QueuePolicy(
       retainDead = from.retainDead;
       payloadLimit = from.payloadLimit;
       nonRetryable = from.nonRetryable;
+      timeout = from.timeout;
+      onTimeout = from.onTimeout;
     }
 
     QueuePolicy policy() {
@@ -213,7 +258,9 @@ public record QueuePolicy(
           retainDone,
           retainDead,
           payloadLimit,
-          nonRetryable);
+          nonRetryable,
+          timeout,
+          onTimeout);
     }
   }
 

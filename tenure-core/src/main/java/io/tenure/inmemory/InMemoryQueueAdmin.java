@@ -93,9 +93,10 @@ final class InMemoryQueueAdmin {
       List<Row> expired =
           Stream.concat(
                   Stream.concat(
-                      finishedBy(t, queue, MessageStatus.DONE, now.minus(doneFor), limit),
-                      finishedBy(t, queue, MessageStatus.CANCELLED, now.minus(deadFor), limit)),
-                  finishedBy(t, queue, MessageStatus.DEAD, now.minus(deadFor), limit))
+                      finishedBy(t, queue, MessageStatus.DONE, now.minus(doneFor), now, limit),
+                      finishedBy(
+                          t, queue, MessageStatus.CANCELLED, now.minus(deadFor), now, limit)),
+                  finishedBy(t, queue, MessageStatus.DEAD, now.minus(deadFor), now, limit))
               .toList();
       expired.forEach(t.messages::delete);
       return expired.size();
@@ -106,9 +107,10 @@ final class InMemoryQueueAdmin {
    * Up to {@code limit} rows of {@code status} finished at or before {@code cutoff}, oldest first.
    */
   private static Stream<Row> finishedBy(
-      ClusterTables t, String queue, MessageStatus status, Instant cutoff, int limit) {
+      ClusterTables t, String queue, MessageStatus status, Instant cutoff, Instant now, int limit) {
     return t.messages.rows(queue).stream()
         .filter(row -> row.status == status && !row.finishedAt.isAfter(cutoff))
+        .filter(row -> row.dedupeKey == null || !row.keptForWindow(now))
         .sorted(Comparator.comparing((Row row) -> row.finishedAt).thenComparingLong(row -> row.id))
         .limit(limit);
   }

@@ -67,6 +67,9 @@ final class InMemoryQueueStore implements QueueStore {
               .map(
                   m -> {
                     Row existing = t.messages.duplicateOf(m);
+                    if (existing != null && t.messages.releaseIfPassed(existing, now)) {
+                      existing = null;
+                    }
                     return existing != null
                         ? new EnqueueResult(existing.id, false)
                         : new EnqueueResult(t.messages.insert(m, now).id, true);
@@ -221,6 +224,38 @@ final class InMemoryQueueStore implements QueueStore {
         return false;
       }
       row.leaseUntil = after(store.now(), lease);
+      return true;
+    }
+  }
+
+  @Override
+  public boolean progress(MessageClaim claim, io.tenure.MessageProgress progress) {
+    if (progress == null) {
+      throw new IllegalArgumentException("progress must not be null");
+    }
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      Row row = t.messages.held(claim);
+      if (row == null) {
+        return false;
+      }
+      row.progress = progress;
+      return true;
+    }
+  }
+
+  @Override
+  public boolean checkpoint(MessageClaim claim, byte[] state) {
+    if (state == null) {
+      throw new IllegalArgumentException("checkpoint must not be null");
+    }
+    ClusterTables t = store.clusterTables();
+    synchronized (t) {
+      Row row = t.messages.held(claim);
+      if (row == null) {
+        return false;
+      }
+      row.checkpoint = state.clone();
       return true;
     }
   }

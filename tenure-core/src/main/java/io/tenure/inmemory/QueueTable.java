@@ -1,9 +1,12 @@
 package io.tenure.inmemory;
 
+import io.tenure.DedupeWindow;
+import io.tenure.MessageProgress;
 import io.tenure.MessageStatus;
 import io.tenure.QueueMessage;
 import io.tenure.spi.MessageClaim;
 import io.tenure.spi.NewMessage;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
@@ -33,6 +36,20 @@ final class QueueTable {
   @Nullable Row duplicateOf(NewMessage message) {
     String dedupeKey = message.dedupeKey();
     return dedupeKey == null ? null : dedupe.get(new DedupeKey(message.queue(), dedupeKey));
+  }
+
+  /**
+   * Takes the dedupe key from {@code holder} if its window has passed at {@code now} (SPEC §12.6).
+   *
+   * @return true if the key is free now
+   */
+  boolean releaseIfPassed(Row holder, Instant now) {
+    if (!holder.windowPassed(now)) {
+      return false;
+    }
+    dedupe.remove(new DedupeKey(holder.queue, java.util.Objects.requireNonNull(holder.dedupeKey)));
+    holder.dedupeKey = null;
+    return true;
   }
 
   Row insert(NewMessage m, Instant now) {
@@ -111,8 +128,12 @@ final class QueueTable {
     final int priority;
     final int maxAttempts;
     final Instant createdAt;
-    final @Nullable String dedupeKey;
+    @Nullable String dedupeKey;
     final @Nullable String group;
+    private final @Nullable Duration timeout;
+    private final DedupeWindow dedupeWindow;
+    @Nullable MessageProgress progress;
+    byte @Nullable [] checkpoint;
     int attempts;
     Instant availableAt;
     MessageStatus status = MessageStatus.PENDING;
@@ -134,7 +155,23 @@ final class QueueTable {
       this.createdAt = now;
       this.dedupeKey = m.dedupeKey();
       this.group = m.group();
+      this.timeout = m.timeout();
+      this.dedupeWindow = m.dedupeWindow();
       this.availableAt = InMemoryQueueStore.after(now, m.delay());
+    }
+
+    /** Whether its dedupe window has passed: it no longer keeps others with its key out. */
+    boolean windowPassed(Instant now) {
+      Duration window = dedupeWindow.afterFinish();
+      return window != null
+          && !unfinished()
+          && finishedAt != null
+          && !InMemoryQueueStore.after(finishedAt, window).isAfter(now);
+    }
+
+    /** Whether retention must keep it, finished, because its dedupe window has not passed. */
+    boolean keptForWindow(Instant now) {
+      return dedupeWindow.afterFinish() != null && !windowPassed(now);
     }
 
     boolean unfinished() {
@@ -192,7 +229,11 @@ final class QueueTable {
           createdAt,
           finishedAt,
           dedupeKey,
-          group);
+          group,
+          timeout,
+          dedupeWindow,
+          progress,
+          checkpoint == null ? null : checkpoint.clone());
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.tenure.spi;
 
+import io.tenure.DedupeWindow;
 import io.tenure.Limits;
 import java.time.Duration;
 import java.util.Map;
@@ -13,6 +14,10 @@ import org.jspecify.annotations.Nullable;
  * @param dedupeKey if set, a second message with the same key in the same queue is not inserted
  *     (the first one's id is returned), whatever the first one's status, until it is deleted
  * @param group the message's group for per-group limits (SPEC §12.1), or null
+ * @param timeout how long its handler may run (SPEC §12.4), or null for its queue's; the store
+ *     keeps it, the consumer applies it
+ * @param dedupeWindow how long its dedupe key keeps others out (SPEC §12.6); {@link
+ *     DedupeWindow#untilDeleted()} without a dedupe key
  */
 public record NewMessage(
     String queue,
@@ -24,7 +29,9 @@ public record NewMessage(
     int maxAttempts,
     Duration delay,
     @Nullable String dedupeKey,
-    @Nullable String group) {
+    @Nullable String group,
+    @Nullable Duration timeout,
+    DedupeWindow dedupeWindow) {
   /**
    * Copies the headers; checks what every store relies on: text a database can store as given
    * (well-formed UTF-16: a lone surrogate would be rewritten, merging distinct keys) and a delay it
@@ -59,6 +66,12 @@ public record NewMessage(
       throw new IllegalArgumentException("max attempts must be at least 1, got " + maxAttempts);
     }
     Limits.checkNotNegative("delay", delay, Limits.MAX_DURATION);
+    if (timeout != null) {
+      Limits.checkPositive("timeout", timeout, Limits.MAX_DURATION);
+    }
+    if (dedupeWindow == null) {
+      throw new IllegalArgumentException("dedupe window must not be null");
+    }
   }
 
   /**
@@ -66,7 +79,83 @@ public record NewMessage(
    */
   public NewMessage withGroup(@Nullable String value) {
     return new NewMessage(
-        queue, key, payload, contentType, headers, priority, maxAttempts, delay, dedupeKey, value);
+        queue,
+        key,
+        payload,
+        contentType,
+        headers,
+        priority,
+        maxAttempts,
+        delay,
+        dedupeKey,
+        value,
+        timeout,
+        dedupeWindow);
+  }
+
+  /**
+   * @return this message with its own timeout (null for its queue's)
+   */
+  public NewMessage withTimeout(@Nullable Duration value) {
+    return new NewMessage(
+        queue,
+        key,
+        payload,
+        contentType,
+        headers,
+        priority,
+        maxAttempts,
+        delay,
+        dedupeKey,
+        group,
+        value,
+        dedupeWindow);
+  }
+
+  /**
+   * @return this message with its dedupe key held for {@code window}
+   */
+  public NewMessage withDedupeWindow(DedupeWindow window) {
+    return new NewMessage(
+        queue,
+        key,
+        payload,
+        contentType,
+        headers,
+        priority,
+        maxAttempts,
+        delay,
+        dedupeKey,
+        group,
+        timeout,
+        window);
+  }
+
+  /** A message without a timeout of its own, its dedupe key held until it is deleted. */
+  public NewMessage(
+      String queue,
+      @Nullable String key,
+      byte[] payload,
+      String contentType,
+      Map<String, String> headers,
+      int priority,
+      int maxAttempts,
+      Duration delay,
+      @Nullable String dedupeKey,
+      @Nullable String group) {
+    this(
+        queue,
+        key,
+        payload,
+        contentType,
+        headers,
+        priority,
+        maxAttempts,
+        delay,
+        dedupeKey,
+        group,
+        null,
+        DedupeWindow.untilDeleted());
   }
 
   /** A message without a group. */

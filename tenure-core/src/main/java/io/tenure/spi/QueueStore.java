@@ -50,6 +50,17 @@ public interface QueueStore {
    *       a_repeated_dedupe_key_returns_the_first_id_and_stores_one_row}, {@code
    *       a_dedupe_key_holds_whatever_the_status_until_its_message_is_deleted}, {@code
    *       the_same_dedupe_key_in_another_queue_is_another_message}).
+   *   <li><b>Q6a</b> Q6 holds while the stored message's {@link io.tenure.DedupeWindow} does: until
+   *       it is deleted; while it is pending or in flight; or until its window has passed since it
+   *       finished (done, dead or cancelled), by the database clock. Once the window has passed, an
+   *       enqueue with the key MUST insert a new message and the old one MUST keep no dedupe key;
+   *       the window judged is always the stored message's, never the new one's ({@code
+   *       QueueUniqueComplianceTest}).
+   *   <li><b>Q6b</b> Enqueues racing for a key whose window passed MUST insert exactly one message
+   *       between them, the others returning its id; an enqueue rolled back (an outbox) MUST leave
+   *       the old message holding its key ({@code
+   *       eight_enqueuers_racing_for_a_passed_key_insert_one_message}, {@code
+   *       a_rolled_back_outbox_enqueue_leaves_the_key_with_its_old_message}).
    *   <li><b>Q7</b> An empty batch, or one larger than {@link #MAX_BATCH}, MUST be refused before
    *       anything is written ({@code
    *       an_empty_or_oversized_enqueue_is_refused_and_writes_nothing}).
@@ -274,7 +285,9 @@ public interface QueueStore {
    * Retention. <b>Q29</b> MUST delete, in {@code queue} only, up to {@code limit} {@code DONE}
    * messages done at least {@code doneFor} ago, and up to {@code limit} each of {@code DEAD} ones
    * that died and {@code CANCELLED} ones cancelled at least {@code deadFor} ago, by the database
-   * clock, and nothing pending or in flight ({@code
+   * clock, and nothing pending or in flight; <b>Q29a</b> it MUST NOT delete a finished message
+   * whose dedupe window has not passed ({@code
+   * retention_keeps_a_finished_message_until_its_dedupe_window_has_passed}) ({@code
    * retention_deletes_only_done_and_dead_messages_finished_long_enough_ago}, {@code
    * retention_and_age_filters_at_the_longest_retention_allowed_work}).
    *
@@ -320,6 +333,31 @@ public interface QueueStore {
    * @return the ids whose claim was lost, in any order
    */
   java.util.Set<Long> lostClaims(List<MessageClaim> claims);
+
+  /**
+   * Records a running handler's progress (SPEC §12.5).
+   *
+   * <ol>
+   *   <li><b>Q40a</b> MUST store the progress on the message if its claim holds (id, token, {@code
+   *       INFLIGHT}), and change nothing and return false if it was lost ({@code
+   *       progress_and_a_checkpoint_are_stored_only_under_a_claim_that_holds}).
+   *   <li><b>Q40b</b> Progress and checkpoint MUST survive a retry, release, reschedule, reclaim
+   *       and replay, so the next attempt reads them ({@code
+   *       a_retry_and_a_reclaim_keep_the_checkpoint_for_the_next_attempt}).
+   * </ol>
+   *
+   * @return false if the claim was lost (nothing changed)
+   */
+  boolean progress(MessageClaim claim, io.tenure.MessageProgress progress);
+
+  /**
+   * <b>Q40c</b> Saves a running handler's checkpoint (SPEC §12.5), to the byte, under a claim that
+   * holds, as {@link #progress} does; Q40a and Q40b hold for it ({@code
+   * a_checkpoint_round_trips_every_byte}).
+   *
+   * @return false if the claim was lost (nothing changed)
+   */
+  boolean checkpoint(MessageClaim claim, byte[] state);
 
   /**
    * @return the queues' pause and limits, which every {@link #claim} of this store applies; the

@@ -92,12 +92,21 @@ class AgentEpochsMigrationTest {
       execute("DROP TABLE " + prefix.table("agent_epochs"));
     }
     // A v8 build had neither V9's records nor anything after them (locks, schedules, queue
-    // controls and message groups).
+    // controls, message groups and V14's message options).
     execute("DROP TABLE " + prefix.table("locks"));
     execute("DROP TABLE " + prefix.table("schedules"));
     execute("DROP TABLE " + prefix.table("queue_controls"));
     execute("DROP TABLE " + prefix.table("queue_claims"));
-    execute("ALTER TABLE " + prefix.table("messages") + " DROP COLUMN msg_group");
+    for (String column :
+        List.of(
+            "msg_group",
+            "timeout_us",
+            "unique_for_us",
+            "progress",
+            "progress_note",
+            "checkpoint")) {
+      execute("ALTER TABLE " + prefix.table("messages") + " DROP COLUMN " + column);
+    }
     execute("DELETE FROM " + prefix.table("schema_version") + " WHERE version >= 9");
     try (Connection connection = fixture.openConnection().orElseThrow();
         PreparedStatement insert =

@@ -149,6 +149,16 @@ public final class FaultyQueueStore implements QueueStore {
   }
 
   @Override
+  public boolean progress(MessageClaim claim, io.tenure.MessageProgress progress) {
+    return delegate.progress(claim, progress);
+  }
+
+  @Override
+  public boolean checkpoint(MessageClaim claim, byte[] state) {
+    return delegate.checkpoint(claim, state);
+  }
+
+  @Override
   public io.tenure.spi.QueueControlStore controls() {
     return delegate.controls();
   }

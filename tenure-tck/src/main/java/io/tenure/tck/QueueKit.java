@@ -56,9 +56,13 @@ public abstract class QueueKit extends FixtureSupport {
   final String b = UUID.randomUUID().toString();
   LeaderFence fence;
 
+  /** The tables of this test's {@link #store}, for tests that open more stores on them. */
+  io.tenure.spi.TablePrefix prefix;
+
   @BeforeEach
   void openStore() {
-    store = freshStore();
+    prefix = freshPrefix();
+    store = fixture.open(prefix);
     queues = store.queues();
     agents = store.agents();
     String leader = UUID.randomUUID().toString();

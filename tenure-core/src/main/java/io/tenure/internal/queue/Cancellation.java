@@ -17,6 +17,7 @@ final class Cancellation {
 
   private final long messageId;
   private final AtomicBoolean cancelled = new AtomicBoolean();
+  private volatile boolean timedOut;
   private final List<Once> callbacks = new CopyOnWriteArrayList<>();
 
   Cancellation(long messageId) {
@@ -25,6 +26,16 @@ final class Cancellation {
 
   boolean cancelled() {
     return cancelled.get();
+  }
+
+  boolean timedOut() {
+    return timedOut;
+  }
+
+  /** The handler ran past its timeout (SPEC §12.4): marks it so, then sets the signal. */
+  void timeOut() {
+    timedOut = true;
+    cancel();
   }
 
   /** Sets the signal and runs the callbacks registered so far; later calls do nothing. */

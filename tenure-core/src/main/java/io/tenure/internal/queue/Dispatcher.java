@@ -2,6 +2,7 @@ package io.tenure.internal.queue;
 
 import io.tenure.BatchHandler;
 import io.tenure.Delivery;
+import io.tenure.MessageProgress;
 import io.tenure.Queue;
 import io.tenure.QueueMessage;
 import io.tenure.spi.Resolution;
@@ -117,6 +118,9 @@ final class Dispatcher {
         batch.add(message);
       }
     }
+    for (QueueMessage message : batch) {
+      leases.started(message.id(), OutcomeRule.timeoutOf(message, queue.policy()));
+    }
     Throwable failure = null;
     try {
       if (!batch.isEmpty()) {
@@ -138,6 +142,12 @@ final class Dispatcher {
       OptionalLong leaseSetAt = leases.finish(message.id());
       if (leaseSetAt.isPresent()) {
         resolver.add(new Resolution(message.claim(), outcome), leaseSetAt.getAsLong());
+      } else if (leases.cancellation(message.id()).cancelled()) {
+        LOG.info(
+            "queue {}: the handler of message {} returned after the consumer stopped waiting for it"
+                + " (cancelled, timed out, or abandoned by closing); its outcome changes nothing",
+            queue.name(),
+            message.id());
       }
     }
     slots.release();
@@ -171,6 +181,40 @@ final class Dispatcher {
     @Override
     public QueueMessage message() {
       return message;
+    }
+
+    @Override
+    public boolean timedOut() {
+      return cancellation.timedOut();
+    }
+
+    @Override
+    public java.util.Optional<Duration> timeout() {
+      return java.util.Optional.ofNullable(OutcomeRule.timeoutOf(message, queue.policy()));
+    }
+
+    @Override
+    public void progress(double fraction, @Nullable String note) {
+      leases.progress(message.id(), new MessageProgress(fraction, note));
+    }
+
+    @Override
+    public boolean checkpoint(byte[] state) {
+      if (state == null) {
+        throw new IllegalArgumentException("checkpoint must not be null");
+      }
+      int limit = queue.policy().payloadLimit();
+      if (state.length > limit) {
+        throw new IllegalArgumentException(
+            "checkpoint of "
+                + state.length
+                + " bytes is over queue "
+                + queue.name()
+                + "'s payload limit of "
+                + limit
+                + " bytes; nothing saved");
+      }
+      return !cancellation.cancelled() && leases.checkpoint(message.claim(), state);
     }
 
     @Override

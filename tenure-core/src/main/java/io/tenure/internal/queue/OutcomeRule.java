@@ -1,9 +1,11 @@
 package io.tenure.internal.queue;
 
+import io.tenure.OnTimeout;
 import io.tenure.QueueMessage;
 import io.tenure.QueuePolicy;
 import io.tenure.spi.ReclaimRule;
 import io.tenure.spi.Resolution;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,13 +31,46 @@ public final class OutcomeRule {
   static Resolution.Outcome decide(
       QueueMessage message, @Nullable Throwable failure, QueuePolicy policy) {
     if (failure == null) {
-      return new Resolution.Done(!policy.retainDone().isZero());
+      // A message whose dedupe key is held for a while after its finish must be kept that long.
+      boolean heldKey = message.dedupeKey() != null && message.dedupeWindow().keepsFinished();
+      return new Resolution.Done(!policy.retainDone().isZero() || heldKey);
     }
     String error = describe(failure);
     if (policy.isNonRetryable(failure) || usedLastAttempt(message)) {
       return new Resolution.DeadLetter(error);
     }
     return new Resolution.Retry(policy.retryDelay(message.attempts()), error);
+  }
+
+  /**
+   * The outcome of a message whose handler ran past its timeout (SPEC §12.4): a dead letter if the
+   * policy says so or the claim used the last attempt, otherwise a retry after the policy's delay,
+   * as a failure would be.
+   *
+   * @param message the message as claimed
+   * @param timeout the timeout it ran past
+   */
+  static Resolution.Outcome onTimeout(QueueMessage message, Duration timeout, QueuePolicy policy) {
+    String error =
+        "timed out after "
+            + timeout
+            + " on attempt "
+            + message.attempts()
+            + " of "
+            + message.maxAttempts();
+    if (policy.onTimeout() == OnTimeout.DEAD_LETTER || usedLastAttempt(message)) {
+      return new Resolution.DeadLetter(error);
+    }
+    return new Resolution.Retry(policy.retryDelay(message.attempts()), error);
+  }
+
+  /**
+   * The timeout a handler of {@code message} runs under: its own, else its queue's.
+   *
+   * @return null for none
+   */
+  static @Nullable Duration timeoutOf(QueueMessage message, QueuePolicy policy) {
+    return message.timeout() != null ? message.timeout() : policy.timeout();
   }
 
   /**

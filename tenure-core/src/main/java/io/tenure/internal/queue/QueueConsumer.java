@@ -115,7 +115,8 @@ public final class QueueConsumer {
     this.buffer = new ClaimBuffer(leases);
     this.claimer = new Claimer(store, queue, nodeId, mayClaim, guard, budget, buffer);
     this.resolver =
-        new ResolveBatcher(store, queue.name(), guard, lease, ticker, budget, leases, claimer);
+        new ResolveBatcher(
+            store, queue.name(), guard, queue.policy(), ticker, budget, leases, claimer);
     this.dispatcher =
         new Dispatcher(
             queue, handler, concurrency, batchSize, buffer, leases, budget, resolver, claimer);

@@ -1,5 +1,7 @@
 package io.tenure.internal.queue;
 
+import io.tenure.QueueMessage;
+import io.tenure.QueuePolicy;
 import io.tenure.Ticker;
 import io.tenure.spi.AgentGuard;
 import io.tenure.spi.QueueStore;
@@ -41,6 +43,7 @@ final class ResolveBatcher {
 
   private final LinkedBlockingQueue<Finished> outcomes = new LinkedBlockingQueue<>();
   private final String queue;
+  private final QueuePolicy policy;
   private final Duration lease;
   private final Ticker ticker;
   private final ClaimBudget budget;
@@ -53,6 +56,7 @@ final class ResolveBatcher {
   private final AtomicLong dead = new AtomicLong();
   private final AtomicLong lost = new AtomicLong();
   private final AtomicLong unwritten = new AtomicLong();
+  private final AtomicLong timedOut = new AtomicLong();
 
   /** Ticker reading past which a failed write is not tried again: set by closing. */
   private volatile long writesStopBy = Long.MAX_VALUE;
@@ -63,13 +67,14 @@ final class ResolveBatcher {
       QueueStore store,
       String queue,
       @Nullable AgentGuard guard,
-      Duration lease,
+      QueuePolicy policy,
       Ticker ticker,
       ClaimBudget budget,
       LeaseKeeper leases,
       Claimer claimer) {
     this.queue = queue;
-    this.lease = lease;
+    this.policy = policy;
+    this.lease = policy.lease();
     this.ticker = ticker;
     this.budget = budget;
     this.leases = leases;
@@ -128,6 +133,11 @@ final class ResolveBatcher {
     return unwritten.get();
   }
 
+  /** Messages taken back from handlers that ran past their timeouts. */
+  long timedOut() {
+    return timedOut.get();
+  }
+
   private void loop(boolean keepsLeases) {
     while (resolving || !outcomes.isEmpty()) {
       List<Finished> batch = new ArrayList<>();
@@ -144,9 +154,32 @@ final class ResolveBatcher {
         }
       }
       if (keepsLeases) {
+        takeBackOverdue();
         leases.extendIfDue();
         leases.watchIfDue();
+        leases.writeProgressIfDue();
       }
+    }
+  }
+
+  /**
+   * Resolves, as the policy says, the messages whose handlers ran past their timeouts (SPEC §12.4);
+   * the handlers run on, told, and their own outcomes find the messages no longer held.
+   */
+  private void takeBackOverdue() {
+    for (LeaseKeeper.Overdue overdue : leases.timeOutIfDue()) {
+      QueueMessage message = overdue.message();
+      Resolution.Outcome outcome = OutcomeRule.onTimeout(message, overdue.timeout(), policy);
+      LOG.warn(
+          "queue {}: message {} ran past its timeout of {} on attempt {}; {} (its handler is told and"
+              + " runs on)",
+          queue,
+          message.id(),
+          overdue.timeout(),
+          message.attempts(),
+          outcome instanceof Resolution.DeadLetter ? "a dead letter" : "retried");
+      timedOut.incrementAndGet();
+      add(new Resolution(message.claim(), outcome), overdue.leaseSetAt());
     }
   }
 

@@ -2,7 +2,9 @@ package io.tenure.internal.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tenure.DedupeWindow;
 import io.tenure.MessageStatus;
+import io.tenure.OnTimeout;
 import io.tenure.QueueMessage;
 import io.tenure.QueuePolicy;
 import io.tenure.spi.ReclaimRule;
@@ -151,6 +153,104 @@ class OutcomeRuleTest {
             claimed(1, 1), new IllegalStateException("boom"), QueuePolicy.defaults());
     assertThat(outcome)
         .isEqualTo(new Resolution.DeadLetter("java.lang.IllegalStateException: boom"));
+  }
+
+  @Property
+  void a_done_message_whose_dedupe_key_is_held_after_its_finish_is_kept_whatever_the_retention(
+      @ForAll @IntRange(min = 0, max = 3) int window, @ForAll boolean retained) {
+    QueuePolicy policy =
+        QueuePolicy.defaults()
+            .withRetention(retained ? Duration.ofHours(1) : Duration.ZERO, Duration.ofDays(1));
+    DedupeWindow dedupe =
+        switch (window) {
+          case 0 -> DedupeWindow.untilDeleted();
+          case 1 -> DedupeWindow.whileActive();
+          default -> DedupeWindow.afterFinish(Duration.ofMinutes(window));
+        };
+    QueueMessage withKey = withDedupe(claimed(1, 3), "k", dedupe);
+    QueueMessage withoutKey = withDedupe(claimed(1, 3), null, dedupe);
+
+    assertThat(OutcomeRule.decide(withKey, null, policy))
+        .isEqualTo(new Resolution.Done(retained || window >= 2));
+    assertThat(OutcomeRule.decide(withoutKey, null, policy))
+        .as("no key to hold")
+        .isEqualTo(new Resolution.Done(retained));
+  }
+
+  @Property
+  void a_timeout_retries_as_a_failure_would_or_is_dead_when_the_policy_or_the_attempts_say_so(
+      @ForAll @IntRange(min = 1, max = 20) int maxAttempts,
+      @ForAll @IntRange(min = 1, max = 25) int attempts,
+      @ForAll boolean deadOnTimeout) {
+    QueuePolicy policy =
+        QueuePolicy.defaults()
+            .withMaxAttempts(maxAttempts)
+            .withBackoff(Duration.ofMillis(10), 2.0, Duration.ofMinutes(1), 0.0)
+            .withTimeout(
+                Duration.ofHours(1), deadOnTimeout ? OnTimeout.DEAD_LETTER : OnTimeout.RETRY);
+    QueueMessage message = claimed(attempts, maxAttempts);
+    String error = "timed out after PT30S on attempt " + attempts + " of " + maxAttempts;
+
+    Resolution.Outcome outcome = OutcomeRule.onTimeout(message, Duration.ofSeconds(30), policy);
+
+    if (deadOnTimeout || attempts >= maxAttempts) {
+      assertThat(outcome).isEqualTo(new Resolution.DeadLetter(error));
+    } else {
+      assertThat(outcome).isEqualTo(new Resolution.Retry(policy.retryDelay(attempts), error));
+    }
+  }
+
+  @Test
+  void a_messages_own_timeout_replaces_its_queues() {
+    QueuePolicy none = QueuePolicy.defaults();
+    QueuePolicy hour = none.withTimeout(Duration.ofHours(1), OnTimeout.RETRY);
+    QueueMessage plain = claimed(1, 3);
+    QueueMessage own = withTimeout(plain, Duration.ofSeconds(5));
+
+    assertThat(OutcomeRule.timeoutOf(plain, none)).isNull();
+    assertThat(OutcomeRule.timeoutOf(plain, hour)).isEqualTo(Duration.ofHours(1));
+    assertThat(OutcomeRule.timeoutOf(own, none)).isEqualTo(Duration.ofSeconds(5));
+    assertThat(OutcomeRule.timeoutOf(own, hour)).isEqualTo(Duration.ofSeconds(5));
+  }
+
+  private static QueueMessage withDedupe(
+      QueueMessage m, @org.jspecify.annotations.Nullable String key, DedupeWindow window) {
+    return copy(m, key, m.timeout(), window);
+  }
+
+  private static QueueMessage withTimeout(QueueMessage m, Duration timeout) {
+    return copy(m, m.dedupeKey(), timeout, m.dedupeWindow());
+  }
+
+  private static QueueMessage copy(
+      QueueMessage m,
+      @org.jspecify.annotations.Nullable String dedupeKey,
+      @org.jspecify.annotations.Nullable Duration timeout,
+      DedupeWindow window) {
+    return new QueueMessage(
+        m.id(),
+        m.queue(),
+        m.key(),
+        m.payload(),
+        m.contentType(),
+        m.headers(),
+        m.priority(),
+        m.attempts(),
+        m.maxAttempts(),
+        m.availableAt(),
+        m.status(),
+        m.ownerNode(),
+        m.claimToken(),
+        m.leaseUntil(),
+        m.lastError(),
+        m.createdAt(),
+        m.finishedAt(),
+        dedupeKey,
+        m.group(),
+        timeout,
+        window,
+        m.progress(),
+        m.checkpoint());
   }
 
   private static QueueMessage claimed(int attempts, int maxAttempts) {

@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,6 +28,7 @@ final class Enqueues {
   private final @Nullable NamedStatement ifAbsent;
   private final @Nullable NamedStatement one;
   private final NamedStatement deduplicated;
+  private final NamedStatement releaseDedupeKey;
   private final Optional<NamedStatement> notifyEnqueued;
   private final String channel;
 
@@ -41,6 +43,7 @@ final class Enqueues {
         inserting instanceof QueueSql.Returning r ? context.statement(r.ifAbsent()) : null;
     this.one = inserting instanceof QueueSql.GeneratedKey g ? context.statement(g.one()) : null;
     this.deduplicated = context.statement(context.sql().deduplicated());
+    this.releaseDedupeKey = context.statement(context.sql().releaseDedupeKey());
     this.notifyEnqueued = context.sql().notifyEnqueued().map(context::statement);
     this.channel = channel;
   }
@@ -89,6 +92,9 @@ final class Enqueues {
         results.addAll(insertRun(connection, run));
         run.clear();
         List<Long> id = ifAbsent.ids(connection, row(message));
+        if (id.isEmpty() && releasedKey(connection, message)) {
+          id = ifAbsent.ids(connection, row(message));
+        }
         results.add(
             id.isEmpty()
                 ? new EnqueueResult(existing(connection, message), false)
@@ -117,21 +123,45 @@ final class Enqueues {
     return ids.stream().sorted().map(id -> new EnqueueResult(id, true)).toList();
   }
 
-  /** MariaDB: the generated id cannot collide, so a duplicate can only be the dedupe key. */
+  /**
+   * MariaDB: the generated id cannot collide, so a duplicate can only be the dedupe key; it is
+   * inserted again once if its holder's window had passed.
+   */
   private EnqueueResult insertOne(Connection connection, NewMessage message) throws SQLException {
-    try (PreparedStatement statement = one.prepare(connection, row(message), true)) {
-      statement.executeUpdate();
-      try (ResultSet keys = statement.getGeneratedKeys()) {
-        keys.next();
-        return new EnqueueResult(keys.getLong(1), true);
+    boolean retried = false;
+    while (true) {
+      try (PreparedStatement statement = one.prepare(connection, row(message), true)) {
+        statement.executeUpdate();
+        try (ResultSet keys = statement.getGeneratedKeys()) {
+          keys.next();
+          return new EnqueueResult(keys.getLong(1), true);
+        }
+      } catch (SQLException e) {
+        // MariaDB rolls back just this statement.
+        if (message.dedupeKey() == null || !context.dialect().isUniqueViolation(e)) {
+          throw e;
+        }
+        if (retried || !releasedKey(connection, message)) {
+          return new EnqueueResult(existing(connection, message), false);
+        }
+        retried = true;
       }
-    } catch (SQLException e) {
-      // MariaDB rolls back just this statement.
-      if (message.dedupeKey() != null && context.dialect().isUniqueViolation(e)) {
-        return new EnqueueResult(existing(connection, message), false);
-      }
-      throw e;
     }
+  }
+
+  /**
+   * Takes the dedupe key from the message holding it if that message's window has passed (SPEC
+   * §12.6), in the enqueue's transaction: a rolled-back enqueue gives it back. The statement is
+   * conditional on the holder's status and window, so of two enqueues racing for a key one takes it
+   * and the other, waiting on the holder's row, then finds the key gone and meets the first's new
+   * message.
+   *
+   * @return true if the key was taken, so the message can be inserted
+   */
+  private boolean releasedKey(Connection connection, NewMessage message) throws SQLException {
+    return releaseDedupeKey.update(
+            connection, Params.of("queue", message.queue()).and("dedupe_key", message.dedupeKey()))
+        > 0;
   }
 
   private static Params row(NewMessage message) {
@@ -144,7 +174,14 @@ final class Enqueues {
         .and("max_attempts", message.maxAttempts())
         .and("delay", message.delay())
         .and("dedupe_key", message.dedupeKey())
-        .and("group", message.group());
+        .and("group", message.group())
+        .and("timeout", micros(message.timeout()))
+        .and("unique_for", micros(message.dedupeWindow().afterFinish()));
+  }
+
+  /** A duration column's value: microseconds, or a typed null. */
+  private static Object micros(@Nullable Duration value) {
+    return value == null ? NamedStatement.NULL_BIGINT : NamedStatement.micros(value);
   }
 
   private long existing(Connection connection, NewMessage message) throws SQLException {

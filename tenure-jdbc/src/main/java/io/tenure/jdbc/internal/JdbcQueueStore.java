@@ -41,6 +41,7 @@ public final class JdbcQueueStore implements QueueStore {
   private final Reclaims reclaims;
   private final DeadLetters deadLetters;
   private final Cancels cancels;
+  private final HandlerReports reports;
   private final QueueStatsQuery stats;
   private final Dialect.ConnectionSource sessions;
   private final String channel;
@@ -67,6 +68,7 @@ public final class JdbcQueueStore implements QueueStore {
     this.reclaims = new Reclaims(context, idleReads);
     this.deadLetters = new DeadLetters(context);
     this.cancels = new Cancels(context);
+    this.reports = new HandlerReports(context);
     this.stats = new QueueStatsQuery(context);
     this.sessions = sessions;
   }
@@ -79,6 +81,19 @@ public final class JdbcQueueStore implements QueueStore {
   @Override
   public java.util.Set<Long> lostClaims(List<MessageClaim> claims) {
     return cancels.lostClaims(claims);
+  }
+
+  @Override
+  public boolean progress(MessageClaim claim, io.tenure.MessageProgress progress) {
+    return reports.progress(claim, progress);
+  }
+
+  @Override
+  public boolean checkpoint(MessageClaim claim, byte[] state) {
+    if (state == null) {
+      throw new IllegalArgumentException("checkpoint must not be null");
+    }
+    return reports.checkpoint(claim, state);
   }
 
   @Override

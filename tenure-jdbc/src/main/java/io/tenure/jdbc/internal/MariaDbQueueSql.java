@@ -20,9 +20,10 @@ final class MariaDbQueueSql extends StandardQueueSql {
     return new GeneratedKey(
         """
         INSERT INTO ${messages} (queue, msg_key, payload, content_type, headers, priority, attempts,
-          max_attempts, available_at, status, created_at, dedupe_key, msg_group)
+          max_attempts, available_at, status, created_at, dedupe_key, msg_group, timeout_us,
+        unique_for_us)
         VALUES (:queue, :key, :payload, :content_type, :headers, :priority, 0, :max_attempts,
-          ${now + :delay}, ${PENDING}, ${now}, :dedupe_key, :group)
+          ${now + :delay}, ${PENDING}, ${now}, :dedupe_key, :group, :timeout, :unique_for)
         """);
   }
 

@@ -1,5 +1,7 @@
 package io.tenure.jdbc.internal;
 
+import io.tenure.DedupeWindow;
+import io.tenure.MessageProgress;
 import io.tenure.MessageStatus;
 import io.tenure.QueueMessage;
 import java.net.URLDecoder;
@@ -7,6 +9,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -45,7 +48,22 @@ final class MessageRows {
         dialect.getInstant(rows, "created_at"),
         instantOrNull(rows, "finished_at"),
         rows.getString("dedupe_key"),
-        rows.getString("msg_group"));
+        rows.getString("msg_group"),
+        durationOrNull(rows, "timeout_us"),
+        new DedupeWindow(durationOrNull(rows, "unique_for_us")),
+        progress(rows),
+        rows.getBytes("checkpoint"));
+  }
+
+  private static @Nullable Duration durationOrNull(ResultSet rows, String column)
+      throws SQLException {
+    long micros = rows.getLong(column);
+    return rows.wasNull() ? null : Duration.ofNanos(Math.multiplyExact(micros, 1000L));
+  }
+
+  private static @Nullable MessageProgress progress(ResultSet rows) throws SQLException {
+    double fraction = rows.getDouble("progress");
+    return rows.wasNull() ? null : new MessageProgress(fraction, rows.getString("progress_note"));
   }
 
   private @Nullable Instant instantOrNull(ResultSet rows, String column) throws SQLException {

@@ -39,7 +39,8 @@ public final class Migrator {
           "V10__locks.sql",
           "V11__schedules.sql",
           "V12__queue_controls.sql",
-          "V13__cancel.sql");
+          "V13__cancel.sql",
+          "V14__message_options.sql");
 
   /** The schema version this build expects. */
   public static final int LATEST = FILES.size();

@@ -303,6 +303,7 @@ final class NamedStatement {
         case String s -> statement.setString(index, s);
         case Integer n -> statement.setInt(index, n);
         case Long n -> statement.setLong(index, n);
+        case Double d -> statement.setDouble(index, d);
         case byte[] bytes -> statement.setBytes(index, bytes);
         case Duration duration -> statement.setLong(index, micros(duration));
         case Boolean b -> statement.setBoolean(index, b);

@@ -35,7 +35,8 @@ interface QueueSql {
         Map.entry("skip_locked", dialect.skipLocked()),
         Map.entry("error_at", dialect.position("last_error").replace("?", ":error_contains")),
         Map.entry("pass_full_groups_w", StandardQueueSql.groupFilter("w")),
-        Map.entry("pass_full_groups_c", StandardQueueSql.groupFilter("c")));
+        Map.entry("pass_full_groups_c", StandardQueueSql.groupFilter("c")),
+        Map.entry("unique_until", dialect.plusMicros("finished_at", "unique_for_us")));
   }
 
   // ---- enqueue ----
@@ -60,6 +61,12 @@ interface QueueSql {
 
   /** The id of {@code :queue}'s message with {@code :dedupe_key}. */
   String deduplicated();
+
+  /**
+   * Takes {@code :dedupe_key} of {@code :queue} from the message holding it if that message's
+   * dedupe window has passed (SPEC §12.6): finished, and {@code ${unique_until}} has come.
+   */
+  String releaseDedupeKey();
 
   /** PostgreSQL: notifies {@code :channel} of an enqueue to {@code :queue} at commit. */
   Optional<String> notifyEnqueued();
@@ -176,6 +183,16 @@ interface QueueSql {
   /** Extends row {@code :id}'s lease under {@code :token} by {@code :lease} from now. */
   String extend();
 
+  // ---- progress and checkpoints ----
+
+  /**
+   * Sets row {@code :id}'s {@code :progress} and {@code :note} if in flight under {@code :token}.
+   */
+  String progress();
+
+  /** Sets row {@code :id}'s {@code :checkpoint} if in flight under {@code :token}. */
+  String checkpoint();
+
   // ---- cancel ----
 
   /** Row {@code :id}'s status, locked. */
@@ -202,7 +219,8 @@ interface QueueSql {
   String deadExpired();
 
   /**
-   * The ids of {@code :queue}'s rows of {@code :status} finished {@code :age} ago, {@code :limit}.
+   * The ids of {@code :queue}'s rows of {@code :status} finished {@code :age} ago whose dedupe
+   * window has passed, {@code :limit}.
    */
   String finished();
 

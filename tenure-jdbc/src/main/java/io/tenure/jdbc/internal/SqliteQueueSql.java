@@ -12,12 +12,13 @@ final class SqliteQueueSql extends StandardQueueSql {
   private static final String ROW =
       """
       (:queue, :key, :payload, :content_type, :headers, :priority, 0, :max_attempts,
-        ${now + :delay}, ${PENDING}, ${now}, :dedupe_key, :group)""";
+        ${now + :delay}, ${PENDING}, ${now}, :dedupe_key, :group, :timeout, :unique_for)""";
 
   private static final String INSERT =
       """
       INSERT INTO ${messages} (queue, msg_key, payload, content_type, headers, priority, attempts,
-        max_attempts, available_at, status, created_at, dedupe_key, msg_group)
+        max_attempts, available_at, status, created_at, dedupe_key, msg_group, timeout_us,
+        unique_for_us)
       VALUES\s""";
 
   /** Claims the rows of the candidate CTE {@code c}, returning every column. */

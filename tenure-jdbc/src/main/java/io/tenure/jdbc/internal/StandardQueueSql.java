@@ -12,7 +12,8 @@ abstract class StandardQueueSql implements QueueSql {
   static final String COLUMNS =
       "id, queue, msg_key, payload, content_type, headers, priority, attempts, max_attempts,"
           + " available_at, status, owner_node, claim_token, lease_until, last_error, created_at,"
-          + " finished_at, dedupe_key, msg_group";
+          + " finished_at, dedupe_key, msg_group, timeout_us, unique_for_us, progress, progress_note,"
+          + " checkpoint";
 
   /**
    * The claim's pass over full groups (SPEC §12.1), as sections that vanish unless bound: rows of
@@ -27,6 +28,19 @@ abstract class StandardQueueSql implements QueueSql {
   @Override
   public String deduplicated() {
     return "SELECT id FROM ${messages} WHERE queue = :queue AND dedupe_key = :dedupe_key";
+  }
+
+  /**
+   * By the unique index (queue, dedupe_key): one row, locked; a racing enqueue waits on it and then
+   * finds its key gone.
+   */
+  @Override
+  public String releaseDedupeKey() {
+    return """
+        UPDATE ${messages} SET dedupe_key = NULL
+        WHERE queue = :queue AND dedupe_key = :dedupe_key AND unique_for_us IS NOT NULL
+          AND status IN (${DONE}, ${DEAD}, ${CANCELLED}) AND ${unique_until} <= ${now}
+        """;
   }
 
   @Override
@@ -149,6 +163,24 @@ abstract class StandardQueueSql implements QueueSql {
         """;
   }
 
+  // ---- progress and checkpoints ----
+
+  @Override
+  public String progress() {
+    return """
+        UPDATE ${messages} SET progress = :progress, progress_note = :note
+        WHERE id = :id AND claim_token = :token AND status = ${INFLIGHT}
+        """;
+  }
+
+  @Override
+  public String checkpoint() {
+    return """
+        UPDATE ${messages} SET checkpoint = :checkpoint
+        WHERE id = :id AND claim_token = :token AND status = ${INFLIGHT}
+        """;
+  }
+
   // ---- cancel ----
 
   @Override
@@ -202,6 +234,7 @@ abstract class StandardQueueSql implements QueueSql {
     return """
         SELECT id FROM ${messages}
         WHERE queue = :queue AND status = :status AND finished_at <= ${now - :age}
+          AND (dedupe_key IS NULL OR unique_for_us IS NULL OR ${unique_until} <= ${now})
         ORDER BY id LIMIT :limit
         """;
   }

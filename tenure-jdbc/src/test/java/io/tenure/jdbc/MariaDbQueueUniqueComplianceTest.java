@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.QueueUniqueComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class MariaDbQueueUniqueComplianceTest extends QueueUniqueComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.MARIADB);
+  }
+}

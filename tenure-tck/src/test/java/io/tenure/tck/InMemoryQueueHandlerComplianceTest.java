@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryQueueHandlerComplianceTest extends QueueHandlerComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}

@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryQueueUniqueComplianceTest extends QueueUniqueComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}
