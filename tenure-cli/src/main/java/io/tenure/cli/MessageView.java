@@ -19,6 +19,14 @@ final class MessageView {
     fields.put("queue", message.queue());
     fields.put("status", message.status().name());
     fields.put("key", orNone(message.key()));
+    fields.put("group", orNone(message.group()));
+    fields.put(
+        "dedupe key",
+        message.dedupeKey() == null
+            ? "(none)"
+            : message.dedupeKey() + " (held " + message.dedupeWindow() + ")");
+    fields.put(
+        "timeout", message.timeout() == null ? "(the queue's)" : message.timeout().toString());
     fields.put("priority", String.valueOf(message.priority()));
     fields.put("attempts", message.attempts() + " of " + message.maxAttempts());
     fields.put("created at", time(message.createdAt()));
@@ -26,6 +34,10 @@ final class MessageView {
     fields.put("finished at", time(message.finishedAt()));
     fields.put("owner", orNone(message.ownerNode()));
     fields.put("lease until", time(message.leaseUntil()));
+    fields.put("progress", progress(message.progress()));
+    fields.put(
+        "checkpoint",
+        message.checkpoint() == null ? "(none)" : message.checkpoint().length + " bytes");
     fields.put("content type", message.contentType());
     fields.put("headers", headers(message.headers()));
     output.fields(fields, "");
@@ -59,6 +71,15 @@ final class MessageView {
             .sorted(Map.Entry.comparingByKey())
             .map(header -> header.getKey() + "=" + header.getValue())
             .collect(Collectors.joining(", "));
+  }
+
+  /** A handler's last report: "40 % copying part 3", or (none). */
+  static String progress(io.tenure.@Nullable MessageProgress progress) {
+    if (progress == null) {
+      return "(none)";
+    }
+    String percent = Math.round(progress.fraction() * 1000) / 10.0 + " %";
+    return progress.note() == null ? percent : percent + " " + progress.note();
   }
 
   static String time(@Nullable Instant time) {

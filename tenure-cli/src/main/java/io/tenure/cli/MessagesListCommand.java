@@ -92,7 +92,16 @@ final class MessagesListCommand extends StoreCommand {
       return ExitCodes.OK;
     }
     output.table(
-        List.of("ID", "STATUS", "KEY", "GROUP", "ATTEMPTS", "OWNER", "LEASE UNTIL", "ERROR"),
+        List.of(
+            "ID",
+            "STATUS",
+            "KEY",
+            "GROUP",
+            "ATTEMPTS",
+            "OWNER",
+            "LEASE UNTIL",
+            "PROGRESS",
+            "ERROR"),
         messages.stream().map(MessagesListCommand::row).toList());
     if (messages.size() == limit) {
       output.line(
@@ -114,6 +123,7 @@ final class MessagesListCommand extends StoreCommand {
         m.attempts() + "/" + m.maxAttempts(),
         m.ownerNode() == null ? "-" : m.ownerNode(),
         m.leaseUntil() == null ? "-" : MessageView.time(m.leaseUntil()),
+        m.progress() == null ? "-" : Math.round(m.progress().fraction() * 100) + " %",
         m.lastError() == null ? "-" : MessageView.errorLine(m.lastError(), 60));
   }
 }

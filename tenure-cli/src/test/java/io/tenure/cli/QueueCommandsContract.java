@@ -138,7 +138,8 @@ abstract class QueueCommandsContract extends LiveStoreContract {
 
     assertThat(list(all, "messages")).extracting(m -> m.get("id")).containsExactlyElementsOf(ids);
     assertThat(inFlight.out())
-        .containsPattern("(?m)^ID +STATUS +KEY +GROUP +ATTEMPTS +OWNER +LEASE UNTIL +ERROR$")
+        .containsPattern(
+            "(?m)^ID +STATUS +KEY +GROUP +ATTEMPTS +OWNER +LEASE UNTIL +PROGRESS +ERROR$")
         .containsPattern("(?m)^" + running + " +INFLIGHT ");
     assertThat(page.out()).contains("the next page: --after " + ids.get(1));
     assertThat(show.json()).containsEntry("id", running).containsEntry("status", "INFLIGHT");

@@ -95,7 +95,8 @@ public final class MessageJson {
   /**
    * @return a message as {@code GET /api/queues/{name}/messages} lists it: the fields of {@link
    *     #listed} and where it stands ({@code status}, {@code group}, {@code priority}, {@code
-   *     availableAt}, {@code owner}, {@code leaseUntil})
+   *     availableAt}, {@code owner}, {@code leaseUntil}, and its handler's last {@code progress}
+   *     and {@code progressNote})
    */
   public static Map<String, @Nullable Object> browsed(QueueMessage message) {
     Map<String, @Nullable Object> fields = listed(message);
@@ -105,7 +106,14 @@ public final class MessageJson {
     fields.put("availableAt", message.availableAt());
     fields.put("owner", message.ownerNode());
     fields.put("leaseUntil", message.leaseUntil());
+    putProgress(fields, message);
     return fields;
+  }
+
+  private static void putProgress(Map<String, @Nullable Object> fields, QueueMessage message) {
+    io.tenure.MessageProgress progress = message.progress();
+    fields.put("progress", progress == null ? null : progress.fraction());
+    fields.put("progressNote", progress == null ? null : progress.note());
   }
 
   /**
@@ -128,6 +136,12 @@ public final class MessageJson {
     fields.put("finishedAt", message.finishedAt());
     fields.put("owner", message.ownerNode());
     fields.put("leaseUntil", message.leaseUntil());
+    fields.put("dedupeKey", message.dedupeKey());
+    fields.put("dedupeWindow", message.dedupeWindow().toString());
+    fields.put("timeout", message.timeout() == null ? null : message.timeout().toString());
+    putProgress(fields, message);
+    byte[] checkpoint = message.checkpoint();
+    fields.put("checkpointBytes", checkpoint == null ? null : checkpoint.length);
     fields.put("contentType", message.contentType());
     fields.put("headers", new java.util.TreeMap<>(message.headers()));
     Payload payload = Payload.of(message.payload(), Integer.MAX_VALUE);
