@@ -9,7 +9,6 @@ import io.tenure.spi.Resolution;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -139,10 +138,14 @@ final class Dispatcher {
             message.attempts(),
             OutcomeRule.describe(failure));
       }
-      OptionalLong leaseSetAt = leases.finish(message.id());
-      if (leaseSetAt.isPresent()) {
-        resolver.add(new Resolution(message.claim(), outcome), leaseSetAt.getAsLong());
-      } else if (leases.cancellation(message.id()).cancelled()) {
+      boolean held =
+          leases.finish(
+              message.id(),
+              leaseSetAt -> resolver.add(new Resolution(message.claim(), outcome), leaseSetAt));
+      if (held) {
+        continue;
+      }
+      if (leases.cancellation(message.id()).cancelled()) {
         LOG.info(
             "queue {}: the handler of message {} returned after the consumer stopped waiting for it"
                 + " (cancelled, timed out, or abandoned by closing); its outcome changes nothing",

@@ -78,6 +78,10 @@ final class LeaseKeeper {
   /** When the claims were last checked for a cancel; the extending thread's too. */
   private long lastWatch;
 
+  /** Outcomes being handed on by {@link #finish(long, java.util.function.LongConsumer)}. */
+  private final java.util.concurrent.atomic.AtomicInteger finishing =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   /** When progress was last written; the extending thread's too. */
   private long lastProgress;
 
@@ -235,8 +239,36 @@ final class LeaseKeeper {
     return work == null ? OptionalLong.empty() : OptionalLong.of(work.leaseSetAt().get());
   }
 
+  /**
+   * Stops tracking a message whose outcome is known, and hands the outcome on before anyone waiting
+   * in {@link #awaitNoneHeld} can see the message gone: closing stops the resolvers once none is
+   * held, and an outcome queued after that would never be written (the message would run again when
+   * its lease lapsed, its handler's work done twice).
+   *
+   * @param queueOutcome given when its lease was last set; runs only if the message was tracked
+   * @return false if it was not tracked (closing abandoned it, or it was taken back)
+   */
+  boolean finish(long id, java.util.function.LongConsumer queueOutcome) {
+    finishing.incrementAndGet();
+    try {
+      Held work = held.remove(id);
+      if (work == null) {
+        return false;
+      }
+      queueOutcome.accept(work.leaseSetAt().get());
+      return true;
+    } finally {
+      finishing.decrementAndGet();
+      signalIfEmpty();
+    }
+  }
+
+  private boolean noneHeld() {
+    return held.isEmpty() && finishing.get() == 0;
+  }
+
   private void signalIfEmpty() {
-    if (held.isEmpty()) {
+    if (noneHeld()) {
       synchronized (emptied) {
         emptied.notifyAll();
       }
@@ -287,7 +319,7 @@ final class LeaseKeeper {
    */
   boolean awaitNoneHeld(long end) {
     synchronized (emptied) {
-      while (!held.isEmpty()) {
+      while (!noneHeld()) {
         long left = end - ticker.read();
         if (left <= 0) {
           return false;
@@ -296,7 +328,7 @@ final class LeaseKeeper {
           TimeUnit.NANOSECONDS.timedWait(emptied, left);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          return held.isEmpty();
+          return noneHeld();
         }
       }
       return true;
