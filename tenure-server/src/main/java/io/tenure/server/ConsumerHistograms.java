@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * per queue. The consumers count them, so they are not Micrometer timers (which count what they are
  * given): a Prometheus registry gets them as histograms, buckets included, from a collector on its
  * Prometheus registry that reads the consumers at each scrape; any other registry gets a function
- * timer per queue, the count and the sum without buckets.
+ * timer per queue, the count and the sum without buckets. A composite's members are bound as they
+ * are when the metrics are created: a member added later gets neither.
  */
 final class ConsumerHistograms {
   private static final Logger LOG = LoggerFactory.getLogger(ConsumerHistograms.class);
