@@ -189,13 +189,35 @@ final class AdminReads {
         c.put("deadLettered", consumer.deadLettered());
         c.put("lostClaims", consumer.lostClaims());
         c.put("unwritten", consumer.unwritten());
+        c.put("timedOut", consumer.timedOut());
         c.put("inflight", consumer.inflight());
+        c.put("handlerSeconds", histogram(consumer.handlerDuration()));
+        c.put("pickupSeconds", histogram(consumer.pickupLatency()));
         own.add(c);
       }
       fields.put("consumers", own);
       queues.add(fields);
     }
     return Map.of("queues", queues);
+  }
+
+  /**
+   * A histogram as the metrics have it, in seconds: {@code count}, {@code sum} and, per upper
+   * bound, the observations at most that long.
+   */
+  static Map<String, Object> histogram(io.tenure.DurationHistogram histogram) {
+    List<Map<String, Object>> buckets = new ArrayList<>();
+    for (int i = 0; i < histogram.bounds().size(); i++) {
+      Map<String, Object> bucket = new LinkedHashMap<>();
+      bucket.put("le", histogram.bounds().get(i).toNanos() / 1e9);
+      bucket.put("count", histogram.counts().get(i));
+      buckets.add(bucket);
+    }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("count", histogram.count());
+    fields.put("sum", histogram.sum().toNanos() / 1e9);
+    fields.put("buckets", buckets);
+    return fields;
   }
 
   /** Updates each queue's rate from this node's handled counts, at most once per half second. */

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Hands buffered messages to the handler, up to a batch per call, each call on a virtual thread of
  * its own once one of {@code concurrency} slots is free; passes each outcome the {@link
- * OutcomeRule} decides to the {@link ResolveBatcher}. Handlers are never interrupted.
+ * OutcomeRule} decides to the {@link ResolveBatcher}, and times each call for the {@link
+ * ConsumerTimings}. Handlers are never interrupted.
  */
 final class Dispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
@@ -35,6 +36,7 @@ final class Dispatcher {
   private final ClaimBudget budget;
   private final ResolveBatcher resolver;
   private final Claimer claimer;
+  private final ConsumerTimings timings;
   private @Nullable Thread thread;
 
   Dispatcher(
@@ -46,7 +48,8 @@ final class Dispatcher {
       LeaseKeeper leases,
       ClaimBudget budget,
       ResolveBatcher resolver,
-      Claimer claimer) {
+      Claimer claimer,
+      ConsumerTimings timings) {
     this.queue = queue;
     this.handler = handler;
     this.batchSize = batchSize;
@@ -56,6 +59,7 @@ final class Dispatcher {
     this.budget = budget;
     this.resolver = resolver;
     this.claimer = claimer;
+    this.timings = timings;
   }
 
   void start(String suffix) {
@@ -121,12 +125,14 @@ final class Dispatcher {
       leases.started(message.id(), OutcomeRule.timeoutOf(message, queue.policy()));
     }
     Throwable failure = null;
-    try {
-      if (!batch.isEmpty()) {
+    if (!batch.isEmpty()) {
+      long startedAt = timings.handlerStarts();
+      try {
         handler.handle(batch.stream().<Delivery>map(ClaimedDelivery::new).toList());
+      } catch (Throwable thrown) {
+        failure = thrown;
       }
-    } catch (Throwable thrown) {
-      failure = thrown;
+      timings.handlerReturned(startedAt);
     }
     for (QueueMessage message : batch) {
       Resolution.Outcome outcome = OutcomeRule.decide(message, failure, queue.policy());

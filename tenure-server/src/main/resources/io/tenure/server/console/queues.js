@@ -126,7 +126,7 @@ function updateQueueRow(el, q) {
     'title',
     cons.length
       ? cons
-          .map((c) => `${shortId(c.nodeId)}: handled ${c.handled}, retried ${c.retried}, dead-lettered ${c.deadLettered}, lost claims ${c.lostClaims}, outcomes not written ${c.unwritten ?? 0}, in flight ${c.inflight}`)
+          .map((c) => `${shortId(c.nodeId)}: handled ${c.handled}, retried ${c.retried}, dead-lettered ${c.deadLettered}, lost claims ${c.lostClaims}, outcomes not written ${c.unwritten ?? 0}, timed out ${c.timedOut ?? 0}, in flight ${c.inflight}`)
           .join('\n')
       : 'no consumer on the node serving this console',
   );
