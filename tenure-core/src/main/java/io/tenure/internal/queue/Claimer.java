@@ -64,7 +64,10 @@ final class Claimer {
     claiming = true;
     for (int i = 0; i < lanes; i++) {
       threads.add(
-          Thread.ofPlatform().daemon().name("tenure-claim-" + suffix + "-" + i).start(this::loop));
+          Thread.ofPlatform()
+              .daemon()
+              .name("tenure-claim-" + suffix + "-" + i)
+              .start(io.tenure.internal.logging.LogContext.inherit(this::loop)));
     }
   }
 

@@ -63,7 +63,11 @@ final class Dispatcher {
   }
 
   void start(String suffix) {
-    thread = Thread.ofPlatform().daemon().name("tenure-dispatch-" + suffix).start(this::loop);
+    thread =
+        Thread.ofPlatform()
+            .daemon()
+            .name("tenure-dispatch-" + suffix)
+            .start(io.tenure.internal.logging.LogContext.inherit(this::loop));
   }
 
   /**
@@ -104,7 +108,7 @@ final class Dispatcher {
       }
       List<QueueMessage> batch = new ArrayList<>(List.of(message));
       buffer.drainTo(batch, batchSize - 1);
-      handlers.submit(() -> handle(batch));
+      handlers.submit(io.tenure.internal.logging.LogContext.inherit(() -> handle(batch)));
     }
   }
 
@@ -127,7 +131,12 @@ final class Dispatcher {
     Throwable failure = null;
     if (!batch.isEmpty()) {
       long startedAt = timings.handlerStarts();
-      try {
+      try (var log =
+          io.tenure.internal.logging.LogContext.with(
+              io.tenure.LogKeys.MESSAGE_ID,
+              batch.stream()
+                  .map(m -> Long.toString(m.id()))
+                  .collect(java.util.stream.Collectors.joining(",")))) {
         handler.handle(batch.stream().<Delivery>map(ClaimedDelivery::new).toList());
       } catch (Throwable thrown) {
         failure = thrown;

@@ -187,9 +187,14 @@ public final class QueueConsumer {
       String node = nodeId.get();
       String suffix = queue.name() + "-" + node.substring(0, Math.min(8, node.length()));
       int lanes = exclusive ? 1 : FetchAhead.LANES;
-      claimer.start(suffix, lanes);
-      resolver.start(suffix, lanes);
-      dispatcher.start(suffix);
+      // The threads take the starter's log context (the node's, and an exclusive queue's agent)
+      // and the queue's name.
+      try (var log =
+          io.tenure.internal.logging.LogContext.with(io.tenure.LogKeys.QUEUE, queue.name())) {
+        claimer.start(suffix, lanes);
+        resolver.start(suffix, lanes);
+        dispatcher.start(suffix);
+      }
     }
 
     @Override
