@@ -29,11 +29,14 @@ public final class Queue {
   private final QueueStore store;
   private final String name;
   private final QueuePolicy policy;
+  private final List<QueueMiddleware> middleware;
 
-  private Queue(QueueStore store, String name, QueuePolicy policy) {
+  private Queue(
+      QueueStore store, String name, QueuePolicy policy, List<QueueMiddleware> middleware) {
     this.store = store;
     this.name = name;
     this.policy = policy;
+    this.middleware = middleware;
   }
 
   /**
@@ -44,7 +47,29 @@ public final class Queue {
     if (store == null || policy == null) {
       throw new IllegalArgumentException("queue store and policy must not be null");
     }
-    return new Queue(store, checkName(name), policy);
+    return new Queue(store, checkName(name), policy, List.of());
+  }
+
+  /**
+   * This queue with {@code more} run around its enqueues and, for a consumer registered with the
+   * returned queue, its handler calls; the outermost first (the queue's own, then {@code more}).
+   *
+   * @throws IllegalArgumentException if {@code more} is null
+   */
+  public Queue withMiddleware(QueueMiddleware more) {
+    if (more == null) {
+      throw new IllegalArgumentException("middleware must not be null");
+    }
+    List<QueueMiddleware> all = new java.util.ArrayList<>(middleware);
+    all.add(more);
+    return new Queue(store, name, policy, List.copyOf(all));
+  }
+
+  /**
+   * @return the middleware run around this queue's enqueues and handler calls, outermost first
+   */
+  public List<QueueMiddleware> middleware() {
+    return middleware;
   }
 
   /**
@@ -127,6 +152,13 @@ public final class Queue {
   private NewMessage toNew(OutgoingMessage message) {
     if (message == null) {
       throw new IllegalArgumentException("message must not be null");
+    }
+    for (QueueMiddleware m : middleware) {
+      message = m.onEnqueue(name, message);
+      if (message == null) {
+        throw new IllegalStateException(
+            "middleware " + m.getClass().getName() + " returned no message for queue " + name);
+      }
     }
     byte[] payload = message.payload();
     if (payload.length > policy.payloadLimit()) {

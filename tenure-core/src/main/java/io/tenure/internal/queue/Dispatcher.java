@@ -137,7 +137,7 @@ final class Dispatcher {
               batch.stream()
                   .map(m -> Long.toString(m.id()))
                   .collect(java.util.stream.Collectors.joining(",")))) {
-        handler.handle(batch.stream().<Delivery>map(ClaimedDelivery::new).toList());
+        call(batch.stream().<Delivery>map(ClaimedDelivery::new).toList());
       } catch (Throwable thrown) {
         failure = thrown;
       }
@@ -172,6 +172,18 @@ final class Dispatcher {
     if (budget.handled(claimed.size())) {
       claimer.wake();
     }
+  }
+
+  /** The handler, through the queue's middleware, outermost first. */
+  private void call(List<Delivery> deliveries) throws Exception {
+    List<io.tenure.QueueMiddleware> chain = queue.middleware();
+    io.tenure.QueueMiddleware.Call next = () -> handler.handle(deliveries);
+    for (int i = chain.size() - 1; i >= 0; i--) {
+      io.tenure.QueueMiddleware m = chain.get(i);
+      io.tenure.QueueMiddleware.Call inner = next;
+      next = () -> m.aroundHandle(queue.name(), deliveries, inner);
+    }
+    next.proceed();
   }
 
   private final class ClaimedDelivery implements Delivery {
