@@ -68,8 +68,11 @@ final class MessagesListCommand extends StoreCommand {
       throw new IllegalArgumentException("--after must not be negative, got " + after);
     }
     filter.check();
-    if (group != null && group.isEmpty()) {
-      throw new IllegalArgumentException("--group must not be empty");
+    if (group != null) {
+      if (group.isEmpty()) {
+        throw new IllegalArgumentException("--group must not be empty");
+      }
+      io.tenure.Limits.checkWellFormed("--group", group);
     }
   }
 

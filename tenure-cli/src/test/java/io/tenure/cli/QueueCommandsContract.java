@@ -200,6 +200,7 @@ abstract class QueueCommandsContract extends LiveStoreContract {
         tenure("messages", "list", "orders", "--group", "tenant-a", "--json").json();
     Result none = tenure("messages", "list", "orders", "--group", "nobody");
     Result empty = tenure("messages", "list", "orders", "--group", "");
+    Result surrogate = tenure("messages", "list", "orders", "--group", "t\uD800x");
 
     assertThat(list(listed, "messages"))
         .extracting(m -> m.get("id"))
@@ -210,6 +211,10 @@ abstract class QueueCommandsContract extends LiveStoreContract {
     assertThat(none.out().strip()).isEqualTo("no messages in queue 'orders' (group nobody).");
     assertOneErrorLine(empty, 2);
     assertThat(empty.err()).contains("--group must not be empty");
+    assertOneErrorLine(surrogate, 2);
+    assertThat(surrogate.err())
+        .contains("--group")
+        .contains("unpaired surrogate U+D800 at index 1");
   }
 
   @Test
