@@ -264,7 +264,8 @@ final class AdminReads {
 
   /**
    * A queue's messages in any status, in id order after {@code after}, filtered as the request's
-   * parameters say ({@code status}, {@code key}, {@code errorContains}, {@code olderThanMs}).
+   * parameters say ({@code status}, {@code key}, {@code group}, {@code errorContains}, {@code
+   * olderThanMs}).
    *
    * @throws AdminException 400 naming a parameter that is malformed
    */
@@ -292,6 +293,7 @@ final class AdminReads {
               queue,
               status,
               blankToNull(request.query().get("key")),
+              blankToNull(request.query().get("group")),
               blankToNull(request.query().get("errorContains")),
               olderThanMs < 0 ? null : java.time.Duration.ofMillis(olderThanMs),
               after,

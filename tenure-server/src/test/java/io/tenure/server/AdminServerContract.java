@@ -245,6 +245,74 @@ abstract class AdminServerContract {
   }
 
   @Test
+  void a_message_is_deleted_run_now_and_retried_and_a_refusal_names_its_status_and_changes_nothing()
+      throws Exception {
+    long running = queue.enqueue(OutgoingMessage.text("now"));
+    long delayed = queue.enqueue(OutgoingMessage.text("later").delay(Duration.ofHours(1)));
+    assertThat(
+            store
+                .queues()
+                .claim(new ClaimRequest(QUEUE, "test", 1, Duration.ofMinutes(1), false, null)))
+        .extracting(QueueMessage::id)
+        .containsExactly(running);
+
+    Response deleteRunning = post("/api/messages/" + running + "/delete", "{}", null);
+    Response retryRunning = post("/api/messages/" + running + "/retry", "{}", null);
+    Response runNow = post("/api/messages/" + delayed + "/run-now", "{}", null);
+    Response runAgain = post("/api/messages/" + delayed + "/run-now", "{}", null);
+    Response runRunning = post("/api/messages/" + running + "/run-now", "{}", null);
+    post("/api/messages/" + running + "/cancel", "{}", null);
+    Response retry = post("/api/messages/" + running + "/retry", "{}", null);
+    Response delete = post("/api/messages/" + delayed + "/delete", "{}", null);
+    Response deleteAgain = post("/api/messages/" + delayed + "/delete", "{}", null);
+    Response malformed = post("/api/messages/abc/retry", "{}", null);
+    Response get = get("/api/messages/" + delayed + "/delete");
+
+    assertError(deleteRunning, 409, "is in flight; cancel it first");
+    assertError(retryRunning, 409, "is INFLIGHT; only dead or cancelled messages can be retried");
+    assertThat(runNow.status()).as(runNow.body()).isEqualTo(200);
+    assertThat(runNow.json())
+        .containsEntry("id", delayed)
+        .containsEntry("availableNow", true)
+        .containsEntry("changed", true);
+    assertThat(runAgain.json()).containsEntry("changed", false);
+    assertError(runRunning, 409, "is INFLIGHT; only pending messages can be run now");
+    assertThat(retry.status()).as(retry.body()).isEqualTo(200);
+    assertThat(retry.json()).containsEntry("id", running).containsEntry("retried", true);
+    QueueMessage retried = store.queues().find(running).orElseThrow();
+    assertThat(retried.status()).isEqualTo(MessageStatus.PENDING);
+    assertThat(retried.attempts()).isZero();
+    assertThat(delete.json()).containsEntry("id", delayed).containsEntry("deleted", true);
+    assertThat(store.queues().find(delayed)).isEmpty();
+    assertError(deleteAgain, 404, "no message " + delayed);
+    assertError(malformed, 400, "'abc'");
+    assertThat(get.status()).as("a change is a POST").isEqualTo(405);
+  }
+
+  @Test
+  void a_queues_messages_are_filtered_by_group() throws Exception {
+    long a1 = queue.enqueue(OutgoingMessage.text("a1").group("tenant-a"));
+    queue.enqueue(OutgoingMessage.text("b1").group("tenant-b"));
+    queue.enqueue(OutgoingMessage.text("none"));
+    long a2 = queue.enqueue(OutgoingMessage.text("a2").group("tenant-a"));
+
+    List<?> tenantA =
+        (List<?>) getJson("/api/queues/" + QUEUE + "/messages?group=tenant-a").get("messages");
+    List<?> afterA1 =
+        (List<?>)
+            getJson("/api/queues/" + QUEUE + "/messages?group=tenant-a&after=" + a1)
+                .get("messages");
+    List<?> nobody =
+        (List<?>) getJson("/api/queues/" + QUEUE + "/messages?group=nobody").get("messages");
+
+    assertThat(tenantA.stream().map(m -> (Object) ((Map<?, ?>) m).get("id")).toList())
+        .containsExactly(a1, a2);
+    assertThat(afterA1.stream().map(m -> (Object) ((Map<?, ?>) m).get("id")).toList())
+        .containsExactly(a2);
+    assertThat(nobody).isEmpty();
+  }
+
+  @Test
   void a_queues_messages_are_browsed_by_status_and_page_and_bad_parameters_are_named()
       throws Exception {
     long first = queue.enqueue(OutgoingMessage.text("a").group("tenant-1"));
