@@ -124,28 +124,28 @@ final class Enqueues {
   }
 
   /**
-   * MariaDB: the generated id cannot collide, so a duplicate can only be the dedupe key; it is
-   * inserted again once if its holder's window had passed.
+   * MariaDB: the generated id cannot collide, so a duplicate can only be the dedupe key. A key
+   * whose holder's window has passed is taken before the insert, not after a duplicate: InnoDB
+   * leaves a shared lock on the duplicate's index record, and two enqueues that both met it and
+   * then both wanted to take the key deadlocked (eight racing enqueuers, under load). Taking it
+   * first, the second waits on the first's update and then finds the key gone.
    */
   private EnqueueResult insertOne(Connection connection, NewMessage message) throws SQLException {
-    boolean retried = false;
-    while (true) {
-      try (PreparedStatement statement = one.prepare(connection, row(message), true)) {
-        statement.executeUpdate();
-        try (ResultSet keys = statement.getGeneratedKeys()) {
-          keys.next();
-          return new EnqueueResult(keys.getLong(1), true);
-        }
-      } catch (SQLException e) {
-        // MariaDB rolls back just this statement.
-        if (message.dedupeKey() == null || !context.dialect().isUniqueViolation(e)) {
-          throw e;
-        }
-        if (retried || !releasedKey(connection, message)) {
-          return new EnqueueResult(existing(connection, message), false);
-        }
-        retried = true;
+    if (message.dedupeKey() != null) {
+      releasedKey(connection, message);
+    }
+    try (PreparedStatement statement = one.prepare(connection, row(message), true)) {
+      statement.executeUpdate();
+      try (ResultSet keys = statement.getGeneratedKeys()) {
+        keys.next();
+        return new EnqueueResult(keys.getLong(1), true);
       }
+    } catch (SQLException e) {
+      // MariaDB rolls back just this statement.
+      if (message.dedupeKey() == null || !context.dialect().isUniqueViolation(e)) {
+        throw e;
+      }
+      return new EnqueueResult(existing(connection, message), false);
     }
   }
 
