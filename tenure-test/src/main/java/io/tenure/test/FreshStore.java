@@ -1,5 +1,6 @@
 package io.tenure.test;
 
+import io.tenure.Stores;
 import io.tenure.Tenure;
 import io.tenure.inmemory.InMemoryStore;
 import java.io.IOException;
@@ -78,6 +79,21 @@ record FreshStore(Tenure tenure, TestClock clock, Removal removal) implements Au
     }
   }
 
+  /**
+   * @return {@code jdbcUrl}
+   * @throws IllegalArgumentException if it is null or not a {@code jdbc:} URL (a password masked)
+   */
+  static String checkUrl(String jdbcUrl) {
+    if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:")) {
+      throw new IllegalArgumentException(
+          "url(...) takes a server database's JDBC URL, e.g."
+              + " jdbc:postgresql://127.0.0.1:5432/test?user=postgres, got "
+              + (jdbcUrl == null ? "null" : "'" + Stores.maskSecrets(jdbcUrl) + "'")
+              + "; use sqlite() for SQLite and inMemory() for the in-memory store");
+    }
+    return jdbcUrl;
+  }
+
   private static FreshStore ofDatabase(Tenure tenure, Removal removal) {
     return new FreshStore(
         tenure, TestClock.ofDatabase(tenure.store()::now, tenure.toString()), removal);
@@ -121,6 +137,9 @@ record FreshStore(Tenure tenure, TestClock clock, Removal removal) implements Au
   }
 
   private static void deleteFolder(Path folder) throws IOException {
+    if (!Files.exists(folder)) {
+      return; // removed already
+    }
     try (Stream<Path> files = Files.walk(folder)) {
       for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(file);

@@ -119,7 +119,7 @@ final class MessageAssertions {
   }
 
   /** Every message of the queue, whatever its status, oldest first. */
-  private List<QueueMessage> all(String queue) {
+  List<QueueMessage> all(String queue) {
     List<QueueMessage> all = new ArrayList<>();
     long after = 0;
     while (true) {

@@ -91,7 +91,7 @@ public final class TenureExtension implements ParameterResolver, AfterEachCallba
    * @throws IllegalArgumentException if the URL is null or not a {@code jdbc:} URL
    */
   public static TenureExtension url(String jdbcUrl) {
-    String url = checkUrl(jdbcUrl);
+    String url = FreshStore.checkUrl(jdbcUrl);
     return new TenureExtension("database", () -> TenureTestKit.url(url), null);
   }
 
@@ -112,18 +112,6 @@ public final class TenureExtension implements ParameterResolver, AfterEachCallba
               + " store runs on its database's own clock, which no test can set");
     }
     return new TenureExtension(kind, () -> TenureTestKit.inMemory(start), start);
-  }
-
-  /** The URL check {@link #url} and {@link TenureTestKit#url} share. */
-  static String checkUrl(String jdbcUrl) {
-    if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:")) {
-      throw new IllegalArgumentException(
-          "url(...) takes a server database's JDBC URL, e.g."
-              + " jdbc:postgresql://127.0.0.1:5432/test?user=postgres, got "
-              + (jdbcUrl == null ? "null" : "'" + io.tenure.Stores.maskSecrets(jdbcUrl) + "'")
-              + "; use sqlite() for SQLite and inMemory() for the in-memory store");
-    }
-    return jdbcUrl;
   }
 
   @Override

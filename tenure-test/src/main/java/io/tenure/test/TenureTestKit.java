@@ -7,7 +7,6 @@ import io.tenure.QueueMessage;
 import io.tenure.ScheduleInfo;
 import io.tenure.Tenure;
 import io.tenure.TenureNodeBuilder;
-import io.tenure.spi.MessageQuery;
 import io.tenure.spi.Store;
 import java.time.Duration;
 import java.time.Instant;
@@ -95,7 +94,7 @@ public final class TenureTestKit implements AutoCloseable {
    * @throws io.tenure.StoreUnavailableException if the database cannot be reached
    */
   public static TenureTestKit url(String jdbcUrl) {
-    return new TenureTestKit(FreshStore.url(TenureExtension.checkUrl(jdbcUrl)));
+    return new TenureTestKit(FreshStore.url(FreshStore.checkUrl(jdbcUrl)));
   }
 
   /**
@@ -192,11 +191,8 @@ public final class TenureTestKit implements AutoCloseable {
    */
   public Optional<Instant> nextAvailable(Queue queue) {
     requireQueue(queue);
-    return tenure()
-        .store()
-        .queues()
-        .list(new MessageQuery(queue.name(), MessageStatus.PENDING, null, null, null, 0, 10_000))
-        .stream()
+    return assertions.all(queue.name()).stream()
+        .filter(m -> m.status() == MessageStatus.PENDING)
         .map(QueueMessage::availableAt)
         .min(Instant::compareTo);
   }
