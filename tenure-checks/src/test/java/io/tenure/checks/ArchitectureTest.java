@@ -27,6 +27,9 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
   private static final String API = "io.tenure";
 
+  /** The one runtime package tenure-core exports, to the user test kit alone. */
+  private static final String TEST_KIT_DOOR = "io.tenure.internal.testing";
+
   /**
    * The public members of {@code io.tenure} whose signatures name an SPI type, each for providers,
    * integrations or tests that work on a raw store. Anything else that names one is a leak: an
@@ -63,6 +66,41 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("io.tenure.jdbc.internal..")
+        .check(classes);
+  }
+
+  /**
+   * The user test kit applies the runtime's own rules (the outcome rule, the schedule firer), and
+   * reaches them through the one package tenure-core exports to it; nothing else uses that door.
+   */
+  @Test
+  void the_test_kit_reaches_the_runtime_only_through_its_own_door() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.tenure.test..")
+        .should()
+        .dependOnClassesThat(
+            JavaClass.Predicates.resideInAPackage("io.tenure.internal..")
+                .and(DescribedPredicate.not(JavaClass.Predicates.resideInAPackage(TEST_KIT_DOOR))))
+        .check(classes);
+    noClasses()
+        .that()
+        .resideOutsideOfPackages("io.tenure.test..", TEST_KIT_DOOR)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(TEST_KIT_DOOR)
+        .check(classes);
+  }
+
+  /** The kit runs on any provider by URL; it names none. */
+  @Test
+  void the_test_kit_depends_on_no_provider_but_the_in_memory_store() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.tenure.test..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.tenure.jdbc..", "com.zaxxer..")
         .check(classes);
   }
 

@@ -12,16 +12,18 @@ import org.junit.jupiter.api.Test;
 
 /**
  * No main class of the product's modules is over 400 lines (issue 16; STYLE.md: a class over about
- * 400 lines is a design question). The kit, the harness and the benchmarks are not shipped into
- * applications and are left out.
+ * 400 lines is a design question), the user test kit included (applications' tests run it). The
+ * compliance kit, the harness and the benchmarks are not shipped into applications and are left
+ * out.
  */
 class ClassSizeTest {
   private static final int MOST = 400;
   private static final List<String> MODULES =
-      List.of("tenure-core", "tenure-jdbc", "tenure-server", "tenure-cli");
+      List.of("tenure-core", "tenure-jdbc", "tenure-server", "tenure-cli", "tenure-test");
 
   @Test
-  void no_main_class_of_core_jdbc_server_or_cli_is_over_400_lines() throws IOException {
+  void no_main_class_of_core_jdbc_server_cli_or_the_test_kit_is_over_400_lines()
+      throws IOException {
     Path root = Path.of("").toAbsolutePath();
     while (!Files.exists(root.resolve("tenure-core"))) {
       root = root.getParent();

@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
  * What becomes of a message its handler finished (SPEC §6.3) or whose lease expired (SPEC §6.4):
  * the one place that decides retry or dead (the stores apply what they are told), and the one place
  * that words the error a message keeps. Pure: the outcome depends only on the message as claimed,
- * the failure and the policy (whose retry delay carries the policy's jitter).
+ * the failure and the policy (whose retry delay carries the policy's jitter). Public for the user
+ * test kit's synchronous drain, which reaches it through {@code io.tenure.internal.testing} only.
  */
 public final class OutcomeRule {
   /** The longest error text a message keeps; the rest of a long failure's text is cut. */
@@ -28,7 +29,7 @@ public final class OutcomeRule {
    * @param message the message as its claim returned it (attempts counts this claim)
    * @param failure what the handler threw, null if it returned normally
    */
-  static Resolution.Outcome decide(
+  public static Resolution.Outcome decide(
       QueueMessage message, @Nullable Throwable failure, QueuePolicy policy) {
     if (failure == null) {
       // A message whose dedupe key is held for a while after its finish must be kept that long.
@@ -50,7 +51,8 @@ public final class OutcomeRule {
    * @param message the message as claimed
    * @param timeout the timeout it ran past
    */
-  static Resolution.Outcome onTimeout(QueueMessage message, Duration timeout, QueuePolicy policy) {
+  public static Resolution.Outcome onTimeout(
+      QueueMessage message, Duration timeout, QueuePolicy policy) {
     String error =
         "timed out after "
             + timeout
@@ -69,7 +71,7 @@ public final class OutcomeRule {
    *
    * @return null for none
    */
-  static @Nullable Duration timeoutOf(QueueMessage message, QueuePolicy policy) {
+  public static @Nullable Duration timeoutOf(QueueMessage message, QueuePolicy policy) {
     return message.timeout() != null ? message.timeout() : policy.timeout();
   }
 
