@@ -1,10 +1,6 @@
 package io.tenure.cli;
 
-import io.tenure.DeleteOutcome;
 import io.tenure.spi.Store;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 
 /** {@code tenure messages delete ID}. */
@@ -18,10 +14,8 @@ import picocli.CommandLine.Command;
 final class MessagesDeleteCommand extends MessageIdCommand {
   @Override
   int run(Store store, Output output) {
-    DeleteOutcome outcome = store.queues().admin().delete(id);
-    switch (outcome) {
-      case NOT_FOUND ->
-          throw new CommandFailure(ExitCodes.NOT_FOUND, "no message " + id + " in this store");
+    switch (store.queues().admin().delete(id)) {
+      case NOT_FOUND -> throw notFound();
       case IN_FLIGHT ->
           throw new CommandFailure(
               ExitCodes.CONFLICT,
@@ -32,14 +26,6 @@ final class MessagesDeleteCommand extends MessageIdCommand {
                   + "); nothing changed");
       case DELETED -> {}
     }
-    if (output.json()) {
-      Map<String, @Nullable Object> fields = new LinkedHashMap<>();
-      fields.put("id", id);
-      fields.put("deleted", true);
-      output.object(fields);
-    } else {
-      output.line("deleted message " + id + ".");
-    }
-    return ExitCodes.OK;
+    return replied(output, "deleted message " + id + ".", "deleted", true);
   }
 }

@@ -1,10 +1,6 @@
 package io.tenure.cli;
 
-import io.tenure.RetryOutcome;
 import io.tenure.spi.Store;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 
 /** {@code tenure messages retry ID}. */
@@ -18,28 +14,16 @@ import picocli.CommandLine.Command;
 final class MessagesRetryCommand extends MessageIdCommand {
   @Override
   int run(Store store, Output output) {
-    RetryOutcome outcome = store.queues().admin().retry(id);
-    switch (outcome) {
-      case NOT_FOUND ->
-          throw new CommandFailure(ExitCodes.NOT_FOUND, "no message " + id + " in this store");
+    switch (store.queues().admin().retry(id)) {
+      case NOT_FOUND -> throw notFound();
       case NOT_DEAD_OR_CANCELLED ->
-          throw new CommandFailure(
-              ExitCodes.CONFLICT,
-              "message "
-                  + id
-                  + " is "
-                  + MessageView.statusOf(store, id)
-                  + "; only dead or cancelled messages can be retried; nothing changed");
+          throw refused(store, "only dead or cancelled messages can be retried");
       case RETRIED -> {}
     }
-    if (output.json()) {
-      Map<String, @Nullable Object> fields = new LinkedHashMap<>();
-      fields.put("id", id);
-      fields.put("retried", true);
-      output.object(fields);
-    } else {
-      output.line("retried message " + id + ": pending again, available now, attempts reset.");
-    }
-    return ExitCodes.OK;
+    return replied(
+        output,
+        "retried message " + id + ": pending again, available now, attempts reset.",
+        "retried",
+        true);
   }
 }
