@@ -1,0 +1,87 @@
+package io.tenure.spring;
+
+import io.tenure.AgentFamily;
+import io.tenure.Queue;
+import io.tenure.Tenure;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
+
+/**
+ * Tenure on the application's {@code DataSource} (or on {@code tenure.store}), its queues, and a
+ * node that runs with the context (docs/SPRING.md). Every bean backs off when the application
+ * defines one of its type.
+ */
+@AutoConfiguration(
+    afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@Conditional(TenureAutoConfiguration.StoreAvailable.class)
+@EnableConfigurationProperties(TenureProperties.class)
+public final class TenureAutoConfiguration {
+  /** Tenure needs a store: {@code tenure.store}, or the application's one {@code DataSource}. */
+  static final class StoreAvailable extends AnyNestedCondition {
+    StoreAvailable() {
+      super(ConfigurationPhase.REGISTER_BEAN);
+    }
+
+    @ConditionalOnProperty(prefix = "tenure", name = "store")
+    static final class StoreUrl {}
+
+    @ConditionalOnSingleCandidate(DataSource.class)
+    static final class ApplicationDataSource {}
+  }
+
+  /**
+   * Opens Tenure, creating or upgrading its tables unless {@code tenure.migrate=false}; closed when
+   * the context closes, after the node has left.
+   *
+   * @throws IllegalArgumentException naming the property if the settings do not go together
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  Tenure tenure(
+      TenureProperties properties,
+      ObjectProvider<DataSource> dataSource,
+      ObjectProvider<TenureBuilderCustomizer> customizers) {
+    return TenureOpener.open(properties, dataSource.getIfUnique(), customizers);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  TenureQueues tenureQueues(
+      Tenure tenure, TenureProperties properties, ObjectProvider<DataSource> dataSource) {
+    @Nullable DataSource transactional =
+        properties.getStore() == null ? dataSource.getIfUnique() : null;
+    return new TenureQueues(tenure, transactional, properties.getQueues());
+  }
+
+  /** Static: it must exist before the beans whose methods it finds. */
+  @Bean
+  static AnnotatedMethods tenureAnnotatedMethods() {
+    return new AnnotatedMethods();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  TenureNodeLifecycle tenureNodeLifecycle(
+      Tenure tenure,
+      TenureQueues queues,
+      TenureProperties properties,
+      Environment environment,
+      AnnotatedMethods methods,
+      ObjectProvider<AgentFamily> families,
+      ObjectProvider<Queue> queueBeans,
+      ObjectProvider<TenureNodeCustomizer> customizers,
+      ObjectProvider<AdminEndpoint> admin) {
+    return new TenureNodeLifecycle(
+        tenure, queues, properties, environment, methods, families, queueBeans, customizers, admin);
+  }
+}
