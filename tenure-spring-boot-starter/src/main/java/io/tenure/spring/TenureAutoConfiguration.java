@@ -9,11 +9,13 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
@@ -37,6 +39,20 @@ public final class TenureAutoConfiguration {
 
     @ConditionalOnSingleCandidate(DataSource.class)
     static final class ApplicationDataSource {}
+  }
+
+  /**
+   * Asking for the admin server without tenure-server stops the context instead of doing nothing.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnMissingClass("io.tenure.server.AdminServer")
+  @ConditionalOnProperty(prefix = "tenure.admin", name = "enabled", havingValue = "true")
+  static final class AdminServerMissing {
+    AdminServerMissing() {
+      throw new IllegalStateException(
+          "tenure.admin.enabled=true needs io.tenure:tenure-server on the class path; add it, or"
+              + " leave the admin server off");
+    }
   }
 
   /**

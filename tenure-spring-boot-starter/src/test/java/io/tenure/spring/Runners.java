@@ -16,7 +16,12 @@ final class Runners {
    */
   static ApplicationContextRunner bare() {
     return new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(TenureAutoConfiguration.class));
+        .withConfiguration(
+            AutoConfigurations.of(
+                TenureAutoConfiguration.class,
+                TenureHealthAutoConfiguration.class,
+                TenureMetricsAutoConfiguration.class,
+                TenureAdminAutoConfiguration.class));
   }
 
   /**
