@@ -18,10 +18,15 @@ import org.junit.jupiter.api.Test;
 class ClassSizeTest {
   private static final int MOST = 400;
   private static final List<String> MODULES =
-      List.of("tenure-core", "tenure-jdbc", "tenure-server", "tenure-cli");
+      List.of(
+          "tenure-core",
+          "tenure-jdbc",
+          "tenure-server",
+          "tenure-cli",
+          "tenure-spring-boot-starter");
 
   @Test
-  void no_main_class_of_core_jdbc_server_or_cli_is_over_400_lines() throws IOException {
+  void no_main_class_of_core_jdbc_server_cli_or_the_starter_is_over_400_lines() throws IOException {
     Path root = Path.of("").toAbsolutePath();
     while (!Files.exists(root.resolve("tenure-core"))) {
       root = root.getParent();
