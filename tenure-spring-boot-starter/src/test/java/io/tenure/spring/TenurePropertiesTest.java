@@ -96,6 +96,52 @@ class TenurePropertiesTest {
         .isEqualTo("tenure.consumer.drain-deadline must be positive, got PT0S");
   }
 
+  /**
+   * Every property the metadata lists is in docs/SPRING.md's table (by its full name, or by its
+   * last part in a row that groups several), and none is a switch that could turn a guard off.
+   */
+  @Test
+  void every_property_is_documented_and_none_turns_a_guard_off() throws Exception {
+    String json;
+    try (InputStream in =
+        getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+      json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    java.nio.file.Path dir = java.nio.file.Path.of("").toAbsolutePath();
+    while (!java.nio.file.Files.exists(dir.resolve("docs/SPRING.md"))) {
+      dir = dir.getParent();
+    }
+    String docs = java.nio.file.Files.readString(dir.resolve("docs/SPRING.md"));
+    // The "properties" array only; "groups" lists tenure.admin, tenure.node and the like.
+    String section = json.substring(json.indexOf("\"properties\""));
+    java.util.regex.Matcher names =
+        java.util.regex.Pattern.compile("\"name\": \"(tenure\\.[a-z.-]+)\"").matcher(section);
+    java.util.List<String> properties = new java.util.ArrayList<>();
+    while (names.find()) {
+      properties.add(names.group(1));
+    }
+    // A map's values are not in the metadata: each queue property by its setter.
+    assertThat(properties.remove("tenure.queues")).isTrue();
+    for (java.lang.reflect.Method setter : TenureQueueProperties.class.getDeclaredMethods()) {
+      if (setter.getName().startsWith("set")) {
+        String field = setter.getName().substring(3);
+        properties.add(
+            "tenure.queues.NAME."
+                + (Character.toLowerCase(field.charAt(0)) + field.substring(1))
+                    .replaceAll("([A-Z])", "-$1")
+                    .toLowerCase(java.util.Locale.ROOT));
+      }
+    }
+    assertThat(properties).hasSizeGreaterThan(30);
+    for (String property : properties) {
+      String last = property.substring(property.lastIndexOf('.') + 1);
+      assertThat(docs.contains("`" + property + "`") || docs.contains("`" + last + "`"))
+          .as("%s is documented in docs/SPRING.md", property)
+          .isTrue();
+      assertThat(property).doesNotContain("unsafe").doesNotContain("skip");
+    }
+  }
+
   /** The processor must run (JDK 23+ runs none it is not named): IDEs complete from this file. */
   @Test
   void the_configuration_metadata_is_generated_with_the_defaults() throws Exception {
