@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -28,7 +29,10 @@ import org.springframework.core.env.Environment;
 @Conditional(TenureAutoConfiguration.StoreAvailable.class)
 @EnableConfigurationProperties(TenureProperties.class)
 public final class TenureAutoConfiguration {
-  /** Tenure needs a store: {@code tenure.store}, or the application's one {@code DataSource}. */
+  /**
+   * Tenure needs a store: {@code tenure.store}, the application's one {@code DataSource}, or a
+   * {@code Tenure} of the application's own.
+   */
   static final class StoreAvailable extends AnyNestedCondition {
     StoreAvailable() {
       super(ConfigurationPhase.REGISTER_BEAN);
@@ -39,6 +43,9 @@ public final class TenureAutoConfiguration {
 
     @ConditionalOnSingleCandidate(DataSource.class)
     static final class ApplicationDataSource {}
+
+    @ConditionalOnBean(Tenure.class)
+    static final class ApplicationTenure {}
   }
 
   /**

@@ -213,6 +213,18 @@ class TenureAutoConfigurationTest {
   }
 
   @Test
+  void a_tenure_of_the_application_without_a_data_source_still_gets_queues_and_a_node() {
+    String url = Runners.freshMemoryUrl();
+    Runners.bare()
+        .withBean(Tenure.class, () -> Tenure.open(url))
+        .run(
+            context -> {
+              assertThat(context).hasSingleBean(Tenure.class).hasSingleBean(TenureQueues.class);
+              assertThat(context.getBean(TenureNodeLifecycle.class).isRunning()).isTrue();
+            });
+  }
+
+  @Test
   void queues_of_the_application_replace_the_auto_configured_ones() {
     Runners.inMemory()
         .withUserConfiguration(OwnQueues.class)
