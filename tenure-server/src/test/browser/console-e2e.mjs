@@ -8,7 +8,8 @@
 // from the console (another leader, no agent left on it), orphaned agents shown as waiting for the
 // leader, a killed and restarted node's dead incarnation folded under the live one (with its toggle),
 // the dead-letter count always equal to the rows listed and each row showing the error's message, a
-// replay; then saves full-page screenshots. Needs Chromium at /usr/bin/chromium (or CHROMIUM=/path);
+// replay; the Messages panel's dead list, a retry, a delete and a key filter; then saves full-page
+// screenshots. Needs Chromium at /usr/bin/chromium (or CHROMIUM=/path);
 // never downloads a browser. CONSOLE_SRC=DIR serves the console's files from DIR instead of the demo
 // (to try console changes without rebuilding the jar). Exit 0 on success, 1 with a reason otherwise.
 import { chromium } from 'playwright-core';
@@ -126,6 +127,28 @@ async function modelChecks() {
     }
     if (!thrown) problems.push(`parseLimits(${JSON.stringify(bad)}) did not refuse`);
   }
+
+  // one message's actions follow its status, as the store decides them (SPEC §12.3, §12.7)
+  const actions = (cancel, del, runNow, retry) => ({ cancel, delete: del, 'run-now': runNow, retry });
+  expect('a pending message', m.messageActions('PENDING'), actions(true, true, true, false));
+  expect('a running message', m.messageActions('INFLIGHT'), actions(true, false, false, false));
+  expect('a dead message', m.messageActions('DEAD'), actions(false, true, false, true));
+  expect('a cancelled message', m.messageActions('CANCELLED'), actions(false, true, false, true));
+  expect('a done message', m.messageActions('DONE'), actions(false, true, false, false));
+  expect('ages typed', ['', ' ', '90s', '10m', '2h', '3d', '15', '500ms'].map((t) => m.parseAge(t)), [null, null, 90000, 600000, 7200000, 259200000, 900000, 500]);
+  for (const bad of ['x', '-1', '1w', '1.5h', '25d', '10 minutes']) {
+    let thrown = null;
+    try {
+      m.parseAge(bad);
+    } catch (e) {
+      thrown = e.message;
+    }
+    if (!thrown) problems.push(`parseAge(${JSON.stringify(bad)}) did not refuse`);
+  }
+  expect('a filtered page', m.messagesQuery({ status: 'DEAD', key: 'k 1', group: 'tenant-a', errorContains: '', olderThanMs: 0 }, 42, 50), 'status=DEAD&key=k+1&group=tenant-a&olderThanMs=0&after=42&limit=50');
+  expect('the first page of any status', m.messagesQuery({ status: '', olderThanMs: null }, 0, 50), 'limit=50');
+  expect('run now of an available message', m.actionOutcome('run-now', 7, { changed: false }), 'message 7: was available already; nothing changed');
+  expect('a running message cancelled', m.actionOutcome('cancel', 7, { cancelled: 'RUNNING' }), 'message 7: cancelled while running; its owner is told');
 
   if (problems.length) throw new Failure(`model.js: ${problems.length} case(s) wrong:\n  ${problems.join('\n  ')}`);
   console.log(`console e2e: model.js: ${cases.length} agent states and the other cases are right`);
@@ -459,6 +482,69 @@ async function deadLetters(page, state) {
   return id;
 }
 
+/** What the Messages panel lists, read in one go. */
+function messagesShown(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('#msg-rows [data-msg-id]')].map((row) => ({
+      id: row.getAttribute('data-msg-id'),
+      status: row.getAttribute('data-msg-status'),
+      key: row.getAttribute('data-msg-key'),
+      error: row.querySelector('.msg-error .clip')?.textContent ?? '',
+      errorClass: row.querySelector('.msg-error')?.getAttribute('data-error-class') ?? '',
+      enabled: [...row.querySelectorAll('[data-msg-action]')].filter((b) => !b.disabled).map((b) => b.getAttribute('data-msg-action')),
+    })),
+  );
+}
+
+/**
+ * The Messages panel (SPEC §12.7) on the demo's orders queue: its dead messages show the error's
+ * message (the class only in the tooltip) and only the buttons their status allows; retry one (it
+ * leaves the dead list, and the toast says so), delete another after the confirmation (the API no
+ * longer has it), and a key filter keeps only that key's messages.
+ */
+async function messagesView(page, state) {
+  const queue = 'orders';
+  await page.selectOption('#msg-queue', queue);
+  await page.selectOption('#msg-status', 'DEAD');
+  const shown = await waitUntil(`two dead messages of ${queue} in the Messages panel`, DEAD_LETTER_TIMEOUT_MS, async () => {
+    const rows = await messagesShown(page);
+    return rows.length >= 2 ? rows : null;
+  }, async () => JSON.stringify(await messagesShown(page)));
+  for (const row of shown) {
+    if (row.status !== 'DEAD') throw new Failure(`the dead list shows message ${row.id} as ${row.status}`);
+    if (JSON.stringify(row.enabled) !== JSON.stringify(['delete', 'retry'])) throw new Failure(`dead message ${row.id} enables ${JSON.stringify(row.enabled)}, not delete and retry`);
+    if (/^io\.tenure|Exception|Failure:/.test(row.error) || !row.errorClass) throw new Failure(`message ${row.id}'s error cell reads "${row.error}" (class "${row.errorClass}"), not the error's message`);
+  }
+  const [retried, deleted] = shown;
+  const retryButton = page.locator(`#msg-rows [data-msg-id="${retried.id}"] [data-msg-action="retry"]`);
+  await clickAndAwaitPost(page, retryButton, `/api/messages/${retried.id}/retry`, `retry of message ${retried.id}`);
+  await waitUntil(`a toast for the retry of ${retried.id}`, 10_000, async () => (await page.locator('.toast-msg', { hasText: `message ${retried.id}: pending again` }).count()) > 0);
+  await waitUntil(`message ${retried.id} gone from the dead list`, REPLAY_TIMEOUT_MS, async () => !(await messagesShown(page)).some((r) => r.id === retried.id));
+  state.acceptDialogs = true; // the delete asks for confirmation
+  try {
+    await clickAndAwaitPost(page, page.locator(`#msg-rows [data-msg-id="${deleted.id}"] [data-msg-action="delete"]`), `/api/messages/${deleted.id}/delete`, `delete of message ${deleted.id}`);
+  } finally {
+    state.acceptDialogs = false;
+  }
+  await waitUntil(`message ${deleted.id} gone from the dead list`, REPLAY_TIMEOUT_MS, async () => !(await messagesShown(page)).some((r) => r.id === deleted.id));
+  const gone = await page.evaluate(async (id) => (await fetch(`api/messages/${id}`)).status, deleted.id);
+  if (gone !== 404) throw new Failure(`deleted message ${deleted.id} still answers ${gone}`);
+  const key = shown.find((r) => r.key && r.id !== deleted.id)?.key;
+  if (key) {
+    await page.selectOption('#msg-status', '');
+    await page.fill('#msg-key', key);
+    await page.click('#msg-apply');
+    const keyed = await waitUntil(`only key ${key} listed`, 10_000, async () => {
+      const rows = await messagesShown(page);
+      return rows.length > 0 && rows.every((r) => r.key === key) ? rows : null;
+    }, async () => JSON.stringify(await messagesShown(page)));
+    console.log(`console e2e: key ${key} lists ${keyed.length} message(s) of any status`);
+    await page.fill('#msg-key', '');
+    await page.click('#msg-apply');
+  }
+  console.log(`console e2e: Messages panel: retried message ${retried.id}, deleted message ${deleted.id}`);
+}
+
 /**
  * The demo's schedule is listed; "trigger now" enqueues its message at once, and the report it
  * asks for is built under the demo's named lock, which then shows in the locks panel.
@@ -508,6 +594,7 @@ async function main(page, state) {
   await deadIncarnationFolds(page, victim);
   await clickAndAwaitPost(page, demoButton(page, 'start', old.name), `/api/demo/nodes/${encodeURIComponent(old.name)}/start`, `start ${old.name}`);
   const replayed = await deadLetters(page, state);
+  await messagesView(page, state);
   await waitUntil('3 ACTIVE nodes again', NODE_TIMEOUT_MS, async () => {
     const v = await clusterView(page);
     return v.nodes.filter((n) => n.status === 'ACTIVE' && n.visible).length === 3;

@@ -6,10 +6,11 @@ import java.util.Optional;
 
 /**
  * The operator's view of one Tenure store: what {@code tenure nodes}, {@code events}, {@code
- * agents}, {@code queue stats} and {@code dlq} and the admin HTTP API read, and the dead-letter
- * actions they take. Read-mostly: the only writes return dead letters to their queue or delete
- * them. Agent actions (pause, resume, pin, rebalance) need a running node and live on {@link
- * TenureNode}. Get one from {@link Tenure#admin()}; thread-safe.
+ * agents}, {@code queue stats} and {@code dlq} and the admin HTTP API read, and the operator
+ * actions they take. Read-mostly: the only writes are the operator's actions on messages (cancel,
+ * delete, run now, retry; replay or purge dead letters) and on queues (pause, limits). Agent
+ * actions (pause, resume, pin, rebalance) need a running node and live on {@link TenureNode}. Get
+ * one from {@link Tenure#admin()}; thread-safe.
  *
  * <pre>{@code
  * Admin admin = tenure.admin();
@@ -144,4 +145,31 @@ public interface Admin {
    * @throws StoreException if the store failed
    */
   CancelOutcome cancel(long id);
+
+  /**
+   * Deletes one message of any queue that is not in flight (SPEC §12.7); one in flight is refused
+   * ({@link DeleteOutcome#IN_FLIGHT}): cancel it first.
+   *
+   * @return what the delete did
+   * @throws StoreException if the store failed
+   */
+  DeleteOutcome delete(long id);
+
+  /**
+   * Makes one pending message of any queue that waits (delayed, or for a retry) available now (SPEC
+   * §12.7), with nothing else changed.
+   *
+   * @return what it did
+   * @throws StoreException if the store failed
+   */
+  RunNowOutcome runNow(long id);
+
+  /**
+   * Retries one dead or cancelled message of any queue (SPEC §12.7): pending again, available now,
+   * attempts reset, last error kept.
+   *
+   * @return what it did
+   * @throws StoreException if the store failed
+   */
+  RetryOutcome retry(long id);
 }

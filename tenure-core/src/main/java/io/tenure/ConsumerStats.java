@@ -11,6 +11,14 @@ package io.tenure;
  * @param unwritten outcomes whose write failed and was given up: tried again with backoff until the
  *     claim's lease was near its end (or not a passing failure); the message runs again once its
  *     lease lapses
+ * @param timedOut messages taken back from handlers that ran past their timeouts (SPEC §12.4),
+ *     resolved as their policy says while the handlers run on
+ * @param handlerDuration how long each handler call ran, from its start to its return or throw, on
+ *     the node's ticker; a batch handler's call counts once, and a call the consumer stopped
+ *     waiting for (timed out, cancelled) counts when it returns
+ * @param pickupLatency how long each claimed message had been available when this consumer claimed
+ *     it, by the database clock: from its {@code availableAt} to the claim (SPEC §6.2), not
+ *     counting its wait for a free handler after it
  */
 public record ConsumerStats(
     String queue,
@@ -19,4 +27,7 @@ public record ConsumerStats(
     long deadLettered,
     long lostClaims,
     int inflight,
-    long unwritten) {}
+    long unwritten,
+    long timedOut,
+    DurationHistogram handlerDuration,
+    DurationHistogram pickupLatency) {}

@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * One named durable queue (SPEC §6): enqueue, alone or inside the caller's JDBC transaction, and
- * the operator's view of it (stats, dead letters, replay, purge). Handlers are registered on the
- * node. Thread-safe.
+ * the operator's view of it (stats, dead letters, replay, purge, and cancel, delete, run now or
+ * retry one message). Handlers are registered on the node. Thread-safe.
  *
  * <pre>{@code
  * Queue emails = tenure.queue("emails", QueuePolicy.defaults().withMaxAttempts(5));
@@ -29,11 +29,14 @@ public final class Queue {
   private final QueueStore store;
   private final String name;
   private final QueuePolicy policy;
+  private final List<QueueMiddleware> middleware;
 
-  private Queue(QueueStore store, String name, QueuePolicy policy) {
+  private Queue(
+      QueueStore store, String name, QueuePolicy policy, List<QueueMiddleware> middleware) {
     this.store = store;
     this.name = name;
     this.policy = policy;
+    this.middleware = middleware;
   }
 
   /**
@@ -44,7 +47,29 @@ public final class Queue {
     if (store == null || policy == null) {
       throw new IllegalArgumentException("queue store and policy must not be null");
     }
-    return new Queue(store, checkName(name), policy);
+    return new Queue(store, checkName(name), policy, List.of());
+  }
+
+  /**
+   * This queue with {@code more} run around its enqueues and, for a consumer registered with the
+   * returned queue, its handler calls; the outermost first (the queue's own, then {@code more}).
+   *
+   * @throws IllegalArgumentException if {@code more} is null
+   */
+  public Queue withMiddleware(QueueMiddleware more) {
+    if (more == null) {
+      throw new IllegalArgumentException("middleware must not be null");
+    }
+    List<QueueMiddleware> all = new java.util.ArrayList<>(middleware);
+    all.add(more);
+    return new Queue(store, name, policy, List.copyOf(all));
+  }
+
+  /**
+   * @return the middleware run around this queue's enqueues and handler calls, outermost first
+   */
+  public List<QueueMiddleware> middleware() {
+    return middleware;
   }
 
   /**
@@ -127,6 +152,13 @@ public final class Queue {
   private NewMessage toNew(OutgoingMessage message) {
     if (message == null) {
       throw new IllegalArgumentException("message must not be null");
+    }
+    for (QueueMiddleware m : middleware) {
+      message = m.onEnqueue(name, message);
+      if (message == null) {
+        throw new IllegalStateException(
+            "middleware " + m.getClass().getName() + " returned no message for queue " + name);
+      }
     }
     byte[] payload = message.payload();
     if (payload.length > policy.payloadLimit()) {
@@ -219,6 +251,46 @@ public final class Queue {
       return CancelOutcome.NOT_FOUND;
     }
     return store.cancel(id);
+  }
+
+  /**
+   * Deletes a message of this queue that is not in flight (SPEC §12.7): pending, done, dead or
+   * cancelled. Its dedupe key is free again. One in flight is left to its owner: cancel it first.
+   *
+   * @return what the delete did; {@link DeleteOutcome#NOT_FOUND} also for another queue's message
+   */
+  public DeleteOutcome delete(long id) {
+    if (message(id).isEmpty()) {
+      return DeleteOutcome.NOT_FOUND;
+    }
+    return store.admin().delete(id);
+  }
+
+  /**
+   * Makes a pending message of this queue that waits (delayed, or for a retry's backoff) available
+   * now (SPEC §12.7), with nothing else changed; a claim takes it as soon as its key's order and
+   * the queue's pause and limits allow.
+   *
+   * @return what it did; {@link RunNowOutcome#NOT_FOUND} also for another queue's message
+   */
+  public RunNowOutcome runNow(long id) {
+    if (message(id).isEmpty()) {
+      return RunNowOutcome.NOT_FOUND;
+    }
+    return store.admin().runNow(id);
+  }
+
+  /**
+   * Retries a dead or cancelled message of this queue (SPEC §12.7): pending again, available now,
+   * attempts reset, last error kept, in its old place in its key's order.
+   *
+   * @return what it did; {@link RetryOutcome#NOT_FOUND} also for another queue's message
+   */
+  public RetryOutcome retry(long id) {
+    if (message(id).isEmpty()) {
+      return RetryOutcome.NOT_FOUND;
+    }
+    return store.admin().retry(id);
   }
 
   /**

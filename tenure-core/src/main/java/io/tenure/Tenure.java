@@ -8,6 +8,7 @@ import io.tenure.spi.Store;
 import io.tenure.spi.StoreDescription;
 import io.tenure.spi.StoreSettings;
 import io.tenure.spi.TablePrefix;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,9 +43,11 @@ public final class Tenure implements AutoCloseable {
   private final Map<String, Queue> queues = new ConcurrentHashMap<>();
   private final Schedules schedules;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final List<QueueMiddleware> middleware;
 
-  private Tenure(Store store, String name) {
+  private Tenure(Store store, String name, List<QueueMiddleware> middleware) {
     this.store = store;
+    this.middleware = middleware;
     this.description = store.describe();
     this.markers = Markers.builder(store.markers()).build();
     this.admin = new DefaultAdmin(store);
@@ -66,7 +69,7 @@ public final class Tenure implements AutoCloseable {
     if (store == null) {
       throw new IllegalArgumentException("store must not be null");
     }
-    return new Tenure(store, LockInfo.checkHolder(name));
+    return new Tenure(store, LockInfo.checkHolder(name), List.of());
   }
 
   /**
@@ -116,6 +119,9 @@ public final class Tenure implements AutoCloseable {
    */
   public Queue queue(String name, QueuePolicy policy) {
     Queue queue = Queue.on(open().queues(), name, policy);
+    for (QueueMiddleware m : middleware) {
+      queue = queue.withMiddleware(m);
+    }
     queues.put(name, queue);
     return queue;
   }
@@ -237,6 +243,7 @@ public final class Tenure implements AutoCloseable {
     private boolean requireSchema;
     private int poolSize = StoreSettings.DEFAULT_POOL_SIZE;
     private @Nullable String name;
+    private final List<QueueMiddleware> middleware = new java.util.ArrayList<>();
 
     private Builder(@Nullable String url, @Nullable DataSource dataSource) {
       this.url = url;
@@ -298,6 +305,19 @@ public final class Tenure implements AutoCloseable {
     }
 
     /**
+     * @param middleware run around the enqueues and handler calls of every queue this Tenure builds
+     *     ({@link Tenure#queue}); added in order, the first outermost
+     * @throws IllegalArgumentException if null
+     */
+    public Builder middleware(QueueMiddleware middleware) {
+      if (middleware == null) {
+        throw new IllegalArgumentException("middleware must not be null");
+      }
+      this.middleware.add(middleware);
+      return this;
+    }
+
+    /**
      * @param coordination a second data source on the same database for heartbeats and lease
      *     statements, so they never wait behind other work; two connections are enough. Default:
      *     the main data source
@@ -339,7 +359,7 @@ public final class Tenure implements AutoCloseable {
               ? Stores.open(new StoreSettings(url, prefix, migrate, requireSchema, poolSize))
               : Stores.open(
                   new DataSourceSettings(dataSource, coordination, prefix, migrate, requireSchema));
-      return new Tenure(store, name != null ? name : defaultName());
+      return new Tenure(store, name != null ? name : defaultName(), List.copyOf(middleware));
     }
 
     /** {@code host:pid}, the host as the JVM sees its own name; {@code localhost} if unknown. */

@@ -50,7 +50,8 @@ final class ExitCodes {
     codes.put(" 0", "done (applied or already satisfied, found, cleared, replayed, purged)");
     codes.put(" 1", "store error or unexpected failure");
     codes.put(" 2", "usage error: unknown command or option, malformed argument");
-    codes.put(" 3", "conflict: a marker in another state, a message that is not dead");
+    codes.put(
+        " 3", "conflict: a marker in another state, a message whose status refuses the action");
     codes.put(" 4", "not found: no such marker, queue or message, or nothing matched");
     codes.put(" 5", "store unavailable: unreachable, bad credentials");
     codes.put(" 6", "unsupported database or store URL");

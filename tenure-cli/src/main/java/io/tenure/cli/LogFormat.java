@@ -74,6 +74,7 @@ enum LogFormat {
     putIfPresent(fields, "node", line.node());
     putIfPresent(fields, "nodeId", line.nodeId());
     putIfPresent(fields, "epoch", line.epoch());
+    fields.putAll(line.work());
     fields.put("logger", line.logger());
     fields.put("thread", line.thread());
     fields.put("msg", line.message());

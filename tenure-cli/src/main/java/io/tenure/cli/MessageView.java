@@ -82,6 +82,13 @@ final class MessageView {
     return progress.note() == null ? percent : percent + " " + progress.note();
   }
 
+  /**
+   * @return the message's status now, for a refusal's sentence; {@code gone} if it was deleted
+   */
+  static String statusOf(io.tenure.spi.Store store, long id) {
+    return store.queues().find(id).map(m -> m.status().name()).orElse("gone");
+  }
+
   static String time(@Nullable Instant time) {
     return time == null ? "(none)" : time.toString();
   }

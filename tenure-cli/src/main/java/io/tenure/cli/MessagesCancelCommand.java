@@ -1,7 +1,6 @@
 package io.tenure.cli;
 
 import io.tenure.CancelOutcome;
-import io.tenure.QueueMessage;
 import io.tenure.spi.Store;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,7 +29,7 @@ final class MessagesCancelCommand extends MessageIdCommand {
               "message "
                   + id
                   + " is "
-                  + store.queues().find(id).map(QueueMessage::status).map(Enum::name).orElse("gone")
+                  + MessageView.statusOf(store, id)
                   + "; only pending or running messages can be cancelled; nothing changed");
       default -> {}
     }

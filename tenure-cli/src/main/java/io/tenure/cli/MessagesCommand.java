@@ -10,13 +10,21 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "messages",
     description = "Act on single queue messages, whatever their status.",
-    subcommands = {MessagesListCommand.class, DlqShowCommand.class, MessagesCancelCommand.class})
+    subcommands = {
+      MessagesListCommand.class,
+      DlqShowCommand.class,
+      MessagesCancelCommand.class,
+      MessagesDeleteCommand.class,
+      MessagesRunNowCommand.class,
+      MessagesRetryCommand.class
+    })
 final class MessagesCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
     throw new ParameterException(
-        spec.commandLine(), "choose a messages command: list, show, cancel");
+        spec.commandLine(),
+        "choose a messages command: list, show, cancel, delete, run-now, retry");
   }
 }

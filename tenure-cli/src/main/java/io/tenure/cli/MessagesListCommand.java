@@ -49,6 +49,12 @@ final class MessagesListCommand extends StoreCommand {
       description = "At most this many, 1 to " + DlqListCommand.MAX_LIMIT + ". Default: 50.")
   int limit = 50;
 
+  @Option(
+      names = "--group",
+      paramLabel = "G",
+      description = "Only messages of this group (the group of per-group limits).")
+  @Nullable String group;
+
   @Mixin DeadLetterFilter filter = new DeadLetterFilter();
 
   @Override
@@ -62,6 +68,12 @@ final class MessagesListCommand extends StoreCommand {
       throw new IllegalArgumentException("--after must not be negative, got " + after);
     }
     filter.check();
+    if (group != null) {
+      if (group.isEmpty()) {
+        throw new IllegalArgumentException("--group must not be empty");
+      }
+      io.tenure.Limits.checkWellFormed("--group", group);
+    }
   }
 
   @Override
@@ -75,6 +87,7 @@ final class MessagesListCommand extends StoreCommand {
                     queue,
                     status,
                     filter.key,
+                    group,
                     filter.errorContains,
                     filter.olderThan,
                     after,
@@ -87,8 +100,18 @@ final class MessagesListCommand extends StoreCommand {
       return ExitCodes.OK;
     }
     if (messages.isEmpty()) {
+      String filters = filter.describe();
+      if (group != null) {
+        filters = filters.isEmpty() ? "group " + group : "group " + group + ", " + filters;
+      }
       output.line(
-          "no messages" + (status == null ? "" : " " + status) + " in queue '" + queue + "'.");
+          "no messages"
+              + (status == null ? "" : " " + status)
+              + " in queue '"
+              + queue
+              + "'"
+              + (filters.isEmpty() ? "" : " (" + filters + ")")
+              + ".");
       return ExitCodes.OK;
     }
     output.table(

@@ -153,6 +153,51 @@ class LogFormatTest {
   }
 
   @Test
+  void a_handlers_and_an_agents_line_name_what_they_work_on_after_the_node_fields() {
+    org.slf4j.MDC.clear();
+    try (var log = mdc(io.tenure.LogKeys.QUEUE, "emails", io.tenure.LogKeys.MESSAGE_ID, "42")) {
+      LogLine handler = LogLine.now(Level.INFO, "app.Mailer", "sent", null);
+      assertThat(LogFormat.LOGFMT.render(handler, false))
+          .contains(" logger=app.Mailer ")
+          .containsSubsequence(" INFO ", "queue=emails messageId=42", "logger=");
+    }
+    try (var log =
+        mdc(
+            io.tenure.LogKeys.AGENT,
+            "queue://ledger",
+            io.tenure.LogKeys.EPOCH,
+            "7",
+            io.tenure.LogKeys.QUEUE,
+            "ledger")) {
+      Map<String, Object> fields =
+          Json.parseObject(LogFormat.JSON.render(LogLine.now(Level.INFO, "x", "m", null), false));
+      assertThat(fields)
+          .containsEntry("agent", "queue://ledger")
+          .containsEntry("agentEpoch", "7")
+          .containsEntry("queue", "ledger")
+          .doesNotContainKey("messageId");
+    }
+    try (var log = mdc(io.tenure.LogKeys.EPOCH, "3")) {
+      assertThat(LogFormat.LOGFMT.render(LogLine.now(Level.INFO, "x", "m", null), false))
+          .as("an epoch without an agent is the leader's, which the line has as epoch")
+          .doesNotContain("agentEpoch");
+    }
+  }
+
+  /** Puts MDC keys until closed, as the runtime does around a handler or an agent's call. */
+  private static AutoCloseableMdc mdc(String... keysAndValues) {
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      org.slf4j.MDC.put(keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return org.slf4j.MDC::clear;
+  }
+
+  private interface AutoCloseableMdc extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  @Test
   void the_longest_dotted_prefix_with_a_level_decides_else_the_default() {
     LogLevels levels =
         LogLevels.of(

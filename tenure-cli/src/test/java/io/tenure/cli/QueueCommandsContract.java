@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tenure.OutgoingMessage;
 import io.tenure.cli.Cli.Result;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
@@ -123,6 +124,97 @@ abstract class QueueCommandsContract extends LiveStoreContract {
     assertOneErrorLine(unknown, 4);
     Map<String, Object> stats = list(tenure("queue", "stats", "--json").json(), "queues").get(0);
     assertThat(stats).containsEntry("cancelled", 2L).containsEntry("pending", 0L);
+  }
+
+  @Test
+  void delete_run_now_and_retry_act_on_one_message_and_refuse_what_its_status_does_not_allow() {
+    long dead = deadLetters("orders", null, 1, "boom").get(0);
+    long delayed =
+        enqueue("orders", null, List.of(OutgoingMessage.text("later").delay(Duration.ofHours(1))))
+            .get(0);
+    long running = enqueue("orders", null, 1).get(0);
+    assertThat(claimOnly("orders", 1)).extracting(m -> m.id()).containsExactly(running);
+
+    Result runNow = tenure("messages", "run-now", String.valueOf(delayed));
+    Result runAgain = tenure("messages", "run-now", String.valueOf(delayed), "--json");
+    Result runDead = tenure("messages", "run-now", String.valueOf(dead));
+    Result retryRunning = tenure("messages", "retry", String.valueOf(running));
+    Result retry = tenure("messages", "retry", String.valueOf(dead), "--json");
+    Result deleteRunning = tenure("messages", "delete", String.valueOf(running));
+    Result delete = tenure("messages", "delete", String.valueOf(delayed));
+    Result deleteJson = tenure("messages", "delete", String.valueOf(dead), "--json");
+
+    assertThat(runNow.exitCode()).as(runNow.toString()).isZero();
+    assertThat(runNow.out()).contains("message " + delayed + " is available now.");
+    assertThat(runAgain.json())
+        .containsEntry("id", delayed)
+        .containsEntry("availableNow", true)
+        .containsEntry("changed", false);
+    assertOneErrorLine(runDead, 3);
+    assertThat(runDead.err()).contains("is DEAD").contains("nothing changed");
+    assertOneErrorLine(retryRunning, 3);
+    assertThat(retryRunning.err()).contains("is INFLIGHT").contains("nothing changed");
+    assertThat(retry.json()).containsEntry("id", dead).containsEntry("retried", true);
+    assertOneErrorLine(deleteRunning, 3);
+    assertThat(deleteRunning.err())
+        .contains("is in flight; cancel it first (tenure messages cancel " + running + ")");
+    assertThat(message(running).status()).isEqualTo(io.tenure.MessageStatus.INFLIGHT);
+    assertThat(delete.out().strip()).isEqualTo("deleted message " + delayed + ".");
+    assertThat(deleteJson.json()).containsEntry("id", dead).containsEntry("deleted", true);
+    boolean stillThere = inStore(store -> store.queues().find(delayed).isPresent());
+    assertThat(stillThere).as("deleted").isFalse();
+    for (String action : List.of("delete", "run-now", "retry")) {
+      assertOneErrorLine(tenure("messages", action, "999999999"), 4);
+      assertOneErrorLine(tenure("messages", action, "0"), 2);
+    }
+  }
+
+  @Test
+  void a_retried_dead_letter_is_pending_again_with_its_error_and_no_attempts() {
+    long dead = deadLetters("orders", "k1", 1, "java.io.IOException: timeout").get(0);
+
+    Result retry = tenure("messages", "retry", String.valueOf(dead));
+
+    assertThat(retry.exitCode()).as(retry.toString()).isZero();
+    assertThat(retry.out().strip())
+        .isEqualTo("retried message " + dead + ": pending again, available now, attempts reset.");
+    io.tenure.QueueMessage stored = message(dead);
+    assertThat(stored.status()).isEqualTo(io.tenure.MessageStatus.PENDING);
+    assertThat(stored.attempts()).isZero();
+    assertThat(stored.lastError()).isEqualTo("java.io.IOException: timeout");
+  }
+
+  @Test
+  void messages_list_filters_by_group() {
+    List<Long> tenantA =
+        enqueue(
+            "orders",
+            null,
+            List.of(
+                OutgoingMessage.text("a1").group("tenant-a"),
+                OutgoingMessage.text("b1").group("tenant-b"),
+                OutgoingMessage.text("a2").group("tenant-a")));
+    enqueue("orders", null, 1);
+
+    Map<String, Object> listed =
+        tenure("messages", "list", "orders", "--group", "tenant-a", "--json").json();
+    Result none = tenure("messages", "list", "orders", "--group", "nobody");
+    Result empty = tenure("messages", "list", "orders", "--group", "");
+    Result surrogate = tenure("messages", "list", "orders", "--group", "t\uD800x");
+
+    assertThat(list(listed, "messages"))
+        .extracting(m -> m.get("id"))
+        .containsExactly(tenantA.get(0), tenantA.get(2));
+    assertThat(list(listed, "messages"))
+        .allSatisfy(m -> assertThat(m).containsEntry("group", "tenant-a"));
+    assertThat(none.exitCode()).isZero();
+    assertThat(none.out().strip()).isEqualTo("no messages in queue 'orders' (group nobody).");
+    assertOneErrorLine(empty, 2);
+    assertThat(empty.err()).contains("--group must not be empty");
+    assertOneErrorLine(surrogate, 2);
+    assertThat(surrogate.err())
+        .contains("--group")
+        .contains("unpaired surrogate U+D800 at index 1");
   }
 
   @Test

@@ -154,6 +154,7 @@ final class InMemoryQueueAdmin {
         row ->
             (status == null || row.status == status)
                 && (query.key() == null || query.key().equals(row.key))
+                && (query.group() == null || query.group().equals(row.group))
                 && (query.errorContains() == null
                     || (row.lastError != null && row.lastError.contains(query.errorContains())))
                 && (query.olderThan() == null

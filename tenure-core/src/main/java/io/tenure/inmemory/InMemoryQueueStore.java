@@ -42,16 +42,23 @@ final class InMemoryQueueStore implements QueueStore {
   private final InMemoryStore store;
   private final InMemoryQueueAdmin admin;
   private final InMemoryQueueControls controls;
+  private final InMemoryMessageAdmin messages;
 
   InMemoryQueueStore(InMemoryStore store) {
     this.store = store;
     this.admin = new InMemoryQueueAdmin(store);
     this.controls = new InMemoryQueueControls(store);
+    this.messages = new InMemoryMessageAdmin(store);
   }
 
   @Override
   public QueueControlStore controls() {
     return controls;
+  }
+
+  @Override
+  public io.tenure.spi.MessageAdminStore admin() {
+    return messages;
   }
 
   @Override
@@ -262,21 +269,7 @@ final class InMemoryQueueStore implements QueueStore {
 
   @Override
   public io.tenure.CancelOutcome cancel(long id) {
-    ClusterTables t = store.clusterTables();
-    synchronized (t) {
-      Row row = t.messages.find(id);
-      if (row == null) {
-        return io.tenure.CancelOutcome.NOT_FOUND;
-      }
-      if (!row.unfinished()) {
-        return io.tenure.CancelOutcome.FINISHED;
-      }
-      boolean running = row.status == MessageStatus.INFLIGHT;
-      row.finish(MessageStatus.CANCELLED, store.now());
-      return running
-          ? io.tenure.CancelOutcome.CANCELLED_RUNNING
-          : io.tenure.CancelOutcome.CANCELLED;
-    }
+    return messages.cancel(id);
   }
 
   @Override

@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
  * @param queue required
  * @param status null for any
  * @param key null for any
+ * @param group null for any; else the message group ({@link io.tenure.QueueMessage#group()})
  * @param errorContains null for any; else a substring of {@code last_error}
  * @param olderThan null for any; else {@code created_at} at least this long ago by the database
  *     clock
@@ -21,14 +22,15 @@ public record MessageQuery(
     String queue,
     @Nullable MessageStatus status,
     @Nullable String key,
+    @Nullable String group,
     @Nullable String errorContains,
     @Nullable Duration olderThan,
     long afterId,
     int limit) {
   /**
-   * @throws IllegalArgumentException if the queue is blank, a text is not well-formed UTF-16
-   *     ({@link Limits#checkWellFormed}), {@code olderThan} is negative or longer than {@link
-   *     Limits#MAX_RETENTION}, or the limit is out of range
+   * @throws IllegalArgumentException if the queue is blank, the group is empty, a text is not
+   *     well-formed UTF-16 ({@link Limits#checkWellFormed}), {@code olderThan} is negative or
+   *     longer than {@link Limits#MAX_RETENTION}, or the limit is out of range
    */
   public MessageQuery {
     if (queue == null || queue.isBlank()) {
@@ -37,6 +39,12 @@ public record MessageQuery(
     Limits.checkWellFormed("queue name", queue);
     if (key != null) {
       Limits.checkWellFormed("ordering key", key);
+    }
+    if (group != null) {
+      Limits.checkWellFormed("group", group);
+      if (group.isEmpty()) {
+        throw new IllegalArgumentException("group filter must not be empty; null for any");
+      }
     }
     if (errorContains != null) {
       Limits.checkWellFormed("error text", errorContains);
@@ -47,6 +55,30 @@ public record MessageQuery(
     if (limit < 1 || limit > 10_000) {
       throw new IllegalArgumentException("limit must be 1 to 10000, got " + limit);
     }
+  }
+
+  /**
+   * A query without a group filter, as before there was one.
+   *
+   * @throws IllegalArgumentException as the canonical constructor
+   */
+  public MessageQuery(
+      String queue,
+      @Nullable MessageStatus status,
+      @Nullable String key,
+      @Nullable String errorContains,
+      @Nullable Duration olderThan,
+      long afterId,
+      int limit) {
+    this(queue, status, key, null, errorContains, olderThan, afterId, limit);
+  }
+
+  /**
+   * @return this query, but only for messages of {@code group} (null for any)
+   * @throws IllegalArgumentException if the group is empty or not well-formed UTF-16
+   */
+  public MessageQuery withGroup(@Nullable String group) {
+    return new MessageQuery(queue, status, key, group, errorContains, olderThan, afterId, limit);
   }
 
   /** The dead letters of a queue, oldest first, up to {@code limit}. */

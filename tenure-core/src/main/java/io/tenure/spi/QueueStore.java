@@ -241,9 +241,11 @@ public interface QueueStore {
 
   /**
    * <b>Q25</b> A read, as {@link #find}: MUST return exactly the matching messages of the query's
-   * queue, ordered by id, after {@code afterId}, up to its limit ({@code
-   * dead_letters_are_listed_per_queue_in_id_order}, {@code
+   * queue (every filter given: status, key, group, error, age; the same filters select what {@link
+   * #replay(MessageQuery)} and {@link #purge} change), ordered by id, after {@code afterId}, up to
+   * its limit ({@code dead_letters_are_listed_per_queue_in_id_order}, {@code
    * dead_letters_are_filtered_by_key_error_and_age}, {@code
+   * messages_are_filtered_by_group_in_lists_replays_and_purges}, {@code
    * finding_and_listing_change_nothing_and_an_unknown_id_is_empty}).
    *
    * @return matching messages, ordered by id
@@ -364,6 +366,12 @@ public interface QueueStore {
    *     same instance every call
    */
   QueueControlStore controls();
+
+  /**
+   * @return the operator's actions on one message (delete, run now, retry: rules Q33 to Q35); the
+   *     same instance every call
+   */
+  MessageAdminStore admin();
 
   /**
    * Subscribes to enqueue notifications. Notifications are hints: one may be lost (a reconnect) or

@@ -19,6 +19,7 @@ record AdminApi(
     AdminReads reads,
     AdminActions actions,
     QueueControlActions controls,
+    MessageActions messages,
     MetricsEndpoint metrics) {
   /** A message id: a JSON-safe positive long (ids stay below 2^53). */
   private static final Pattern ID = Pattern.compile("\\d{1,18}");
@@ -31,6 +32,7 @@ record AdminApi(
         new AdminReads(store, node, peers, Ticker.system()),
         new AdminActions(store, node, peers),
         new QueueControlActions(store),
+        new MessageActions(store),
         metrics);
   }
 

@@ -189,13 +189,35 @@ final class AdminReads {
         c.put("deadLettered", consumer.deadLettered());
         c.put("lostClaims", consumer.lostClaims());
         c.put("unwritten", consumer.unwritten());
+        c.put("timedOut", consumer.timedOut());
         c.put("inflight", consumer.inflight());
+        c.put("handlerSeconds", histogram(consumer.handlerDuration()));
+        c.put("pickupSeconds", histogram(consumer.pickupLatency()));
         own.add(c);
       }
       fields.put("consumers", own);
       queues.add(fields);
     }
     return Map.of("queues", queues);
+  }
+
+  /**
+   * A histogram as the metrics have it, in seconds: {@code count}, {@code sum} and, per upper
+   * bound, the observations at most that long.
+   */
+  static Map<String, Object> histogram(io.tenure.DurationHistogram histogram) {
+    List<Map<String, Object>> buckets = new ArrayList<>();
+    for (int i = 0; i < histogram.bounds().size(); i++) {
+      Map<String, Object> bucket = new LinkedHashMap<>();
+      bucket.put("le", histogram.bounds().get(i).toNanos() / 1e9);
+      bucket.put("count", histogram.counts().get(i));
+      buckets.add(bucket);
+    }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("count", histogram.count());
+    fields.put("sum", histogram.sum().toNanos() / 1e9);
+    fields.put("buckets", buckets);
+    return fields;
   }
 
   /** Updates each queue's rate from this node's handled counts, at most once per half second. */
@@ -242,7 +264,8 @@ final class AdminReads {
 
   /**
    * A queue's messages in any status, in id order after {@code after}, filtered as the request's
-   * parameters say ({@code status}, {@code key}, {@code errorContains}, {@code olderThanMs}).
+   * parameters say ({@code status}, {@code key}, {@code group}, {@code errorContains}, {@code
+   * olderThanMs}).
    *
    * @throws AdminException 400 naming a parameter that is malformed
    */
@@ -270,6 +293,7 @@ final class AdminReads {
               queue,
               status,
               blankToNull(request.query().get("key")),
+              blankToNull(request.query().get("group")),
               blankToNull(request.query().get("errorContains")),
               olderThanMs < 0 ? null : java.time.Duration.ofMillis(olderThanMs),
               after,

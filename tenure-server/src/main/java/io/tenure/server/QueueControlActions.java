@@ -58,28 +58,6 @@ final class QueueControlActions {
     return QueueControlJson.of(store.queues().controls().read(queue));
   }
 
-  /**
-   * Cancels one message (SPEC §12.3).
-   *
-   * @return {@code {"id", "cancelled": "PENDING" or "RUNNING"}}
-   * @throws AdminException 404 for no such message, 409 for one already finished
-   */
-  Map<String, Object> cancel(long id) {
-    io.tenure.CancelOutcome outcome = store.queues().cancel(id);
-    return switch (outcome) {
-      case NOT_FOUND -> throw AdminException.notFound("no message " + id);
-      case FINISHED ->
-          throw AdminException.conflict(
-              "message "
-                  + id
-                  + " is "
-                  + store.queues().find(id).map(m -> m.status().name()).orElse("gone")
-                  + "; only pending or running messages can be cancelled");
-      case CANCELLED -> Map.of("id", id, "cancelled", "PENDING");
-      case CANCELLED_RUNNING -> Map.of("id", id, "cancelled", "RUNNING");
-    };
-  }
-
   private static String name(String raw) {
     String queue = URLDecoder.decode(raw, StandardCharsets.UTF_8);
     try {

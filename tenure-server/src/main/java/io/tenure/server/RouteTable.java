@@ -73,7 +73,16 @@ final class RouteTable {
               (api, request, path) -> api.reads().message(AdminApi.id(path.get("id")))),
           Route.post(
               "/api/messages/{id}/cancel",
-              (api, request, path) -> api.controls().cancel(AdminApi.id(path.get("id")))),
+              (api, request, path) -> api.messages().cancel(AdminApi.id(path.get("id")))),
+          Route.post(
+              "/api/messages/{id}/delete",
+              (api, request, path) -> api.messages().delete(AdminApi.id(path.get("id")))),
+          Route.post(
+              "/api/messages/{id}/run-now",
+              (api, request, path) -> api.messages().runNow(AdminApi.id(path.get("id")))),
+          Route.post(
+              "/api/messages/{id}/retry",
+              (api, request, path) -> api.messages().retry(AdminApi.id(path.get("id")))),
           Route.get(
               "/api/events",
               (api, request, path) ->

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * {@code scope="store"}: every node reports the same values) read a snapshot that {@link
  * #refresh()} takes, on a scrape and every period of {@link #refreshEvery}, so a push registry sees
  * current values too; a refresh costs four store reads and one per paused or limited queue. Gauges
- * for a queue are registered the first time a refresh sees it.
+ * for a queue are registered the first time a refresh sees it. The node's consumer histograms are
+ * the {@link ConsumerHistograms}.
  */
 public final class TenureMetrics implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TenureMetrics.class);
@@ -69,10 +70,12 @@ public final class TenureMetrics implements AutoCloseable {
   private @Nullable AutoCloseable schedule;
   private final Set<String> registeredQueues = ConcurrentHashMap.newKeySet();
   private final Set<String> registeredConsumers = ConcurrentHashMap.newKeySet();
+  private final ConsumerHistograms histograms;
 
   public TenureMetrics(Store store, @Nullable TenureNode node, MeterRegistry registry) {
     this.store = store;
     this.registry = registry;
+    this.histograms = new ConsumerHistograms(registry, () -> consumers(this.node));
     for (NodeStatus status : NodeStatus.values()) {
       Gauge.builder("tenure_cluster_nodes", this, m -> m.nodes.getOrDefault(status, 0L))
           .tag("status", status.name())
@@ -309,6 +312,12 @@ public final class TenureMetrics implements AutoCloseable {
         queue,
         "Outcomes whose write failed until the claim's lease was near its end; the message runs again",
         ConsumerStats::unwritten);
+    consumerCounter(
+        "tenure_queue_timed_out",
+        queue,
+        "Handlers that ran past their timeouts; their messages were resolved as the policy says",
+        ConsumerStats::timedOut);
+    histograms.registerQueue(queue);
   }
 
   private void consumerCounter(

@@ -8,7 +8,10 @@ import io.tenure.Agent;
 import io.tenure.AgentContext;
 import io.tenure.AgentFamily;
 import io.tenure.AgentUri;
+import io.tenure.ConsumerStats;
+import io.tenure.Delivery;
 import io.tenure.MessageStatus;
+import io.tenure.OnTimeout;
 import io.tenure.OutgoingMessage;
 import io.tenure.Queue;
 import io.tenure.QueueMessage;
@@ -22,10 +25,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -235,6 +242,74 @@ abstract class AdminServerContract {
     assertError(malformed, 400, "'abc'");
     assertThat(store.queues().find(waiting).orElseThrow().status())
         .isEqualTo(io.tenure.MessageStatus.CANCELLED);
+  }
+
+  @Test
+  void a_message_is_deleted_run_now_and_retried_and_a_refusal_names_its_status_and_changes_nothing()
+      throws Exception {
+    long running = queue.enqueue(OutgoingMessage.text("now"));
+    long delayed = queue.enqueue(OutgoingMessage.text("later").delay(Duration.ofHours(1)));
+    assertThat(
+            store
+                .queues()
+                .claim(new ClaimRequest(QUEUE, "test", 1, Duration.ofMinutes(1), false, null)))
+        .extracting(QueueMessage::id)
+        .containsExactly(running);
+
+    Response deleteRunning = post("/api/messages/" + running + "/delete", "{}", null);
+    Response retryRunning = post("/api/messages/" + running + "/retry", "{}", null);
+    Response runNow = post("/api/messages/" + delayed + "/run-now", "{}", null);
+    Response runAgain = post("/api/messages/" + delayed + "/run-now", "{}", null);
+    Response runRunning = post("/api/messages/" + running + "/run-now", "{}", null);
+    post("/api/messages/" + running + "/cancel", "{}", null);
+    Response retry = post("/api/messages/" + running + "/retry", "{}", null);
+    Response delete = post("/api/messages/" + delayed + "/delete", "{}", null);
+    Response deleteAgain = post("/api/messages/" + delayed + "/delete", "{}", null);
+    Response malformed = post("/api/messages/abc/retry", "{}", null);
+    Response get = get("/api/messages/" + delayed + "/delete");
+
+    assertError(deleteRunning, 409, "is in flight; cancel it first");
+    assertError(retryRunning, 409, "is INFLIGHT; only dead or cancelled messages can be retried");
+    assertThat(runNow.status()).as(runNow.body()).isEqualTo(200);
+    assertThat(runNow.json())
+        .containsEntry("id", delayed)
+        .containsEntry("availableNow", true)
+        .containsEntry("changed", true);
+    assertThat(runAgain.json()).containsEntry("changed", false);
+    assertError(runRunning, 409, "is INFLIGHT; only pending messages can be run now");
+    assertThat(retry.status()).as(retry.body()).isEqualTo(200);
+    assertThat(retry.json()).containsEntry("id", running).containsEntry("retried", true);
+    QueueMessage retried = store.queues().find(running).orElseThrow();
+    assertThat(retried.status()).isEqualTo(MessageStatus.PENDING);
+    assertThat(retried.attempts()).isZero();
+    assertThat(delete.json()).containsEntry("id", delayed).containsEntry("deleted", true);
+    assertThat(store.queues().find(delayed)).isEmpty();
+    assertError(deleteAgain, 404, "no message " + delayed);
+    assertError(malformed, 400, "'abc'");
+    assertThat(get.status()).as("a change is a POST").isEqualTo(405);
+  }
+
+  @Test
+  void a_queues_messages_are_filtered_by_group() throws Exception {
+    long a1 = queue.enqueue(OutgoingMessage.text("a1").group("tenant-a"));
+    queue.enqueue(OutgoingMessage.text("b1").group("tenant-b"));
+    queue.enqueue(OutgoingMessage.text("none"));
+    long a2 = queue.enqueue(OutgoingMessage.text("a2").group("tenant-a"));
+
+    List<?> tenantA =
+        (List<?>) getJson("/api/queues/" + QUEUE + "/messages?group=tenant-a").get("messages");
+    List<?> afterA1 =
+        (List<?>)
+            getJson("/api/queues/" + QUEUE + "/messages?group=tenant-a&after=" + a1)
+                .get("messages");
+    List<?> nobody =
+        (List<?>) getJson("/api/queues/" + QUEUE + "/messages?group=nobody").get("messages");
+
+    assertThat(tenantA.stream().map(m -> (Object) ((Map<?, ?>) m).get("id")).toList())
+        .containsExactly(a1, a2);
+    assertThat(afterA1.stream().map(m -> (Object) ((Map<?, ?>) m).get("id")).toList())
+        .containsExactly(a2);
+    assertThat(nobody).isEmpty();
   }
 
   @Test
@@ -762,6 +837,104 @@ abstract class AdminServerContract {
     long epoch = store.leases().read().epoch();
     assertThat(metrics).contains("tenure_cluster_leader_epoch{scope=\"store\"} " + (double) epoch);
     assertThat(metrics).contains("tenure_node_leader_epoch " + (double) epoch);
+  }
+
+  /**
+   * The consumer's node runs on a ticker only its handlers move, one handler at a time, so each
+   * call's duration is exactly its own step; the pickups are on the database's real clock, so only
+   * their count is fixed.
+   */
+  @Test
+  void a_queues_handler_and_pickup_histograms_and_timed_out_handlers_are_served() throws Exception {
+    AtomicLong ticker = new AtomicLong();
+    Queue timed =
+        Queue.on(
+            store.queues(),
+            "timed",
+            QueuePolicy.defaults()
+                .withLease(Duration.ofHours(1))
+                .withTimeout(Duration.ofSeconds(1), OnTimeout.DEAD_LETTER));
+    timed.enqueueAll(
+        List.of(
+            OutgoingMessage.text("quick"),
+            OutgoingMessage.text("quick"),
+            OutgoingMessage.text("slow")));
+    try (AdminServer admin = AdminServer.builder(store).bind("127.0.0.1", 0).build().start();
+        TenureNode consumer =
+            TenureNode.builder(store)
+                .name("n2")
+                .promotable(false)
+                .address(admin.advertisedUrl())
+                .ticker(ticker::get)
+                .consumer(timed, 1, delivery -> stepTicker(delivery, ticker))
+                .build()) {
+      admin.attach(consumer);
+      consumer.start();
+      await(
+          "two handled, one timed out, three handler calls returned",
+          () -> {
+            ConsumerStats stats = consumer.consumerStats().get(0);
+            return stats.handled() == 2
+                && stats.deadLettered() == 1
+                && stats.handlerDuration().count() == 3;
+          });
+
+      String metrics =
+          send(HttpRequest.newBuilder(URI.create(admin.url() + "/metrics")).GET()).body();
+      Map<?, ?> fields =
+          consumerOf(
+              send(HttpRequest.newBuilder(URI.create(admin.url() + "/api/queues")).GET()).json(),
+              "timed");
+
+      assertThat(metrics)
+          .contains("# TYPE tenure_queue_handler_seconds histogram")
+          .contains("tenure_queue_handler_seconds_bucket{queue=\"timed\",le=\"0.25\"} 0\n")
+          .contains("tenure_queue_handler_seconds_bucket{queue=\"timed\",le=\"0.5\"} 2\n")
+          .contains("tenure_queue_handler_seconds_bucket{queue=\"timed\",le=\"2.5\"} 3\n")
+          .contains("tenure_queue_handler_seconds_bucket{queue=\"timed\",le=\"+Inf\"} 3\n")
+          .contains("tenure_queue_handler_seconds_count{queue=\"timed\"} 3\n")
+          .contains("tenure_queue_handler_seconds_sum{queue=\"timed\"} 1.8\n")
+          .contains("# TYPE tenure_queue_pickup_seconds histogram")
+          .contains("tenure_queue_pickup_seconds_bucket{queue=\"timed\",le=\"+Inf\"} 3\n")
+          .contains("tenure_queue_pickup_seconds_count{queue=\"timed\"} 3\n")
+          .containsPattern("tenure_queue_timed_out_total\\{queue=\"timed\"} 1(\\.0)?\n");
+      assertThat(fields.get("timedOut")).isEqualTo(1L);
+      Map<?, ?> handler = (Map<?, ?>) fields.get("handlerSeconds");
+      assertThat(handler.get("count")).isEqualTo(3L);
+      assertThat(handler.get("sum")).isEqualTo(1.8);
+      List<Object> buckets = List.copyOf((List<?>) handler.get("buckets"));
+      assertThat(buckets)
+          .contains(Map.<String, Object>of("le", 0.5, "count", 2L))
+          .contains(Map.<String, Object>of("le", 2.5, "count", 3L));
+      assertThat(((Map<?, ?>) fields.get("pickupSeconds")).get("count")).isEqualTo(3L);
+    }
+  }
+
+  /** The first consumer of {@code queue} in a {@code GET /api/queues} answer. */
+  private static Map<?, ?> consumerOf(Map<String, Object> answer, String queue) {
+    for (Object listed : (List<?>) answer.get("queues")) {
+      Map<?, ?> fields = (Map<?, ?>) listed;
+      if (fields.get("name").equals(queue)) {
+        return (Map<?, ?>) ((List<?>) fields.get("consumers")).get(0);
+      }
+    }
+    throw new AssertionError("no queue " + queue + " in " + answer);
+  }
+
+  /**
+   * A quick message's handler moves the ticker 300 ms; the slow one's 1.2 s, past its queue's 1 s
+   * timeout, and returns once told.
+   */
+  private static void stepTicker(Delivery delivery, AtomicLong ticker) throws Exception {
+    String payload = new String(delivery.message().payload(), StandardCharsets.UTF_8);
+    if (payload.equals("quick")) {
+      ticker.addAndGet(Duration.ofMillis(300).toNanos());
+      return;
+    }
+    CountDownLatch told = new CountDownLatch(1);
+    delivery.onCancel(told::countDown);
+    ticker.addAndGet(Duration.ofMillis(1200).toNanos());
+    assertThat(told.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("told of its timeout").isTrue();
   }
 
   @Test

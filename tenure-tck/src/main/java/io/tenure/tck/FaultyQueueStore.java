@@ -164,6 +164,11 @@ public final class FaultyQueueStore implements QueueStore {
   }
 
   @Override
+  public io.tenure.spi.MessageAdminStore admin() {
+    return delegate.admin();
+  }
+
+  @Override
   public Optional<AutoCloseable> listen(java.util.function.Consumer<String> onEnqueue) {
     return delegate.listen(onEnqueue);
   }

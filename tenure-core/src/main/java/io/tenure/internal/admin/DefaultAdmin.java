@@ -21,7 +21,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
-/** {@link Admin} over one store: each call is one or two store reads, or one dead-letter write. */
+/** {@link Admin} over one store: each call is one or two store reads, or one operator write. */
 public final class DefaultAdmin implements Admin {
   private final Store store;
 
@@ -126,6 +126,21 @@ public final class DefaultAdmin implements Admin {
   @Override
   public io.tenure.CancelOutcome cancel(long id) {
     return store.queues().cancel(id);
+  }
+
+  @Override
+  public io.tenure.DeleteOutcome delete(long id) {
+    return store.queues().admin().delete(id);
+  }
+
+  @Override
+  public io.tenure.RunNowOutcome runNow(long id) {
+    return store.queues().admin().runNow(id);
+  }
+
+  @Override
+  public io.tenure.RetryOutcome retry(long id) {
+    return store.queues().admin().retry(id);
   }
 
   @Override

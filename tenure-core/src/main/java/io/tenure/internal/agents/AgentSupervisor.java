@@ -119,7 +119,7 @@ final class AgentSupervisor {
     }
     Agent agent = family.build(uri);
     Context context = new Context(uri, me, epoch, settings.agentStartTimeout());
-    return CompletableFuture.runAsync(() -> run(() -> agent.start(context)), calls)
+    return CompletableFuture.runAsync(logged(context, () -> agent.start(context)), calls)
         .whenComplete((ok, failure) -> started(uri, agent, context, failure, started));
   }
 
@@ -157,7 +157,7 @@ final class AgentSupervisor {
     Context context = stopping.context().withDeadline(settings.agentStopTimeout());
     // Await the release stage, not just the call: once this returns the row is released too.
     CompletableFuture<Void> done =
-        CompletableFuture.runAsync(() -> run(() -> stopping.agent().stop(context)), calls)
+        CompletableFuture.runAsync(logged(context, () -> stopping.agent().stop(context)), calls)
             .whenComplete((ok, failure) -> stopped(uri, context, release, failure));
     await(done, settings.agentStopTimeout(), "stop of " + uri);
   }
@@ -222,6 +222,27 @@ final class AgentSupervisor {
     } catch (ExecutionException e) {
       // Reported by the completion handler.
     }
+  }
+
+  /**
+   * An agent's call with the node, the agent and its epoch in the log context (SPEC §13.4); an
+   * exclusive queue's consumer, started in the call, keeps them in its threads.
+   */
+  private Runnable logged(Context context, Call call) {
+    return () -> {
+      try (var log =
+          io.tenure.internal.logging.LogContext.only(
+              io.tenure.LogKeys.NODE,
+              settings.name(),
+              io.tenure.LogKeys.NODE_ID,
+              context.nodeId(),
+              io.tenure.LogKeys.AGENT,
+              context.uri().toString(),
+              io.tenure.LogKeys.EPOCH,
+              Long.toString(context.ownershipEpoch()))) {
+        run(call);
+      }
+    };
   }
 
   private interface Call {

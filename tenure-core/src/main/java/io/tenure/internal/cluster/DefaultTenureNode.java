@@ -171,7 +171,9 @@ public final class DefaultTenureNode implements TenureNode {
         Role.RECLAIM,
         settings.queues().reclaimInterval(),
         () -> queues.reclaimTick(() -> elector.fence().isPresent()));
-    queues.start();
+    try (var log = threads.nodeLogContext()) {
+      queues.start(); // the consumers' threads take the node's keys from here
+    }
     Duration watch = settings.renewInterval().dividedBy(20);
     threads.schedule(
         Role.WATCHDOG,
@@ -216,8 +218,12 @@ public final class DefaultTenureNode implements TenureNode {
         .fence()
         .ifPresent(
             fence -> {
-              duties.tick(fence);
-              agentPass(fence);
+              try (var log =
+                  io.tenure.internal.logging.LogContext.with(
+                      io.tenure.LogKeys.EPOCH, Long.toString(fence.epoch()))) {
+                duties.tick(fence);
+                agentPass(fence);
+              }
             });
   }
 

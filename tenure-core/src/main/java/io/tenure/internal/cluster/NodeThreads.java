@@ -77,7 +77,14 @@ final class NodeThreads {
     ScheduledExecutorService thread =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {
-              Thread t = new Thread(runnable, "tenure-" + role + "-" + nodeName);
+              Thread t =
+                  new Thread(
+                      () -> {
+                        try (var log = nodeLogContext()) {
+                          runnable.run();
+                        }
+                      },
+                      "tenure-" + role + "-" + nodeName);
               t.setDaemon(true);
               return t;
             });
@@ -107,9 +114,18 @@ final class NodeThreads {
     }
   }
 
+  /**
+   * The node's keys, and only those, in the log context (SPEC §13.4): its name, and its id as of
+   * now.
+   */
+  io.tenure.internal.logging.LogContext.Scope nodeLogContext() {
+    return io.tenure.internal.logging.LogContext.only(
+        io.tenure.LogKeys.NODE, nodeName, io.tenure.LogKeys.NODE_ID, nodeId.get());
+  }
+
   /** A failed tick logs and the next one runs on time. */
   void guarded(Role role, Runnable tick) {
-    try {
+    try (var log = nodeLogContext()) {
       tick.run();
     } catch (RuntimeException e) {
       LOG.warn("node {} ({}): {} tick failed: {}", nodeId.get(), nodeName, role, e.toString());

@@ -70,13 +70,14 @@ final class Cancellation {
       Thread.ofVirtual()
           .name("tenure-cancel-" + messageId)
           .start(
-              () -> {
-                try {
-                  callback.run();
-                } catch (RuntimeException e) {
-                  LOG.warn("message {}: a cancel callback failed: {}", messageId, e.toString());
-                }
-              });
+              io.tenure.internal.logging.LogContext.inherit(
+                  () -> {
+                    try {
+                      callback.run();
+                    } catch (RuntimeException e) {
+                      LOG.warn("message {}: a cancel callback failed: {}", messageId, e.toString());
+                    }
+                  }));
     }
   }
 }

@@ -33,6 +33,7 @@ final class Claimer {
   private final @Nullable AgentGuard guard;
   private final ClaimBudget budget;
   private final ClaimBuffer buffer;
+  private final ConsumerTimings timings;
   private final Object wake = new Object();
   private final List<Thread> threads = new ArrayList<>();
 
@@ -46,7 +47,8 @@ final class Claimer {
       BooleanSupplier mayClaim,
       @Nullable AgentGuard guard,
       ClaimBudget budget,
-      ClaimBuffer buffer) {
+      ClaimBuffer buffer,
+      ConsumerTimings timings) {
     this.store = store;
     this.queue = queue;
     this.nodeId = nodeId;
@@ -54,6 +56,7 @@ final class Claimer {
     this.guard = guard;
     this.budget = budget;
     this.buffer = buffer;
+    this.timings = timings;
   }
 
   /** Starts {@code lanes} claimer threads named after {@code suffix}. */
@@ -61,7 +64,10 @@ final class Claimer {
     claiming = true;
     for (int i = 0; i < lanes; i++) {
       threads.add(
-          Thread.ofPlatform().daemon().name("tenure-claim-" + suffix + "-" + i).start(this::loop));
+          Thread.ofPlatform()
+              .daemon()
+              .name("tenure-claim-" + suffix + "-" + i)
+              .start(io.tenure.internal.logging.LogContext.inherit(this::loop)));
     }
   }
 
@@ -110,7 +116,9 @@ final class Claimer {
         continue;
       }
       idle = MIN_POLL.toNanos();
-      if (!buffer.accept(got)) {
+      if (buffer.accept(got)) {
+        timings.claimed(got);
+      } else {
         releaseLate(got);
       }
     }

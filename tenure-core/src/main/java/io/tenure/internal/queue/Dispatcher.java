@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Hands buffered messages to the handler, up to a batch per call, each call on a virtual thread of
  * its own once one of {@code concurrency} slots is free; passes each outcome the {@link
- * OutcomeRule} decides to the {@link ResolveBatcher}. Handlers are never interrupted.
+ * OutcomeRule} decides to the {@link ResolveBatcher}, and times each call for the {@link
+ * ConsumerTimings}. Handlers are never interrupted.
  */
 final class Dispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
@@ -35,6 +36,7 @@ final class Dispatcher {
   private final ClaimBudget budget;
   private final ResolveBatcher resolver;
   private final Claimer claimer;
+  private final ConsumerTimings timings;
   private @Nullable Thread thread;
 
   Dispatcher(
@@ -46,7 +48,8 @@ final class Dispatcher {
       LeaseKeeper leases,
       ClaimBudget budget,
       ResolveBatcher resolver,
-      Claimer claimer) {
+      Claimer claimer,
+      ConsumerTimings timings) {
     this.queue = queue;
     this.handler = handler;
     this.batchSize = batchSize;
@@ -56,10 +59,15 @@ final class Dispatcher {
     this.budget = budget;
     this.resolver = resolver;
     this.claimer = claimer;
+    this.timings = timings;
   }
 
   void start(String suffix) {
-    thread = Thread.ofPlatform().daemon().name("tenure-dispatch-" + suffix).start(this::loop);
+    thread =
+        Thread.ofPlatform()
+            .daemon()
+            .name("tenure-dispatch-" + suffix)
+            .start(io.tenure.internal.logging.LogContext.inherit(this::loop));
   }
 
   /**
@@ -100,7 +108,7 @@ final class Dispatcher {
       }
       List<QueueMessage> batch = new ArrayList<>(List.of(message));
       buffer.drainTo(batch, batchSize - 1);
-      handlers.submit(() -> handle(batch));
+      handlers.submit(io.tenure.internal.logging.LogContext.inherit(() -> handle(batch)));
     }
   }
 
@@ -121,12 +129,19 @@ final class Dispatcher {
       leases.started(message.id(), OutcomeRule.timeoutOf(message, queue.policy()));
     }
     Throwable failure = null;
-    try {
-      if (!batch.isEmpty()) {
-        handler.handle(batch.stream().<Delivery>map(ClaimedDelivery::new).toList());
+    if (!batch.isEmpty()) {
+      long startedAt = timings.handlerStarts();
+      try (var log =
+          io.tenure.internal.logging.LogContext.with(
+              io.tenure.LogKeys.MESSAGE_ID,
+              batch.stream()
+                  .map(m -> Long.toString(m.id()))
+                  .collect(java.util.stream.Collectors.joining(",")))) {
+        call(batch.stream().<Delivery>map(ClaimedDelivery::new).toList());
+      } catch (Throwable thrown) {
+        failure = thrown;
       }
-    } catch (Throwable thrown) {
-      failure = thrown;
+      timings.handlerReturned(startedAt);
     }
     for (QueueMessage message : batch) {
       Resolution.Outcome outcome = OutcomeRule.decide(message, failure, queue.policy());
@@ -157,6 +172,18 @@ final class Dispatcher {
     if (budget.handled(claimed.size())) {
       claimer.wake();
     }
+  }
+
+  /** The handler, through the queue's middleware, outermost first. */
+  private void call(List<Delivery> deliveries) throws Exception {
+    List<io.tenure.QueueMiddleware> chain = queue.middleware();
+    io.tenure.QueueMiddleware.Call next = () -> handler.handle(deliveries);
+    for (int i = chain.size() - 1; i >= 0; i--) {
+      io.tenure.QueueMiddleware m = chain.get(i);
+      io.tenure.QueueMiddleware.Call inner = next;
+      next = () -> m.aroundHandle(queue.name(), deliveries, inner);
+    }
+    next.proceed();
   }
 
   private final class ClaimedDelivery implements Delivery {

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * waits; an exclusive queue is one sequence and has one of each, and one message at a time.
  *
  * <p>Starting and closing follow the {@link CloseProcedure}; every local deadline is read from the
- * injected {@link Ticker}.
+ * injected {@link Ticker}, and so is every handler duration the {@link ConsumerTimings} count.
  */
 public final class QueueConsumer {
   private static final Logger LOG = LoggerFactory.getLogger(QueueConsumer.class);
@@ -40,6 +40,7 @@ public final class QueueConsumer {
   private final ClaimBuffer buffer;
   private final Claimer claimer;
   private final ResolveBatcher resolver;
+  private final ConsumerTimings timings;
   private final Dispatcher dispatcher;
   private final CloseProcedure life;
 
@@ -53,7 +54,7 @@ public final class QueueConsumer {
 
   /**
    * @param ticker the clock of every local deadline (lease extension, giving up a failed write,
-   *     closing)
+   *     closing) and of the handler durations
    */
   public QueueConsumer(
       QueueStore store,
@@ -113,13 +114,23 @@ public final class QueueConsumer {
     this.budget = new ClaimBudget(FetchAhead.initial(exclusive, concurrency, batchSize), ticker);
     this.leases = new LeaseKeeper(store, queue.name(), lease, ticker);
     this.buffer = new ClaimBuffer(leases);
-    this.claimer = new Claimer(store, queue, nodeId, mayClaim, guard, budget, buffer);
+    this.timings = new ConsumerTimings(ticker, lease);
+    this.claimer = new Claimer(store, queue, nodeId, mayClaim, guard, budget, buffer, timings);
     this.resolver =
         new ResolveBatcher(
             store, queue.name(), guard, queue.policy(), ticker, budget, leases, claimer);
     this.dispatcher =
         new Dispatcher(
-            queue, handler, concurrency, batchSize, buffer, leases, budget, resolver, claimer);
+            queue,
+            handler,
+            concurrency,
+            batchSize,
+            buffer,
+            leases,
+            budget,
+            resolver,
+            claimer,
+            timings);
     this.life = new CloseProcedure(new Parts(), ticker);
   }
 
@@ -149,7 +160,10 @@ public final class QueueConsumer {
         resolver.dead(),
         resolver.lost(),
         budget.outstanding(),
-        resolver.unwritten());
+        resolver.unwritten(),
+        resolver.timedOut(),
+        timings.handlerDuration(),
+        timings.pickupLatency());
   }
 
   /**
@@ -173,9 +187,14 @@ public final class QueueConsumer {
       String node = nodeId.get();
       String suffix = queue.name() + "-" + node.substring(0, Math.min(8, node.length()));
       int lanes = exclusive ? 1 : FetchAhead.LANES;
-      claimer.start(suffix, lanes);
-      resolver.start(suffix, lanes);
-      dispatcher.start(suffix);
+      // The threads take the starter's log context (the node's, and an exclusive queue's agent)
+      // and the queue's name.
+      try (var log =
+          io.tenure.internal.logging.LogContext.with(io.tenure.LogKeys.QUEUE, queue.name())) {
+        claimer.start(suffix, lanes);
+        resolver.start(suffix, lanes);
+        dispatcher.start(suffix);
+      }
     }
 
     @Override

@@ -91,7 +91,7 @@ final class ResolveBatcher {
           Thread.ofPlatform()
               .daemon()
               .name("tenure-resolve-" + suffix + "-" + i)
-              .start(() -> loop(keepsLeases)));
+              .start(io.tenure.internal.logging.LogContext.inherit(() -> loop(keepsLeases))));
     }
   }
 

@@ -85,6 +85,7 @@ class QueueConsumerTimeoutTest {
     // The consumer's loop runs every few milliseconds; a wrong deadline would fire in these.
     Thread.sleep(100);
     assertThat(seen.get().timedOut()).as("one nanosecond short").isFalse();
+    assertThat(consumer.stats().timedOut()).isZero();
     assertThat(jobs.message(id).orElseThrow().status()).isEqualTo(MessageStatus.INFLIGHT);
 
     now.set(start + TIMEOUT.toNanos());
@@ -98,6 +99,11 @@ class QueueConsumerTimeoutTest {
     until(() -> consumer.stats().retried() == 1);
     assertThat(consumer.stats().handled()).isZero();
     assertThat(consumer.stats().lostClaims()).as("its outcome was never sent").isZero();
+    assertThat(consumer.stats().timedOut()).isEqualTo(1);
+    until(() -> consumer.stats().handlerDuration().count() == 1);
+    assertThat(consumer.stats().handlerDuration().sum())
+        .as("counted when it returned, after running on past its timeout")
+        .isEqualTo(TIMEOUT);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.tenure.jdbc.internal;
 
 import io.tenure.QueueMessage;
+import io.tenure.RetryOutcome;
 import io.tenure.jdbc.internal.NamedStatement.Params;
 import io.tenure.spi.MessageQuery;
 import java.sql.Connection;
@@ -13,9 +14,9 @@ import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reading messages, and replaying and purging dead letters (SPEC §6.7). A replay locks its dead
- * rows, then their keys' ({@link #lockKeys}), then re-pends them; every replay locks in that order,
- * so two never wait on each other in a cycle.
+ * Reading messages, replaying and purging dead letters (SPEC §6.7), and retrying one dead or
+ * cancelled message (§12.7). A replay locks its dead rows, then their keys' ({@link #lockKeys}),
+ * then re-pends them; every replay locks in that order, so two never wait on each other in a cycle.
  */
 final class DeadLetters {
   private final QueueContext context;
@@ -28,6 +29,9 @@ final class DeadLetters {
   private final NamedStatement replayOne;
   private final NamedStatement deadMatching;
   private final NamedStatement purge;
+  private final NamedStatement lockRetryable;
+  private final NamedStatement retryOne;
+  private final NamedStatement lockStatus;
 
   DeadLetters(QueueContext context) {
     this.context = context;
@@ -41,6 +45,9 @@ final class DeadLetters {
     this.replayOne = context.statement(sql.replayOne());
     this.deadMatching = context.statement(sql.deadMatching());
     this.purge = context.statement(sql.purge());
+    this.lockRetryable = context.statement(sql.lockRetryable());
+    this.retryOne = context.statement(sql.retryOne());
+    this.lockStatus = context.statement(sql.lockStatus());
   }
 
   Optional<QueueMessage> find(long id) {
@@ -94,6 +101,37 @@ final class DeadLetters {
   }
 
   /**
+   * Retries one dead or cancelled message (SPEC §12.7) as {@link #replay(long)} replays a dead
+   * letter: the row locked, then its key's rows, then re-pended, so a claim of its key that holds
+   * the key's next row commits first.
+   */
+  RetryOutcome retry(long id) {
+    return context
+        .jdbc()
+        .write(
+            "retry message " + id,
+            connection -> {
+              List<Dead> found = lockRetryable.query(connection, Params.of("id", id), Dead::of);
+              if (found.isEmpty()) {
+                return lockStatus.query(connection, Params.of("id", id), rows -> 1).isEmpty()
+                    ? RetryOutcome.NOT_FOUND
+                    : RetryOutcome.NOT_DEAD_OR_CANCELLED;
+              }
+              lockKeys(connection, found.get(0).queue(), found.stream().map(Dead::key).toList());
+              int retried = retryOne.update(connection, Params.of("id", id));
+              if (retried > 1) {
+                throw new IllegalStateException(
+                    "retrying message "
+                        + id
+                        + " changed "
+                        + retried
+                        + " rows, which indicates a bug");
+              }
+              return retried == 1 ? RetryOutcome.RETRIED : RetryOutcome.NOT_DEAD_OR_CANCELLED;
+            });
+  }
+
+  /**
    * Deletes the oldest matching dead letters, chosen (and locked) first: MariaDB cannot limit a
    * subquery of the table it changes.
    */
@@ -111,6 +149,7 @@ final class DeadLetters {
   private static Params filter(MessageQuery query) {
     return Params.of("queue", query.queue())
         .and("key", query.key())
+        .and("group", query.group())
         .and("error_contains", query.errorContains())
         .and("older_than", query.olderThan())
         .and("limit", query.limit());

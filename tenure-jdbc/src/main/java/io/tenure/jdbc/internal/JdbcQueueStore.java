@@ -41,6 +41,7 @@ public final class JdbcQueueStore implements QueueStore {
   private final Reclaims reclaims;
   private final DeadLetters deadLetters;
   private final Cancels cancels;
+  private final MessageAdmin messageAdmin;
   private final HandlerReports reports;
   private final QueueStatsQuery stats;
   private final Dialect.ConnectionSource sessions;
@@ -68,6 +69,7 @@ public final class JdbcQueueStore implements QueueStore {
     this.reclaims = new Reclaims(context, idleReads);
     this.deadLetters = new DeadLetters(context);
     this.cancels = new Cancels(context);
+    this.messageAdmin = new MessageAdmin(context, deadLetters);
     this.reports = new HandlerReports(context);
     this.stats = new QueueStatsQuery(context);
     this.sessions = sessions;
@@ -76,6 +78,11 @@ public final class JdbcQueueStore implements QueueStore {
   @Override
   public io.tenure.CancelOutcome cancel(long id) {
     return cancels.cancel(id);
+  }
+
+  @Override
+  public io.tenure.spi.MessageAdminStore admin() {
+    return messageAdmin;
   }
 
   @Override

@@ -246,8 +246,8 @@ interface QueueSql {
 
   /**
    * Every column of {@code :queue}'s rows after {@code :after_id}, in id order, at most {@code
-   * :limit}, filtered by the optional {@code :status}, {@code :key}, {@code :error_contains} and
-   * {@code :older_than}.
+   * :limit}, filtered by the optional {@code :status}, {@code :key}, {@code :group}, {@code
+   * :error_contains} and {@code :older_than}.
    */
   String list();
 
@@ -274,4 +274,18 @@ interface QueueSql {
 
   /** Deletes the dead rows {@code :ids}. */
   String purge();
+
+  // ---- one message (SPEC §12.7) ----
+
+  /** Deletes row {@code :id} unless it is in flight. */
+  String deleteUnlessInFlight();
+
+  /** Makes row {@code :id} available now if it is pending and not yet available. */
+  String runNow();
+
+  /** Locks the dead or cancelled row {@code :id}, reading id, queue and key. */
+  String lockRetryable();
+
+  /** Re-pends the dead or cancelled row {@code :id}: available now, attempts 0, error kept. */
+  String retryOne();
 }

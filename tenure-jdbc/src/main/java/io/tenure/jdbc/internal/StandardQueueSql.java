@@ -5,9 +5,10 @@ import java.util.Optional;
 /**
  * The queue statements every database runs as written (standard SQL; the clock and the row locks
  * are the dialect's constants). Each condition on the claim token is {@code claim_token = :token}
- * with the row in flight, so a superseded claim's late outcome changes nothing (SPEC §6.4).
+ * with the row in flight, so a superseded claim's late outcome changes nothing (SPEC §6.4). The
+ * operator's statements on messages are {@link StandardMessageSql}'s.
  */
-abstract class StandardQueueSql implements QueueSql {
+abstract class StandardQueueSql extends StandardMessageSql {
   /** The columns of a message, in the order the row mapper reads them. */
   static final String COLUMNS =
       "id, queue, msg_key, payload, content_type, headers, priority, attempts, max_attempts,"
@@ -306,85 +307,5 @@ abstract class StandardQueueSql implements QueueSql {
   @Override
   public Optional<String> statsSetting() {
     return Optional.empty();
-  }
-
-  // ---- dead letters and admin ----
-
-  @Override
-  public String find() {
-    return "SELECT " + COLUMNS + " FROM ${messages} WHERE id = :id";
-  }
-
-  /**
-   * The filter's conditions in a fixed order, each only if its value is given; the error is a plain
-   * substring (no LIKE wildcards from the caller's text).
-   */
-  @Override
-  public String list() {
-    return "SELECT "
-        + COLUMNS
-        + """
-         FROM ${messages}
-        WHERE queue = :queue /*if status*/AND status = :status/*end*/
-          /*if key*/AND msg_key = :key/*end*/
-          /*if error_contains*/AND last_error IS NOT NULL AND ${error_at} > 0/*end*/
-          /*if older_than*/AND created_at <= ${now - :older_than}/*end*/
-          AND id > :after_id ORDER BY id LIMIT :limit
-        """;
-  }
-
-  @Override
-  public String lockDeadMatching() {
-    return """
-        SELECT id, queue, msg_key FROM ${messages}
-        WHERE queue = :queue AND status = ${DEAD}
-          /*if key*/AND msg_key = :key/*end*/
-          /*if error_contains*/AND last_error IS NOT NULL AND ${error_at} > 0/*end*/
-          /*if older_than*/AND created_at <= ${now - :older_than}/*end*/
-        ORDER BY id LIMIT :limit${for_update}
-        """;
-  }
-
-  @Override
-  public String lockDead() {
-    return """
-        SELECT id, queue, msg_key FROM ${messages}
-        WHERE id = :id AND status = ${DEAD}${for_update}
-        """;
-  }
-
-  @Override
-  public String replayMatching() {
-    return """
-        UPDATE ${messages} SET status = ${PENDING}, attempts = 0, available_at = ${now},
-          finished_at = NULL
-        WHERE status = ${DEAD} AND id IN (:ids)
-        """;
-  }
-
-  @Override
-  public String replayOne() {
-    return """
-        UPDATE ${messages} SET status = ${PENDING}, attempts = 0, available_at = ${now},
-          finished_at = NULL
-        WHERE id = :id AND status = ${DEAD}
-        """;
-  }
-
-  @Override
-  public String deadMatching() {
-    return """
-        SELECT id FROM ${messages}
-        WHERE queue = :queue AND status = ${DEAD}
-          /*if key*/AND msg_key = :key/*end*/
-          /*if error_contains*/AND last_error IS NOT NULL AND ${error_at} > 0/*end*/
-          /*if older_than*/AND created_at <= ${now - :older_than}/*end*/
-        ORDER BY id LIMIT :limit${for_update}
-        """;
-  }
-
-  @Override
-  public String purge() {
-    return "DELETE FROM ${messages} WHERE status = ${DEAD} AND id IN (:ids)";
   }
 }

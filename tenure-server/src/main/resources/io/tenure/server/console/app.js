@@ -13,6 +13,7 @@ import { renderNodes } from './nodes.js';
 import { renderAgents } from './agents.js';
 import { renderQueues } from './queues.js';
 import { purgeAll, renderDead, replayAll } from './dead.js';
+import { renderMessages, wireMessages } from './messages.js';
 import { renderEvents } from './events.js';
 import { renderLocks } from './locks.js';
 import { renderSchedules } from './schedules.js';
@@ -24,6 +25,7 @@ function renderFast() {
   renderAgents();
   renderQueues();
   renderDead();
+  renderMessages();
 }
 
 function renderSlow() {
@@ -41,6 +43,7 @@ function start() {
   $('replay-all').addEventListener('click', (ev) => replayAll(ev.currentTarget));
   $('purge-all').addEventListener('click', (ev) => purgeAll(ev.currentTarget));
   $('events-filter').addEventListener('input', renderEvents);
+  wireMessages();
   window.addEventListener('resize', () => renderQueues());
   startPolling({ fast: renderFast, slow: renderSlow, live: renderLive });
   setInterval(renderLive, 500);

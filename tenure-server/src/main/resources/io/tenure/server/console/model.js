@@ -119,3 +119,68 @@ export function parseLimits(text) {
   }
   return body;
 }
+
+/**
+ * Which actions a message's status allows (SPEC §12.3, §12.7), as the store decides them: cancel a
+ * pending or running one, delete any that is not running, run a pending one now, retry a dead or
+ * cancelled one. The buttons follow this; the store still decides, so a message that changed since
+ * the last poll gets the store's refusal.
+ */
+export function messageActions(status) {
+  return {
+    cancel: status === 'PENDING' || status === 'INFLIGHT',
+    delete: status != null && status !== 'INFLIGHT',
+    'run-now': status === 'PENDING',
+    retry: status === 'DEAD' || status === 'CANCELLED',
+  };
+}
+
+/** The API's `olderThanMs` is a Java int: at most this many milliseconds (about 24.8 days). */
+const MAX_AGE_MS = 2147483647;
+
+/**
+ * An age an operator types, as milliseconds: 500ms, 90s, 10m, 2h, 3d (a bare number is minutes);
+ * '' is no age filter (null). Throws naming what it cannot read.
+ */
+export function parseAge(text) {
+  const s = String(text ?? '').trim();
+  if (s === '') return null;
+  const m = /^(\d+)\s*(ms|s|m|h|d)?$/.exec(s);
+  if (!m) throw new Error(`older than must be a number with ms, s, m, h or d (10m, 2h), got '${s}'`);
+  const ms = Number(m[1]) * { ms: 1, s: 1000, m: 60000, h: 3600000, d: 86400000 }[m[2] ?? 'm'];
+  if (ms > MAX_AGE_MS) throw new Error(`older than must be at most 24 days, got '${s}'`);
+  return ms;
+}
+
+/**
+ * The query of `GET /api/queues/{name}/messages` for a filter ({status, key, group, errorContains,
+ * olderThanMs}) and a page (the ids after `after`, at most `limit`): only what is set, in a fixed
+ * order.
+ */
+export function messagesQuery(filter, after, limit) {
+  const q = new URLSearchParams();
+  for (const name of ['status', 'key', 'group', 'errorContains']) {
+    if (filter?.[name]) q.set(name, filter[name]);
+  }
+  if (filter?.olderThanMs != null) q.set('olderThanMs', String(filter.olderThanMs));
+  if (after > 0) q.set('after', String(after));
+  q.set('limit', String(limit));
+  return q.toString();
+}
+
+/** What an action on one message did, from the API's answer, for its toast. */
+export function actionOutcome(action, id, answer) {
+  const r = answer ?? {};
+  switch (action) {
+    case 'cancel':
+      return r.cancelled === 'RUNNING' ? `message ${id}: cancelled while running; its owner is told` : `message ${id}: cancelled`;
+    case 'delete':
+      return `message ${id}: deleted`;
+    case 'run-now':
+      return r.changed === false ? `message ${id}: was available already; nothing changed` : `message ${id}: available now`;
+    case 'retry':
+      return `message ${id}: pending again, attempts reset`;
+    default:
+      return `message ${id}: ${action} done`;
+  }
+}

@@ -1,10 +1,10 @@
 // Tenure web console: the two polls. They fetch and store into the state; what to render after
 // each is handed in by app.js, so the views can ask for a poll without this module knowing them.
 import { getJson, enc } from './api.js';
-import { DEAD_LIMIT, state } from './state.js';
+import { DEAD_LIMIT, messagesPath, state } from './state.js';
 import { sampleQueues } from './charts.js';
 
-const FAST_MS = 1000; // cluster, agents, queues, the chosen queue's dead letters, demo
+const FAST_MS = 1000; // cluster, agents, queues, the chosen queue's dead letters, a page of messages, demo
 const SLOW_MS = 3000; // events, locks, schedules
 const EVENT_LIMIT = 100;
 
@@ -27,13 +27,16 @@ export async function fastTick(forced = false) {
     // the dead-letter count and the rows listed always come from the same poll (issue 15, item 15).
     const deadQueue = state.deadQueue;
     const askDemo = state.demoMode !== false;
-    const [c, a, q, dl, d] = await Promise.allSettled([
+    const msgPath = messagesPath();
+    const [c, a, q, dl, d, ms] = await Promise.allSettled([
       getJson('api/cluster'),
       getJson('api/agents'),
       getJson('api/queues'),
       // 404: the queue has no messages at all (it exists while it has some), so no dead letters
       deadQueue ? getJson(`api/queues/${enc(deadQueue)}/dead?limit=${DEAD_LIMIT}`, { allow404: true }) : Promise.resolve(null),
       askDemo ? getJson('api/demo', { allow404: true }) : Promise.resolve(null),
+      // 404 here too: a queue without messages has none to list
+      msgPath ? getJson(msgPath, { allow404: true }) : Promise.resolve(null),
     ]);
     const errors = [];
     if (c.status === 'fulfilled') state.cluster = c.value;
@@ -49,6 +52,13 @@ export async function fastTick(forced = false) {
         state.dead = { queue: deadQueue, messages: dl.value?.messages ?? [] };
         state.deadError = null;
       } else state.deadError = dl.reason.message;
+    }
+    // Kept only if the panel still asks for the same page: a click meanwhile asked for another.
+    if (msgPath && msgPath === messagesPath()) {
+      if (ms.status === 'fulfilled') {
+        state.messages = { path: msgPath, messages: ms.value?.messages ?? [] };
+        state.messagesError = null;
+      } else state.messagesError = ms.reason.message;
     }
     if (askDemo) {
       if (d.status === 'fulfilled') {

@@ -1,10 +1,11 @@
 // Tenure web console: the Queues panel with its charts, and the dead-letter panel's queue tabs (a
-// tab is a queue, chosen here with the charted one).
+// tab is a queue, chosen here with the charted one); a row's click also lists its messages.
 import { $, h, reconcile, setAttr, setClass, setText } from './dom.js';
 import { fmtAge, fmtNum, fmtRate, shortId } from './format.js';
 import { deadCountOf, state } from './state.js';
 import { colors, drawChart } from './charts.js';
 import { renderDead } from './dead.js';
+import { showMessagesOf } from './messages.js';
 import { fastTick } from './poll.js';
 import { controlText, parseLimits } from './model.js';
 import { enc, postJson } from './api.js';
@@ -45,6 +46,7 @@ function createQueueRow() {
   const choose = () => {
     state.chartQueue = el._key;
     renderQueues();
+    showMessagesOf(el._key);
   };
   el.addEventListener('click', choose);
   el.addEventListener('keydown', (ev) => {
@@ -108,7 +110,7 @@ function updateQueueRow(el, q) {
   setAttr(el, 'data-queue', q.name);
   setClass(el, `queue-row${state.chartQueue === q.name ? ' is-selected' : ''}${deadCountOf(q) > 0 ? ' has-dead' : ''}`);
   setAttr(el, 'aria-current', state.chartQueue === q.name ? 'true' : null);
-  setAttr(el, 'title', 'click to chart this queue');
+  setAttr(el, 'title', 'click to chart this queue and list its messages');
   setText(p.name, q.name);
   setText(p.pendingV, fmtNum(q.pending));
   setText(p.inflightV, fmtNum(q.inflight));
@@ -126,7 +128,7 @@ function updateQueueRow(el, q) {
     'title',
     cons.length
       ? cons
-          .map((c) => `${shortId(c.nodeId)}: handled ${c.handled}, retried ${c.retried}, dead-lettered ${c.deadLettered}, lost claims ${c.lostClaims}, outcomes not written ${c.unwritten ?? 0}, in flight ${c.inflight}`)
+          .map((c) => `${shortId(c.nodeId)}: handled ${c.handled}, retried ${c.retried}, dead-lettered ${c.deadLettered}, lost claims ${c.lostClaims}, outcomes not written ${c.unwritten ?? 0}, timed out ${c.timedOut ?? 0}, in flight ${c.inflight}`)
           .join('\n')
       : 'no consumer on the node serving this console',
   );

@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.QueueMessageAdminComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class MariaDbQueueMessageAdminComplianceTest extends QueueMessageAdminComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.MARIADB);
+  }
+}
