@@ -2,6 +2,7 @@ package io.tenure.spring;
 
 import io.tenure.AgentFamily;
 import io.tenure.Queue;
+import io.tenure.QueueMiddleware;
 import io.tenure.Tenure;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -63,8 +64,9 @@ public final class TenureAutoConfiguration {
   }
 
   /**
-   * Opens Tenure, creating or upgrading its tables unless {@code tenure.migrate=false}; closed when
-   * the context closes, after the node has left.
+   * Opens Tenure, creating or upgrading its tables unless {@code tenure.migrate=false}, with the
+   * application's {@link QueueMiddleware} beans around every queue; closed when the context closes,
+   * after the node has left.
    *
    * @throws IllegalArgumentException naming the property if the settings do not go together
    */
@@ -73,8 +75,9 @@ public final class TenureAutoConfiguration {
   Tenure tenure(
       TenureProperties properties,
       ObjectProvider<DataSource> dataSource,
+      ObjectProvider<QueueMiddleware> middleware,
       ObjectProvider<TenureBuilderCustomizer> customizers) {
-    return TenureOpener.open(properties, dataSource.getIfUnique(), customizers);
+    return TenureOpener.open(properties, dataSource.getIfUnique(), middleware, customizers);
   }
 
   @Bean

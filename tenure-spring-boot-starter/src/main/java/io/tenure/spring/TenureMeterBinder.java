@@ -145,6 +145,12 @@ public final class TenureMeterBinder implements MeterBinder {
         s -> s.deadLettered());
     consumerCounter(
         registry,
+        "tenure.queue.timed.out",
+        queue,
+        "Messages taken back from handlers that ran past their timeouts",
+        s -> s.timedOut());
+    consumerCounter(
+        registry,
         "tenure.queue.lost.claims",
         queue,
         "Outcomes refused because the claim was lost",

@@ -1,5 +1,6 @@
 package io.tenure.spring;
 
+import io.tenure.QueueMiddleware;
 import io.tenure.Tenure;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -13,11 +14,14 @@ final class TenureOpener {
 
   /**
    * @param dataSource the application's data source, used unless {@code tenure.store} is set
+   * @param middleware the application's {@link QueueMiddleware} beans, run around every queue's
+   *     enqueues and handler calls
    * @throws IllegalArgumentException naming the properties if they do not go together
    */
   static Tenure open(
       TenureProperties properties,
       @Nullable DataSource dataSource,
+      ObjectProvider<QueueMiddleware> middleware,
       ObjectProvider<TenureBuilderCustomizer> customizers) {
     if (properties.isMigrate() && properties.isRequireSchema()) {
       throw new IllegalArgumentException(
@@ -52,6 +56,8 @@ final class TenureOpener {
         throw new IllegalArgumentException("tenure.process-name: " + e.getMessage());
       }
     }
+    // In their order, the first outermost: e.g. tenure-opentelemetry's TenureTracing.
+    middleware.orderedStream().forEach(builder::middleware);
     customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
     return builder.open();
   }

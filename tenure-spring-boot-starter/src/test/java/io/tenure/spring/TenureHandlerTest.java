@@ -12,6 +12,7 @@ import io.tenure.MessageStatus;
 import io.tenure.NodeListener;
 import io.tenure.OutgoingMessage;
 import io.tenure.Queue;
+import io.tenure.QueueMiddleware;
 import io.tenure.QueuePolicy;
 import io.tenure.Tenure;
 import java.nio.charset.StandardCharsets;
@@ -283,6 +284,47 @@ class TenureHandlerTest {
                               .runningAgents()
                               .contains(AgentUri.parse("projection://orders")));
               assertThat(Projection.STARTED).contains("projection://orders");
+            });
+  }
+
+  static class Traced {
+    final List<String> headers = new CopyOnWriteArrayList<>();
+
+    @TenureHandler(queue = "traced")
+    void handle(Delivery delivery) {
+      headers.add(delivery.message().headers().get("trace"));
+    }
+  }
+
+  /** A middleware bean, as tenure-opentelemetry's {@code TenureTracing} would be one. */
+  static final class Tracing implements QueueMiddleware {
+    final AtomicInteger calls = new AtomicInteger();
+
+    @Override
+    public OutgoingMessage onEnqueue(String queue, OutgoingMessage message) {
+      return message.header("trace", "t-" + queue);
+    }
+
+    @Override
+    public void aroundHandle(String queue, List<Delivery> deliveries, Call handler)
+        throws Exception {
+      calls.incrementAndGet();
+      handler.proceed();
+    }
+  }
+
+  @Test
+  void a_queue_middleware_bean_runs_around_every_enqueue_and_handler_call() {
+    Runners.inMemory()
+        .withBean(Traced.class)
+        .withBean(Tracing.class)
+        .run(
+            context -> {
+              context.getBean(TenureQueues.class).enqueue("traced", OutgoingMessage.text("x"));
+              Traced handler = context.getBean(Traced.class);
+              await().atMost(WAIT).until(() -> handler.headers.size() == 1);
+              assertThat(handler.headers).containsExactly("t-traced");
+              assertThat(context.getBean(Tracing.class).calls).hasValue(1);
             });
   }
 
