@@ -125,6 +125,43 @@ class ArchitectureTest {
         .check(classes);
   }
 
+  /** The starter is an integration like the admin server: the public API and SPI, nothing more. */
+  @Test
+  void the_spring_starter_uses_only_the_public_api_the_spi_and_the_admin_server() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.tenure.spring..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.tenure.internal..", "io.tenure.jdbc..", "io.tenure.cli..", "io.tenure.chaos..")
+        .check(classes);
+  }
+
+  /**
+   * Spring stays in the starter: no other module's main classes may need it. The benchmarks are
+   * left out: they drive ShedLock, a peer, through its Spring JdbcTemplate provider, and are not
+   * shipped.
+   */
+  @Test
+  void nothing_but_the_spring_starter_depends_on_spring() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.tenure..")
+        .and()
+        .resideOutsideOfPackages("io.tenure.spring..", "io.tenure.bench..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.springframework..")
+        .check(classes);
+  }
+
+  /** The rules above are not vacuous: the starter's classes are imported. */
+  @Test
+  void the_starters_classes_are_seen() {
+    assertThat(classes.contain("io.tenure.spring.TenureAutoConfiguration")).isTrue();
+  }
+
   @Test
   void no_public_signature_of_the_api_names_an_spi_type_but_the_provider_facing_ones() {
     assertThat(publicMembersNaming("io.tenure.spi")).isSubsetOf(PROVIDER_FACING);

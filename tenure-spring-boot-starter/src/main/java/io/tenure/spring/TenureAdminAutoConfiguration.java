@@ -1,0 +1,26 @@
+package io.tenure.spring;
+
+import io.tenure.Tenure;
+import io.tenure.server.AdminServer;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * tenure-server's admin API and console for this node, with {@code tenure.admin.enabled=true} and
+ * {@code io.tenure:tenure-server} on the class path.
+ */
+@AutoConfiguration(after = TenureAutoConfiguration.class)
+@ConditionalOnClass(AdminServer.class)
+@ConditionalOnBean(Tenure.class)
+@ConditionalOnProperty(prefix = "tenure.admin", name = "enabled", havingValue = "true")
+public final class TenureAdminAutoConfiguration {
+  @Bean
+  @ConditionalOnMissingBean
+  TenureAdminServer tenureAdminServer(Tenure tenure, TenureProperties properties) {
+    return new TenureAdminServer(tenure, properties.getAdmin());
+  }
+}
