@@ -76,7 +76,9 @@ public final class TenureAutoConfiguration {
       TenureProperties properties,
       ObjectProvider<DataSource> dataSource,
       ObjectProvider<QueueMiddleware> middleware,
-      ObjectProvider<TenureBuilderCustomizer> customizers) {
+      ObjectProvider<TenureBuilderCustomizer> customizers,
+      Environment environment) {
+    TenureNodeLifecycle.checkBeforeOpening(properties, environment);
     return TenureOpener.open(properties, dataSource.getIfUnique(), middleware, customizers);
   }
 

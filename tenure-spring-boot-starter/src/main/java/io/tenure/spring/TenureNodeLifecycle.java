@@ -74,6 +74,23 @@ public final class TenureNodeLifecycle implements SmartLifecycle {
             tenure.node(), properties, name, properties.getNode().getAddress()));
   }
 
+  /**
+   * The node's settings checked before Tenure opens its store (so a bad value creates no table):
+   * the builder's checks on a store of nothing. What depends on the store itself (its statement
+   * timeout, against {@code tenure.node.fence-after}) is checked again when this bean is created.
+   */
+  static void checkBeforeOpening(TenureProperties properties, PropertyResolver resolver) {
+    try (io.tenure.inmemory.InMemoryStore nothing = io.tenure.inmemory.InMemoryStore.create()) {
+      NodeConfigurer.build(
+              NodeConfigurer.configure(
+                  io.tenure.TenureNode.builder(nothing),
+                  properties,
+                  nodeName(properties, resolver),
+                  properties.getNode().getAddress()))
+          .close();
+    }
+  }
+
   private static String nodeName(TenureProperties properties, PropertyResolver resolver) {
     String given = properties.getNode().getName();
     if (given != null) {

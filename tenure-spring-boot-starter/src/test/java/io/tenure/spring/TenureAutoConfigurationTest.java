@@ -168,6 +168,23 @@ class TenureAutoConfigurationTest {
   }
 
   @Test
+  void a_bad_node_setting_stops_the_context_before_anything_is_created() {
+    java.nio.file.Path database = directory.resolve("refused.db");
+    Runners.bare()
+        .withPropertyValues("tenure.store=sqlite:" + database, "tenure.node.heartbeat-interval=5s")
+        .run(
+            context -> {
+              assertThat(context)
+                  .getFailure()
+                  .rootCause()
+                  .hasMessageContaining("tenure.node.heartbeat-interval must be less than");
+              assertThat(database)
+                  .as("no store was opened, so no file and no table")
+                  .doesNotExist();
+            });
+  }
+
+  @Test
   void settings_that_do_not_go_together_are_refused_in_the_properties_names() {
     Runners.inMemory()
         .withPropertyValues("tenure.node.heartbeat-interval=5s")
