@@ -54,6 +54,7 @@ public final class AdminServer implements AutoCloseable {
   private volatile AdminApi api;
   private @Nullable HttpServer server;
   private @Nullable ExecutorService executor;
+  private boolean mounted;
 
   private AdminServer(Builder builder) {
     this.store = java.util.Objects.requireNonNull(builder.store);
@@ -114,6 +115,39 @@ public final class AdminServer implements AutoCloseable {
     metrics.refreshEvery(metricsRefresh, metricsSchedule);
     LOG.info("admin API and console on {}", url());
     return this;
+  }
+
+  /**
+   * Starts serving through another HTTP server instead of a port of its own: that server passes
+   * each request to {@link #handle}, with the path below the prefix it is mounted at (e.g. Spring
+   * Boot's management server, {@code tenure.admin.on-management-port}). Every check stays: a
+   * request must name the address given to {@link Builder#bind} (with the port it arrived on) or an
+   * allowed name, and carry the token where one is set. The port given to {@code bind} is not used.
+   *
+   * @throws IllegalStateException if it is already started
+   */
+  public synchronized AdminServer startMounted() {
+    if (server != null || mounted) {
+      throw new IllegalStateException("the admin server is already started");
+    }
+    mounted = true;
+    guard.mounted();
+    metrics.refreshEvery(metricsRefresh, metricsSchedule);
+    return this;
+  }
+
+  /**
+   * Serves one request that another HTTP server received, once {@link #startMounted} ran: the
+   * exchange's path is the one below the mount prefix ({@code /api/cluster}, {@code /} for the
+   * console). The exchange is closed when it returns.
+   *
+   * @throws IllegalStateException if not started with {@link #startMounted}
+   */
+  public void handle(com.sun.net.httpserver.HttpExchange exchange) {
+    if (!mounted) {
+      throw new IllegalStateException("the admin server is not mounted (call startMounted())");
+    }
+    router.serve(exchange);
   }
 
   /**
@@ -187,7 +221,10 @@ public final class AdminServer implements AutoCloseable {
   public int port() {
     HttpServer http = server;
     if (http == null) {
-      throw new IllegalStateException("the admin server is not started");
+      throw new IllegalStateException(
+          mounted
+              ? "the admin server is mounted on another server, which chose the port"
+              : "the admin server is not started");
     }
     return http.getAddress().getPort();
   }
@@ -212,6 +249,7 @@ public final class AdminServer implements AutoCloseable {
   @Override
   public synchronized void close() {
     metrics.close();
+    mounted = false;
     if (server != null) {
       server.stop(0);
       server = null;

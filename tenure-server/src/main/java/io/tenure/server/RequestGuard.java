@@ -57,6 +57,12 @@ final class RequestGuard {
   private volatile int port = -1;
 
   /**
+   * Serving through another HTTP server ({@link AdminServer#handle}): the bound names come with the
+   * port each request arrived on, since that server, not this one, chose it.
+   */
+  private volatile boolean mounted;
+
+  /**
    * @param bindHost the address the server binds
    * @param allowed extra names, each {@code NAME} (any port) or {@code NAME:PORT}
    * @param token the bearer token, or null for none
@@ -96,6 +102,11 @@ final class RequestGuard {
     this.port = port;
   }
 
+  /** Requests come through another server: see {@link #mounted}. */
+  void mounted() {
+    this.mounted = true;
+  }
+
   /**
    * Refuses a request that does not name this server.
    *
@@ -118,13 +129,14 @@ final class RequestGuard {
     } else {
       named = hosts.get(0).trim();
     }
-    if (!serves(named)) {
+    int served = mounted ? exchange.getLocalAddress().getPort() : port;
+    if (!serves(named, served)) {
       String shown = named.length() > SHOWN_HOST ? named.substring(0, SHOWN_HOST) + "..." : named;
       LOG.debug(
           "refused a request for host '{}': this server answers to {} with port {}, and {} {}",
           shown,
           boundNames,
-          port,
+          served,
           anyPort,
           exact);
       throw new AdminException(
@@ -137,7 +149,7 @@ final class RequestGuard {
     }
   }
 
-  private boolean serves(String named) {
+  private boolean serves(String named, int port) {
     Authority authority;
     try {
       authority = Authority.parse(named);

@@ -6,12 +6,23 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code tenure.admin.*} properties: tenure-server's admin HTTP API, web console, {@code
- * /health/*} and {@code /metrics}, served for this node on a port of their own (docs/ADMIN-API.md).
- * Needs {@code io.tenure:tenure-server} on the class path.
+ * /health/*} and {@code /metrics}, served for this node on a port of their own, or under a path of
+ * the management server (docs/ADMIN-API.md, docs/SPRING.md). Needs {@code io.tenure:tenure-server}
+ * on the class path.
  */
 public class TenureAdminProperties {
   /** Whether to serve the admin API and console (needs io.tenure:tenure-server). */
   private boolean enabled = false;
+
+  /**
+   * Serve them under {@code path} on the management server (management.server.port, else the
+   * application's port) instead of a port of their own; needs a servlet web application with
+   * actuator. host and port then do not apply.
+   */
+  private boolean onManagementPort = false;
+
+  /** Where they are served on the management server, e.g. /tenure (console at /tenure/). */
+  private String path = "/tenure";
 
   /** The address to listen on. Beyond loopback a token is required: the API changes the cluster. */
   private String host = "127.0.0.1";
@@ -36,6 +47,29 @@ public class TenureAdminProperties {
 
   public void setEnabled(boolean enabled) {
     this.enabled = enabled;
+  }
+
+  public boolean isOnManagementPort() {
+    return onManagementPort;
+  }
+
+  public void setOnManagementPort(boolean onManagementPort) {
+    this.onManagementPort = onManagementPort;
+  }
+
+  public String getPath() {
+    return path;
+  }
+
+  public void setPath(String path) {
+    if (path == null || !path.matches("(/[A-Za-z0-9._~-]+)+")) {
+      throw new IllegalArgumentException(
+          "tenure.admin.path must be a path like /tenure or /ops/tenure (segments of letters,"
+              + " digits, '.', '_', '~' or '-', no trailing '/'), got '"
+              + path
+              + "'");
+    }
+    this.path = path;
   }
 
   public String getHost() {
@@ -79,9 +113,7 @@ public class TenureAdminProperties {
     return "admin[enabled="
         + enabled
         + ", "
-        + host
-        + ":"
-        + port
+        + (onManagementPort ? "management port " + path : host + ":" + port)
         + (token == null ? "" : ", token ****")
         + "]";
   }

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -36,7 +37,8 @@ import tools.jackson.databind.ObjectMapper;
 /**
  * The example as a client meets it, on PostgreSQL with a table prefix of its own: a sign-up over
  * HTTP commits its row and its welcome email together, the handler sends the email, a failed
- * sign-up leaves neither, the schedule runs, and {@code /actuator/health} shows Tenure's node.
+ * sign-up leaves neither, the schedule runs, and the management port serves {@code
+ * /actuator/health} with Tenure's node and Tenure's admin API and console under {@code /tenure}.
  */
 @ExtendWith(ExampleApplicationTest.DropTables.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -53,6 +55,7 @@ class ExampleApplicationTest {
   private final HttpClient http = HttpClient.newHttpClient();
 
   @LocalServerPort int port;
+  @LocalManagementPort int managementPort;
   @Autowired TenureQueues queues;
   @Autowired SignupReport report;
 
@@ -76,6 +79,7 @@ class ExampleApplicationTest {
     registry.add("tenure.table-prefix", () -> PREFIX);
     registry.add("example.table-prefix", () -> PREFIX + "app_");
     registry.add("example.report-every", () -> "500ms");
+    registry.add("management.server.port", () -> "0");
   }
 
   /**
@@ -132,12 +136,26 @@ class ExampleApplicationTest {
   @Test
   void the_schedule_runs_and_health_shows_tenures_node() throws Exception {
     await().atMost(WAIT).until(() -> report.reports() >= 1);
-    HttpResponse<String> health = get("/actuator/health");
+    HttpResponse<String> health = get(managementPort, "/actuator/health");
     assertThat(health.statusCode()).isEqualTo(200);
     JsonNode tenure = json(health).get("components").get("tenure");
     assertThat(tenure.get("status").asString()).isEqualTo("UP");
     assertThat(tenure.get("details").get("node").asString()).isEqualTo("signups");
     assertThat(tenure.get("details").get("status").asString()).isEqualTo("ACTIVE");
+  }
+
+  @Test
+  void the_admin_api_and_console_are_on_the_management_port() throws Exception {
+    HttpResponse<String> cluster = get(managementPort, "/tenure/api/cluster");
+    assertThat(cluster.statusCode()).isEqualTo(200);
+    JsonNode nodes = json(cluster).get("nodes");
+    assertThat(nodes.get(0).get("name").asString()).isEqualTo("signups");
+    assertThat(nodes.get(0).get("address").asString())
+        .isEqualTo("http://127.0.0.1:" + managementPort + "/tenure");
+    HttpResponse<String> console = get(managementPort, "/tenure/");
+    assertThat(console.statusCode()).isEqualTo(200);
+    assertThat(console.body()).contains("Tenure");
+    assertThat(get("/tenure/api/cluster").statusCode()).isEqualTo(404);
   }
 
   private HttpResponse<String> post(String path) throws Exception {
@@ -147,8 +165,13 @@ class ExampleApplicationTest {
   }
 
   private HttpResponse<String> get(String path) throws Exception {
+    return get(port, path);
+  }
+
+  private HttpResponse<String> get(int on, String path) throws Exception {
     return http.send(
-        HttpRequest.newBuilder(uri(path)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + on + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private URI uri(String path) {
