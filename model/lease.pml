@@ -14,13 +14,28 @@
  * killed. A crash is a pause that never ends with its session killed; a graceful close is a
  * step-down.
  *
+ * Configurations (scripts/model-check.sh): NO_LOCK leaves the session lock out (SQLite, MariaDB);
+ * NO_WRITES and NO_CLOSE leave out the fenced writes and the step-down on close, to keep the
+ * session-lock run small (the invariants P1 imply the write assertions P2 and P3).
+ *
  * Negative controls (scripts/model-check.sh compiles each with spin -D...):
  *   BROKEN_FENCE_AFTER_TTL   fenceAfter = leaseTtl: the trust window outlives the lease
  *   BROKEN_TRUST_FREE_LOCK   a candidate takes over when the session lock is free, whether or not
  *                            the holder recorded the lock at its epoch (LeaseStore L10 dropped)
+ *
+ * The code as it is where the model refutes it (docs/MODEL.md, findings):
+ *   JAVA_STALE_ACQUIRE       an acquire sent before the node lost its lock promotes it after its
+ *                            release (F1); the model's default refuses that promotion
+ *   JAVA_UNPROVEN_KEPT       a KEPT after a TAKEN whose renewal failed is trusted (F2); the
+ *                            model's default renews before trusting it
+ * KEEP_PROMISE (off): a node promoted again at an epoch it promised keeps the promise.
  */
 
 #include "common.pml"
+
+#ifndef NO_LOCK
+#define WITH_LOCK       /* the session-lock fast path (PostgreSQL); NO_LOCK: SQLite and MariaDB */
+#endif
 
 #ifndef N
 #define N 2
@@ -83,10 +98,12 @@ bool leader[N + 1];
 byte lepoch[N + 1];
 byte trust[N + 1];      /* WITHIN(FENCE) from the start of the last renewal that succeeded */
 bool promised[N + 1];   /* lockPromised */
-#ifdef FIX_PROVEN
+#ifdef KEEP_PROMISE
 byte promisedAt[N + 1];  /* the epoch of the last promise: a record of it may be on its way */
 #endif
 byte ltrust[N + 1];     /* WITHIN(LT) from the start of the last check that found the lock kept */
+byte holdOff[N + 1];    /* holdOffUntil: DUE_IN(TTL) from losing the lock; no acquire before */
+bool estale[N + 1];     /* the acquire in flight began before the hold-off was set */
 /* the elector thread */
 #define E_IDLE 0
 #define E_RENEW 1
@@ -110,7 +127,7 @@ byte lstart[N + 1];     /* WITHIN(FENCE) from the start of the lock tick in flig
 byte lepochk[N + 1];    /* the epoch the leader's lock tick checks */
 byte recorded[N + 1];   /* recordedEpoch */
 bool letGo[N + 1];
-#ifdef FIX_PROVEN
+#ifndef JAVA_UNPROVEN_KEPT
 bool unproven[N + 1];   /* the lock was last TAKEN and no renewal has proven it since */
 #endif
 byte obsHolder[N + 1];  /* waitingOn: the lease the candidate holds the lock to take over */
@@ -158,7 +175,7 @@ inline promote(start) {
   if
   :: !(leader[me] && lepoch[me] == epoch) ->
      leader[me] = true; lepoch[me] = epoch; trust[me] = start;
-#ifdef FIX_PROVEN
+#ifdef KEEP_PROMISE
      promised[me] = (promisedAt[me] == epoch);
 #else
      promised[me] = false;
@@ -205,7 +222,7 @@ inline confirm() {
   if
   :: leader[me] && lepoch[me] == lepochk[me] ->
      promised[me] = true; ltrust[me] = MAX(ltrust[me], LOCK_PART(me));
-#ifdef FIX_PROVEN
+#ifdef KEEP_PROMISE
      promisedAt[me] = lepochk[me];
 #endif
      printf("node %d: lock confirmed at epoch %d, lock trust %d\n", me, lepochk[me],
@@ -229,13 +246,13 @@ proctype Node() {
   :: atomic { !paused[me] && leader[me] && trust[me] == 0 -> selfFence() }
 
   /* ---- the elector, RENEW ticks after its previous tick ended (scheduleWithFixedDelay) ---- */
-  :: atomic { !paused[me] && !closed[me] && el[me] == E_IDLE && etim[me] == 0 && release[me] == 0 ->
+  :: atomic { !paused[me] && !closed[me] && el[me] == E_IDLE && etim[me] == 0 ->
        selfFence();
        if
        :: LEADING(me) ->
           WITHIN(estart[me], FENCE); estmt[me] = STMT; eepoch[me] = lepoch[me]; el[me] = E_RENEW
-       :: !LEADING(me) && ACQUIRABLE ->           /* the read found it free, expired or its own */
-          WITHIN(estart[me], FENCE); estmt[me] = STMT; el[me] = E_ACQUIRE
+       :: !LEADING(me) && ACQUIRABLE && holdOff[me] == 0 ->  /* free, expired or its own; delayElapsed */
+          WITHIN(estart[me], FENCE); estmt[me] = STMT; el[me] = E_ACQUIRE; estale[me] = false
        :: else -> DUE_IN(etim[me], RENEW)         /* a live lease of another node */
        fi }
   :: atomic { el[me] == E_RENEW ->
@@ -256,11 +273,19 @@ proctype Node() {
        el[me] = E_IDLE; DUE_IN(etim[me], RENEW); estmt[me] = 0; estart[me] = 0; eepoch[me] = 0 }
   :: atomic { el[me] == E_ACQUIRE ->
        if
-       :: ACQUIRABLE -> acquireSql(); promote(estart[me])
+       :: ACQUIRABLE -> acquireSql();
+          if
+#ifndef JAVA_STALE_ACQUIRE
+          :: estale[me] ->   /* LeaderElector.promote: start < holdOffUntil, not promoted */
+             printf("node %d: acquired the lease but began before losing its lock: no promotion\n",
+                    me)
+#endif
+          :: else -> promote(estart[me])
+          fi
        :: else -> printf("node %d: acquire refused\n", me)
        fi;
        LEASE;
-       el[me] = E_IDLE; DUE_IN(etim[me], RENEW); estmt[me] = 0; estart[me] = 0 }
+       el[me] = E_IDLE; DUE_IN(etim[me], RENEW); estmt[me] = 0; estart[me] = 0; estale[me] = false }
   :: atomic { el[me] != E_IDLE && FAULT;   /* the answer is lost: the statement ran or it did not */
        if
        :: el[me] == E_RENEW && RENEWABLE(eepoch[me]) -> exp = TTL
@@ -269,7 +294,8 @@ proctype Node() {
        fi;
        printf("node %d: the elector's answer is lost\n", me); LEASE;
        NOTE_FAULT(me);
-       el[me] = E_IDLE; DUE_IN(etim[me], RENEW); estmt[me] = 0; estart[me] = 0; eepoch[me] = 0 }
+       el[me] = E_IDLE; DUE_IN(etim[me], RENEW); estmt[me] = 0; estart[me] = 0; eepoch[me] = 0;
+       estale[me] = false }
 
 #ifdef WITH_LOCK
   /* ---- the lock watch as leader (SessionLockWatch.keep) ---- */
@@ -279,7 +305,7 @@ proctype Node() {
        lepochk[me] = lepoch[me]; WITHIN(lstart[me], FENCE); lk[me] = L_CHECK; lstmt[me] = STMT }
   :: atomic { lk[me] == L_CHECK ->
        if
-#ifdef FIX_PROVEN
+#ifndef JAVA_UNPROVEN_KEPT
        :: lockOwner == me && unproven[me] ->          /* KEPT, but the last TAKEN is unproven */
           lk[me] = L_RENEW; lstmt[me] = STMT
        :: lockOwner == me && !unproven[me] ->                  /* KEPT */
@@ -290,7 +316,7 @@ proctype Node() {
 #endif
        :: lockOwner == 0 ->                                    /* TAKEN: prove no take-over */
           lockOwner = me; lk[me] = L_RENEW; lstmt[me] = STMT;
-#ifdef FIX_PROVEN
+#ifndef JAVA_UNPROVEN_KEPT
           unproven[me] = true;
 #endif
           printf("node %d: took the lock again; renews before trusting it\n", me)
@@ -298,7 +324,8 @@ proctype Node() {
           if
           :: leader[me] && lepoch[me] == lepochk[me] && promised[me] ->
              printf("node %d: another session holds its lock\n", me);
-             demote(LOCK_LOST);   /* no acquire before its release (LeaderElector.holdOffUntil) */
+             demote(LOCK_LOST);   /* no acquire for a lease TTL (LeaderElector.holdOffUntil) */
+             DUE_IN(holdOff[me], TTL); estale[me] = (el[me] == E_ACQUIRE);
              release[me] = lepochk[me]; rstmt[me] = STMT
           :: else -> skip
           fi;
@@ -312,7 +339,7 @@ proctype Node() {
           :: leader[me] && lepoch[me] == lepochk[me] -> trust[me] = MAX(trust[me], lstart[me])
           :: else -> skip
           fi;
-#ifdef FIX_PROVEN
+#ifndef JAVA_UNPROVEN_KEPT
           unproven[me] = false;
 #endif
           confirm()
@@ -362,7 +389,7 @@ proctype Node() {
        :: lockOwner == me ->                                          /* KEPT */
           if
           :: !LIVE ->                                                 /* released: acquire */
-             if :: ACQUIRABLE -> acquireSql(); promote(lstart[me]) :: else -> skip fi;
+             if :: ACQUIRABLE && holdOff[me] == 0 -> acquireSql(); promote(lstart[me]) :: else -> skip fi;
              forget()
           :: else ->
              if
@@ -403,7 +430,7 @@ proctype Node() {
 
 #endif
 
-#ifndef NO_DUTIES
+#ifndef NO_WRITES
   /* ---- the leader's duties: a fenced write (the fence in the statement's own SQL) ---- */
   :: atomic { !paused[me] && !closed[me] && write[me] == 0 && IS_LEADER(me) ->
        write[me] = lepoch[me]; wstmt[me] = STMT }
@@ -419,23 +446,26 @@ proctype Node() {
           printf("node %d: fenced write at epoch %d refused\n", me, write[me])
        fi;
        write[me] = 0; wstmt[me] = 0 }
+#endif
 
+#ifndef NO_CLOSE
   /* ---- close: step down (demote, then expire the lease at its epoch), then nothing more ---- */
   :: atomic { (!paused[me] && !closed[me] && leader[me] && release[me] == 0 && el[me] == E_IDLE
                && (lk[me] == L_IDLE || lk[me] == L_WAIT) && write[me] == 0) ->
        closed[me] = true; demote(STEP_DOWN); release[me] = lepoch[me]; rstmt[me] = STMT }
+#endif
+  /* ---- a release in flight (the step-down's, or the one after losing the lock) ---- */
   :: atomic { release[me] != 0 ->
        if :: CURRENT(release[me]) -> exp = 0 :: else -> skip fi;
        printf("node %d: released the lease at epoch %d\n", me, release[me]); LEASE;
        release[me] = 0; rstmt[me] = 0 }
-#endif
   od
 }
 
 /* ---- time and faults ---- */
 /* Before the next tick: a node that is not paused acts on its due deadlines, and every statement
  * sent has run (or been lost), paused node or not. */
-#define URGENT(i) ((!paused[i] && ((el[i] == E_IDLE && etim[i] == 0 && !closed[i] && release[i] == 0) \
+#define URGENT(i) ((!paused[i] && ((el[i] == E_IDLE && etim[i] == 0 && !closed[i]) \
                                    || (leader[i] && trust[i] == 0))) \
                    || (el[i] != E_IDLE && estmt[i] == 0) \
                    || ((lk[i] == L_CHECK || lk[i] == L_RENEW || lk[i] == L_RECORD || lk[i] == L_TAKE) \
@@ -451,7 +481,7 @@ inline tickNode(i) {
   if :: paused[i] == 1 -> paused[i] = 2 :: else -> skip fi;
   lticked[i] = false;
   DEC(trust[i]); DEC(ltrust[i]); DEC(etim[i]); DEC(estmt[i]); DEC(estart[i]);
-  DEC(lstmt[i]); DEC(lstart[i]); DEC(lwait[i]); DEC(wstmt[i]); DEC(rstmt[i])
+  DEC(lstmt[i]); DEC(lstart[i]); DEC(lwait[i]); DEC(wstmt[i]); DEC(rstmt[i]); DEC(holdOff[i])
 }
 
 /* A pause lasts at least one tick (a shorter one is just another interleaving) and any longer. */
