@@ -1,0 +1,537 @@
+package io.tenure.bench;
+
+import static io.tenure.bench.QueueBenchSupport.QUEUE;
+import static io.tenure.bench.QueueBenchSupport.cleanUp;
+import static io.tenure.bench.QueueBenchSupport.count;
+import static io.tenure.bench.QueueBenchSupport.freshPrefix;
+
+import io.tenure.OutgoingMessage;
+import io.tenure.Queue;
+import io.tenure.QueuePolicy;
+import io.tenure.TenureNode;
+import io.tenure.bench.QueueBenchSupport.Rate;
+import io.tenure.bench.XminFigures.Phase;
+import io.tenure.bench.XminFigures.PhaseSummary;
+import io.tenure.bench.XminFigures.Verdict;
+import io.tenure.bench.XminFigures.Window;
+import io.tenure.jdbc.JdbcStore;
+import io.tenure.jdbc.QueueStatements;
+import io.tenure.spi.TablePrefix;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The queue under a held xmin horizon (issue 20, part 4), PostgreSQL only. A SKIP LOCKED queue's
+ * claim walks its index from the oldest pending entry; every claimed or deleted row leaves a dead
+ * version behind, and while one transaction holds back the xmin horizon neither vacuum nor an index
+ * scan's hint can remove it, so each claim may walk further.
+ *
+ * <p>One node with a no-op consumer; the drain rate is measured first (a pre-filled queue drained
+ * at the same concurrency) or given. Then a producer sends at {@code load} (70 %) of it, steadily
+ * (the schedule is kept from the start, every 20 ms), each message carrying its {@code
+ * System.nanoTime()}: a clean phase; then a second connection runs {@code BEGIN; SELECT
+ * txid_current();} and holds that transaction open; then it ends and a recovery phase follows. Per
+ * window and per phase: produced and completed per second (completed: the handler ran), pickup
+ * p50/p99 (enqueue call to handler start), and the table's dead tuples and size from {@code
+ * pg_stat_user_tables}.
+ */
+final class XminRuns {
+  private static final Duration PRODUCE_EVERY = Duration.ofMillis(20);
+  private static final int WARM_UP_MESSAGES = 2_000;
+
+  /** The run's settings; {@code rate} 0 measures the drain rate first. */
+  record Settings(
+      double rate,
+      double load,
+      int concurrency,
+      int drainMessages,
+      Duration window,
+      Duration settle,
+      Duration clean,
+      Duration hold,
+      Duration recovery) {}
+
+  private XminRuns() {}
+
+  static Verdict run(String url, Settings settings) throws Exception {
+    if (!url.startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException("the xmin run is PostgreSQL's; got " + url);
+    }
+    double drainRate = settings.rate();
+    if (drainRate <= 0) {
+      TenureQueueRuns.drain(url, WARM_UP_MESSAGES, settings.concurrency());
+      Rate drain = TenureQueueRuns.drain(url, settings.drainMessages(), settings.concurrency());
+      if (!drain.finished()) {
+        throw new IllegalStateException("the drain to measure the rate did not finish");
+      }
+      drainRate = drain.perSecond();
+      System.out.printf(
+          Locale.ROOT,
+          "Drain rate: %s msg/s (%s messages pre-filled, concurrency %d).%n",
+          count(drainRate),
+          count(settings.drainMessages()),
+          settings.concurrency());
+    } else {
+      System.out.printf(Locale.ROOT, "Drain rate given: %s msg/s.%n", count(drainRate));
+    }
+    double rate = drainRate * settings.load();
+    System.out.printf(
+        Locale.ROOT,
+        "Producer: %s msg/s (%.0f %% of the drain rate), every %d ms; consumer concurrency %d;"
+            + " settle %d s (not counted), clean %d s, xmin held %d s, recovery %d s, windows of"
+            + " %d s; load average %s.%n",
+        count(rate),
+        settings.load() * 100,
+        PRODUCE_EVERY.toMillis(),
+        settings.concurrency(),
+        settings.settle().toSeconds(),
+        settings.clean().toSeconds(),
+        settings.hold().toSeconds(),
+        settings.recovery().toSeconds(),
+        settings.window().toSeconds(),
+        loadAverage());
+    TablePrefix prefix = freshPrefix();
+    try {
+      return steady(url, prefix, rate, settings);
+    } finally {
+      cleanUp(url, prefix);
+    }
+  }
+
+  /** What the handlers and the producer add to while a window is open. */
+  private static final class Counting {
+    final AtomicLong produced = new AtomicLong();
+    final AtomicLong completed = new AtomicLong();
+    private long[] waits = new long[1024];
+    private int size;
+
+    synchronized void waited(long nanos) {
+      if (size == waits.length) {
+        waits = Arrays.copyOf(waits, size * 2);
+      }
+      waits[size++] = nanos;
+      completed.incrementAndGet();
+    }
+
+    synchronized long[] waits() {
+      return Arrays.copyOf(waits, size);
+    }
+  }
+
+  /** The table's state from the statistics views, read at a window's end. */
+  private record TableState(long deadTuples, long tableBytes, long claimIndexBytes) {}
+
+  private static Verdict steady(String url, TablePrefix prefix, double rate, Settings settings)
+      throws Exception {
+    String table = prefix.table("messages");
+    AtomicReference<Counting> current = new AtomicReference<>(new Counting());
+    AtomicLong producedTotal = new AtomicLong();
+    AtomicLong completedTotal = new AtomicLong();
+    List<Window> windows = new ArrayList<>();
+    List<String> plans = new ArrayList<>();
+    try (JdbcStore store =
+            JdbcStore.builder()
+                .url(url)
+                .prefix(prefix)
+                .poolSize(TenureQueueRuns.POOL_SIZE)
+                .build();
+        Connection monitor = DriverManager.getConnection(url)) {
+      Queue queue = Queue.on(store.queues(), QUEUE, QueuePolicy.defaults());
+      TenureNode node =
+          TenureNode.builder(store)
+              .name("bench")
+              .consumer(
+                  queue,
+                  settings.concurrency(),
+                  delivery -> {
+                    long waited = System.nanoTime() - Long.parseLong(delivery.text());
+                    current.get().waited(waited);
+                    completedTotal.incrementAndGet();
+                  })
+              .build();
+      node.start();
+      Producer producer = new Producer(queue, rate, current, producedTotal);
+      Thread producing = Thread.ofPlatform().name("xmin-producer").start(producer);
+      long begin = System.nanoTime();
+      try {
+        long windowNanos = settings.window().toNanos();
+        long next = begin;
+        Connection holder = null;
+        try {
+          for (Phase phase : Phase.values()) {
+            Duration length =
+                switch (phase) {
+                  case SETTLE -> settings.settle();
+                  case CLEAN -> settings.clean();
+                  case HELD -> settings.hold();
+                  case RECOVERY -> settings.recovery();
+                };
+            if (phase == Phase.HELD) {
+              plans.add(explainClaim(store, url, "end of the clean phase", "", true));
+              holder = DriverManager.getConnection(url);
+              holder.setAutoCommit(false);
+              try (Statement s = holder.createStatement();
+                  ResultSet r = s.executeQuery("SELECT txid_current()")) {
+                r.next();
+                System.err.printf(
+                    Locale.ROOT, "xmin held: transaction %d open, idle%n", r.getLong(1));
+              }
+            } else if (phase == Phase.RECOVERY && holder != null) {
+              holder.rollback();
+              holder.close();
+              holder = null;
+              System.err.println("xmin released");
+            }
+            long phaseEnd = next + length.toNanos();
+            while (next < phaseEnd) {
+              long windowEnd = Math.min(phaseEnd, next + windowNanos);
+              boolean lastOfHold = phase == Phase.HELD && windowEnd == phaseEnd;
+              if (lastOfHold && windowEnd - next > 2_000_000_000L) {
+                // The plan while held, late in the hold, when the most dead entries lie ahead.
+                sleepUntil(windowEnd - 2_000_000_000L);
+                plans.addAll(explainHeld(store, url, table));
+              }
+              sleepUntil(windowEnd);
+              Counting closed = current.getAndSet(new Counting());
+              TableState state = tableState(monitor, prefix, table);
+              Window window =
+                  new Window(
+                      phase,
+                      (next - begin) / 1e9,
+                      (windowEnd - next) / 1e9,
+                      closed.produced.get(),
+                      closed.completed.get(),
+                      closed.waits(),
+                      state.deadTuples(),
+                      state.tableBytes(),
+                      state.claimIndexBytes(),
+                      producedTotal.get() - completedTotal.get());
+              windows.add(window);
+              System.err.println("  " + timelineRow(window) + " load " + loadAverage());
+              if (window.completed() == 0 && window.backlog() > 0) {
+                System.err.print(activity(monitor));
+              }
+              next = windowEnd;
+            }
+          }
+        } finally {
+          if (holder != null) {
+            holder.rollback();
+            holder.close();
+          }
+        }
+      } finally {
+        producer.stop();
+        producing.join();
+        node.close();
+      }
+    }
+    // Late additions (a handler that read the window just before it closed) are in the windows
+    // now; the timeline printed as it ran may miss a few.
+    print(windows, plans);
+    Verdict verdict = XminFigures.verdict(windows);
+    System.out.println();
+    PhaseSummary clean = XminFigures.summarize(Phase.CLEAN, windows);
+    if (clean.completion() < XminFigures.GOAL_COMPLETION) {
+      System.out.printf(
+          Locale.ROOT,
+          "The clean phase did not keep up with the producer (completion %.1f %%): the run does"
+              + " not measure the held xmin; lower --load or run on a quiet machine.%n",
+          clean.completion() * 100);
+    }
+    System.out.println("Load average at the end: " + loadAverage() + ".");
+    System.out.println(verdict.line());
+    return verdict;
+  }
+
+  /** Sends {@code rate} a second on a fixed schedule, in one {@code enqueueAll} per tick. */
+  private static final class Producer implements Runnable {
+    private final Queue queue;
+    private final double rate;
+    private final AtomicReference<Counting> current;
+    private final AtomicLong producedTotal;
+    private volatile boolean stopped;
+
+    Producer(
+        Queue queue, double rate, AtomicReference<Counting> current, AtomicLong producedTotal) {
+      this.queue = queue;
+      this.rate = rate;
+      this.current = current;
+      this.producedTotal = producedTotal;
+    }
+
+    void stop() {
+      stopped = true;
+    }
+
+    @Override
+    public void run() {
+      long start = System.nanoTime();
+      long sent = 0;
+      long tick = start;
+      while (!stopped) {
+        long owed = XminFigures.owed(rate, System.nanoTime() - start, sent);
+        while (owed > 0 && !stopped) {
+          int batch = (int) Math.min(owed, QueueBenchSupport.ENQUEUE_BATCH);
+          List<OutgoingMessage> messages = new ArrayList<>(batch);
+          for (int i = 0; i < batch; i++) {
+            messages.add(OutgoingMessage.text(Long.toString(System.nanoTime())));
+          }
+          queue.enqueueAll(messages);
+          current.get().produced.addAndGet(batch);
+          producedTotal.addAndGet(batch);
+          sent += batch;
+          owed -= batch;
+        }
+        tick += PRODUCE_EVERY.toNanos();
+        try {
+          sleepUntil(tick);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  private static void sleepUntil(long nanoTime) throws InterruptedException {
+    long wait = nanoTime - System.nanoTime();
+    if (wait > 0) {
+      Thread.sleep(Duration.ofNanos(wait));
+    }
+  }
+
+  /** The machine's 1-minute load average, which tells whether other jobs ran beside the run. */
+  static String loadAverage() {
+    try {
+      return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0];
+    } catch (java.io.IOException | RuntimeException e) {
+      return "?";
+    }
+  }
+
+  /** The database's busy sessions, for a window in which nothing completed. */
+  private static String activity(Connection monitor) throws SQLException {
+    StringBuilder out = new StringBuilder("    nothing completed; busy sessions:\n");
+    try (Statement s = monitor.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT state, wait_event_type, wait_event, now() - xact_start,"
+                    + " left(regexp_replace(query, '\\s+', ' ', 'g'), 100)"
+                    + " FROM pg_stat_activity WHERE datname = current_database()"
+                    + " AND pid <> pg_backend_pid() AND state <> 'idle'")) {
+      while (r.next()) {
+        out.append("    ")
+            .append(r.getString(1))
+            .append(" | ")
+            .append(r.getString(2))
+            .append(' ')
+            .append(r.getString(3))
+            .append(" | ")
+            .append(r.getString(4))
+            .append(" | ")
+            .append(r.getString(5))
+            .append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  private static TableState tableState(Connection monitor, TablePrefix prefix, String table)
+      throws SQLException {
+    try (PreparedStatement s =
+        monitor.prepareStatement(
+            "SELECT n_dead_tup, pg_total_relation_size(relid),"
+                + " pg_relation_size(to_regclass(?)) FROM pg_stat_user_tables WHERE relname = ?")) {
+      s.setString(1, prefix.table("messages_claim"));
+      s.setString(2, table);
+      try (ResultSet r = s.executeQuery()) {
+        if (!r.next()) {
+          return new TableState(-1, -1, -1);
+        }
+        return new TableState(r.getLong(1), r.getLong(2), r.getLong(3));
+      }
+    }
+  }
+
+  /**
+   * Late in the hold: the store's claim, then the same claim told where the queue's first pending
+   * row is (a low-water mark the store does not keep): once as a condition on the index entries,
+   * once as a seek (the one priority this run uses). What a claim that need not walk the dead
+   * entries from the head would cost.
+   */
+  private static List<String> explainHeld(JdbcStore store, String url, String table)
+      throws SQLException {
+    List<String> plans = new ArrayList<>();
+    plans.add(explainClaim(store, url, "end of the hold", "", true));
+    long start = System.nanoTime();
+    long floor;
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT min(id) FROM "
+                    + table
+                    + " WHERE queue = '"
+                    + QUEUE
+                    + "'"
+                    + " AND status = 'PENDING'")) {
+      r.next();
+      floor = r.getLong(1);
+    }
+    String found =
+        String.format(
+            Locale.ROOT,
+            "the first pending id (%,d) found by min(id) in %,.1f ms",
+            floor,
+            (System.nanoTime() - start) / 1e6);
+    plans.add(
+        explainClaim(
+            store,
+            url,
+            "end of the hold, with w.id >= the first pending id (" + found + ")",
+            "w.id >= " + floor + " AND ",
+            false));
+    plans.add(
+        explainClaim(
+            store,
+            url,
+            "end of the hold, with w.priority = 0 AND w.id >= the first pending id",
+            "w.priority = 0 AND w.id >= " + floor + " AND ",
+            false));
+    return plans;
+  }
+
+  /**
+   * EXPLAIN (ANALYZE, BUFFERS) of the store's own claim for 16 rows (the consumer's concurrency
+   * here asks at most that many) in a transaction rolled back: it locks a few live rows for a
+   * moment, which the consumer skips, and claims nothing. {@code walkCondition} is put first in the
+   * walk's WHERE; {@code full} prints the whole plan, else the walk and the totals.
+   */
+  private static String explainClaim(
+      JdbcStore store, String url, String when, String walkCondition, boolean full)
+      throws SQLException {
+    QueueStatements.Statement claim = QueueStatements.of(store).claim();
+    Map<String, Object> values =
+        QueueStatements.claimValues(
+            QUEUE, 16, "explain", UUID.randomUUID().toString(), Duration.ofSeconds(30));
+    String text = claim.jdbcText(values);
+    if (!walkCondition.isEmpty()) {
+      String walk = "WHERE w.queue = ";
+      if (!text.contains(walk)) {
+        throw new IllegalStateException("the claim no longer has '" + walk + "'");
+      }
+      int at = text.indexOf(walk);
+      text =
+          text.substring(0, at) + "WHERE " + walkCondition + text.substring(at + "WHERE ".length());
+    }
+    StringBuilder plan =
+        new StringBuilder("EXPLAIN (ANALYZE, BUFFERS) of the claim (max 16), " + when + ":\n");
+    try (Connection c = DriverManager.getConnection(url)) {
+      c.setAutoCommit(false);
+      try (PreparedStatement s = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS) " + text)) {
+        claim.bind(s, values);
+        boolean inWalk = false;
+        try (ResultSet rows = s.executeQuery()) {
+          while (rows.next()) {
+            String line = rows.getString(1);
+            if (line.contains("CTE walked")) {
+              inWalk = true;
+            } else if (line.contains("CTE heads")) {
+              inWalk = false;
+            }
+            if (full
+                || inWalk
+                || line.startsWith("Update on")
+                || line.startsWith("Execution Time")
+                || line.startsWith("Planning Time")) {
+              plan.append("    ").append(line).append('\n');
+            }
+          }
+        }
+      } finally {
+        c.rollback();
+      }
+    }
+    return plan.toString();
+  }
+
+  private static void print(List<Window> windows, List<String> plans) {
+    System.out.println();
+    System.out.println(
+        "| window (s) | phase | produced/s | completed/s | completion | pickup p50 | pickup p99"
+            + " | backlog | dead tuples | table | claim index |");
+    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for (Window window : windows) {
+      System.out.println(timelineRow(window));
+    }
+    System.out.println();
+    System.out.println(
+        "| phase | seconds | produced/s | completed/s | completion | pickup p50 | pickup p99"
+            + " | dead tuples at end (most) | table at end | claim index at end |");
+    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for (Phase phase : Phase.values()) {
+      PhaseSummary s = XminFigures.summarize(phase, windows);
+      if (s == null) {
+        continue;
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %.0f | %s | %s | %.1f %% | %s | %s | %s (%s) | %s | %s |%n",
+          phase.label,
+          s.seconds(),
+          count(s.producedPerSecond()),
+          count(s.completedPerSecond()),
+          s.completion() * 100,
+          msOf(s.p50()),
+          msOf(s.p99()),
+          count(s.deadTuplesEnd()),
+          count(s.deadTuplesMax()),
+          mib(s.tableBytesEnd()),
+          mib(s.claimIndexBytesEnd()));
+    }
+    for (String plan : plans) {
+      System.out.println();
+      System.out.print(plan);
+    }
+  }
+
+  private static String timelineRow(Window w) {
+    return String.format(
+        Locale.ROOT,
+        "| %.0f–%.0f | %s | %s | %s | %.1f %% | %s | %s | %s | %s | %s | %s |",
+        w.startSeconds(),
+        w.startSeconds() + w.seconds(),
+        w.phase().label,
+        count(w.produced() / w.seconds()),
+        count(w.completed() / w.seconds()),
+        w.completion() * 100,
+        msOf(w.p50()),
+        msOf(w.p99()),
+        count(w.backlog()),
+        count(w.deadTuples()),
+        mib(w.tableBytes()),
+        mib(w.claimIndexBytes()));
+  }
+
+  private static String msOf(long nanos) {
+    return String.format(Locale.ROOT, "%,.1f ms", nanos / 1e6);
+  }
+
+  private static String mib(long bytes) {
+    return bytes < 0 ? "?" : String.format(Locale.ROOT, "%,.1f MiB", bytes / (1024.0 * 1024));
+  }
+}
