@@ -180,7 +180,12 @@ final class XminRuns {
                   case RECOVERY -> settings.recovery();
                 };
             if (phase == Phase.HELD) {
-              plans.add(explainClaim(store, url, "end of the clean phase", "", true));
+              next =
+                  gap(
+                      current,
+                      next,
+                      () ->
+                          plans.add(explainClaim(store, url, "end of the clean phase", "", true)));
               holder = DriverManager.getConnection(url);
               holder.setAutoCommit(false);
               try (Statement s = holder.createStatement();
@@ -190,6 +195,8 @@ final class XminRuns {
                     Locale.ROOT, "xmin held: transaction %d open, idle%n", r.getLong(1));
               }
             } else if (phase == Phase.RECOVERY && holder != null) {
+              // The plans while held, at the end of the hold, when the most dead entries lie ahead.
+              next = gap(current, next, () -> plans.addAll(explainHeld(store, url, table)));
               holder.rollback();
               holder.close();
               holder = null;
@@ -198,12 +205,6 @@ final class XminRuns {
             long phaseEnd = next + length.toNanos();
             while (next < phaseEnd) {
               long windowEnd = Math.min(phaseEnd, next + windowNanos);
-              boolean lastOfHold = phase == Phase.HELD && windowEnd == phaseEnd;
-              if (lastOfHold && windowEnd - next > 2_000_000_000L) {
-                // The plan while held, late in the hold, when the most dead entries lie ahead.
-                sleepUntil(windowEnd - 2_000_000_000L);
-                plans.addAll(explainHeld(store, url, table));
-              }
               sleepUntil(windowEnd);
               Counting closed = current.getAndSet(new Counting());
               TableState state = tableState(monitor, prefix, table);
@@ -255,6 +256,26 @@ final class XminRuns {
     System.out.println("Load average at the end: " + loadAverage() + ".");
     System.out.println(verdict.line());
     return verdict;
+  }
+
+  interface Step {
+    void run() throws SQLException;
+  }
+
+  /**
+   * Runs {@code step} (the EXPLAINs) between two windows: what is produced and handled meanwhile
+   * counts in the totals (the backlog) but in no window, and the next window starts after it.
+   *
+   * @return when the next window starts
+   */
+  private static long gap(AtomicReference<Counting> current, long from, Step step)
+      throws SQLException {
+    step.run();
+    current.set(new Counting());
+    long now = System.nanoTime();
+    System.err.printf(
+        Locale.ROOT, "  (%.1f s for the EXPLAINs, in no window)%n", (now - from) / 1e9);
+    return now;
   }
 
   /** Sends {@code rate} a second on a fixed schedule, in one {@code enqueueAll} per tick. */
