@@ -42,6 +42,7 @@ final class XminFigures {
    *
    * @param startSeconds seconds since the first phase began
    * @param backlog produced so far minus completed so far, at the window's end
+   * @param vacuum the table's vacuums so far and the one running at the window's end, in words
    */
   record Window(
       Phase phase,
@@ -53,7 +54,8 @@ final class XminFigures {
       long deadTuples,
       long tableBytes,
       long claimIndexBytes,
-      long backlog) {
+      long backlog,
+      String vacuum) {
 
     double completion() {
       return produced == 0 ? 1.0 : (double) completed / produced;

@@ -132,7 +132,8 @@ final class XminRuns {
   }
 
   /** The table's state from the statistics views, read at a window's end. */
-  private record TableState(long deadTuples, long tableBytes, long claimIndexBytes) {}
+  private record TableState(
+      long deadTuples, long tableBytes, long claimIndexBytes, String vacuum) {}
 
   private static Verdict steady(String url, TablePrefix prefix, double rate, Settings settings)
       throws Exception {
@@ -219,7 +220,8 @@ final class XminRuns {
                       state.deadTuples(),
                       state.tableBytes(),
                       state.claimIndexBytes(),
-                      producedTotal.get() - completedTotal.get());
+                      producedTotal.get() - completedTotal.get(),
+                      state.vacuum());
               windows.add(window);
               System.err.println("  " + timelineRow(window) + " load " + loadAverage());
               if (window.completed() == 0 && window.backlog() > 0) {
@@ -375,15 +377,24 @@ final class XminRuns {
       throws SQLException {
     try (PreparedStatement s =
         monitor.prepareStatement(
-            "SELECT n_dead_tup, pg_total_relation_size(relid),"
-                + " pg_relation_size(to_regclass(?)) FROM pg_stat_user_tables WHERE relname = ?")) {
+            "SELECT t.n_dead_tup, pg_total_relation_size(t.relid),"
+                + " pg_relation_size(to_regclass(?)), t.autovacuum_count + t.vacuum_count,"
+                + " p.phase, round(100.0 * p.heap_blks_scanned / nullif(p.heap_blks_total, 0))"
+                + " FROM pg_stat_user_tables t"
+                + " LEFT JOIN pg_stat_progress_vacuum p ON p.relid = t.relid"
+                + " WHERE t.relname = ?")) {
       s.setString(1, prefix.table("messages_claim"));
       s.setString(2, table);
       try (ResultSet r = s.executeQuery()) {
         if (!r.next()) {
-          return new TableState(-1, -1, -1);
+          return new TableState(-1, -1, -1, "?");
         }
-        return new TableState(r.getLong(1), r.getLong(2), r.getLong(3));
+        String running = r.getString(5);
+        String vacuum =
+            r.getLong(4)
+                + " done"
+                + (running == null ? "" : ", running: " + running + " " + r.getString(6) + " %");
+        return new TableState(r.getLong(1), r.getLong(2), r.getLong(3), vacuum);
       }
     }
   }
@@ -494,8 +505,8 @@ final class XminRuns {
     System.out.println();
     System.out.println(
         "| window (s) | phase | produced/s | completed/s | completion | pickup p50 | pickup p99"
-            + " | backlog | dead tuples | table | claim index |");
-    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+            + " | backlog | dead tuples | table | claim index | vacuums |");
+    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (Window window : windows) {
       System.out.println(timelineRow(window));
     }
@@ -533,7 +544,7 @@ final class XminRuns {
   private static String timelineRow(Window w) {
     return String.format(
         Locale.ROOT,
-        "| %.0f–%.0f | %s | %s | %s | %.1f %% | %s | %s | %s | %s | %s | %s |",
+        "| %.0f–%.0f | %s | %s | %s | %.1f %% | %s | %s | %s | %s | %s | %s | %s |",
         w.startSeconds(),
         w.startSeconds() + w.seconds(),
         w.phase().label,
@@ -545,7 +556,8 @@ final class XminRuns {
         count(w.backlog()),
         count(w.deadTuples()),
         mib(w.tableBytes()),
-        mib(w.claimIndexBytes()));
+        mib(w.claimIndexBytes()),
+        w.vacuum());
   }
 
   private static String msOf(long nanos) {

@@ -19,7 +19,7 @@ class XminFiguresTest {
       Phase phase, double start, long produced, long completed, long waitMs) {
     long[] waits = new long[(int) completed];
     java.util.Arrays.fill(waits, waitMs * MS);
-    return new Window(phase, start, 10, produced, completed, waits, 0, 0, 0, 0);
+    return new Window(phase, start, 10, produced, completed, waits, 0, 0, 0, 0, "");
   }
 
   @Test
@@ -28,7 +28,7 @@ class XminFiguresTest {
         List.of(
             window(Phase.SETTLE, 0, 100, 1, 5_000),
             window(Phase.CLEAN, 10, 100, 100, 2),
-            new Window(Phase.CLEAN, 20, 10, 100, 80, fill(80, 4), 7, 1024, 512, 20));
+            new Window(Phase.CLEAN, 20, 10, 100, 80, fill(80, 4), 7, 1024, 512, 20, ""));
     PhaseSummary clean = XminFigures.summarize(Phase.CLEAN, windows);
 
     assertThat(clean.seconds()).isEqualTo(20);
