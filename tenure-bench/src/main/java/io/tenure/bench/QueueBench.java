@@ -45,7 +45,11 @@ import java.util.stream.Collectors;
  * <p>Usage: {@code QueueBench [--messages 100000] [--scheduler-messages N] [--rounds 3]
  * [--concurrency 8,16,32,64] [--threads 8,16,32,64] [--postgres URL] [--sqlite sqlite:/tmp/qb.db]
  * [--mariadb URL]}; {@code --threads} are db-scheduler's, each of which takes a connection
- * (PostgreSQL allows 100 by default).
+ * (PostgreSQL allows 100 by default). {@code --only xmin [--rate R] [--load 0.7] [--settle-seconds
+ * 10] [--phase-seconds 60] [--hold-seconds 300] [--recovery-seconds 120] [--window-seconds 10]}:
+ * the queue while a transaction holds PostgreSQL's xmin horizon back ({@link XminRuns}; {@code
+ * --messages} pre-fills the drain that measures the rate, the first {@code --concurrency} is the
+ * consumer's).
  */
 public final class QueueBench {
   /** Tenure consumer concurrencies and db-scheduler thread counts tried, unless given. */

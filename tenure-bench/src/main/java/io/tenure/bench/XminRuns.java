@@ -103,6 +103,18 @@ final class XminRuns {
         settings.recovery().toSeconds(),
         settings.window().toSeconds(),
         loadAverage());
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SHOW autovacuum")) {
+      r.next();
+      System.out.println(
+          "autovacuum = "
+              + r.getString(1)
+              + (r.getString(1).equals("on")
+                  ? "."
+                  : ": no phase is vacuumed; only the scans' own marking of dead index entries"
+                      + " (which a held xmin stops) keeps the claim's walk short."));
+    }
     TablePrefix prefix = freshPrefix();
     try {
       return steady(url, prefix, rate, settings);
