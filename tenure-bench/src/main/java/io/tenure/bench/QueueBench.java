@@ -46,10 +46,10 @@ import java.util.stream.Collectors;
  * [--concurrency 8,16,32,64] [--threads 8,16,32,64] [--postgres URL] [--sqlite sqlite:/tmp/qb.db]
  * [--mariadb URL]}; {@code --threads} are db-scheduler's, each of which takes a connection
  * (PostgreSQL allows 100 by default). {@code --only xmin [--rate R] [--load 0.7] [--settle-seconds
- * 10] [--phase-seconds 60] [--hold-seconds 300] [--recovery-seconds 120] [--window-seconds 10]}:
- * the queue while a transaction holds PostgreSQL's xmin horizon back ({@link XminRuns}; {@code
- * --messages} pre-fills the drain that measures the rate, the first {@code --concurrency} is the
- * consumer's).
+ * 10] [--phase-seconds 60] [--hold-seconds 300] [--recovery-seconds 120] [--window-seconds 10]
+ * [--vacuum-seconds 0]}: the queue while a transaction holds PostgreSQL's xmin horizon back ({@link
+ * XminRuns}; {@code --messages} pre-fills the drain that measures the rate, the first {@code
+ * --concurrency} is the consumer's).
  */
 public final class QueueBench {
   /** Tenure consumer concurrencies and db-scheduler thread counts tried, unless given. */
@@ -124,6 +124,7 @@ public final class QueueBench {
     int recoverySeconds = 120;
     int windowSeconds = 10;
     int settleSeconds = 10;
+    int vacuumSeconds = 0;
     for (int i = 0; i < args.length; i += 2) {
       switch (args[i]) {
         case "--messages" -> messages = Integer.parseInt(args[i + 1]);
@@ -142,6 +143,7 @@ public final class QueueBench {
         case "--recovery-seconds" -> recoverySeconds = Integer.parseInt(args[i + 1]);
         case "--window-seconds" -> windowSeconds = Integer.parseInt(args[i + 1]);
         case "--settle-seconds" -> settleSeconds = Integer.parseInt(args[i + 1]);
+        case "--vacuum-seconds" -> vacuumSeconds = Integer.parseInt(args[i + 1]);
         default ->
             throw new IllegalArgumentException(
                 "unknown option "
@@ -150,7 +152,7 @@ public final class QueueBench {
                     + " [--scheduler-messages N] [--rounds 3] [--concurrency 8,16,32,64] [--threads 8,16,32,64]"
                     + " [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup|backlog|stats|limits|xmin]"
                     + " [--rate MSG_PER_S] [--load 0.7] [--phase-seconds 60] [--hold-seconds 300]"
-                    + " [--recovery-seconds 120] [--window-seconds 10] [--settle-seconds 10]");
+                    + " [--recovery-seconds 120] [--window-seconds 10] [--settle-seconds 10] [--vacuum-seconds 0]");
       }
     }
     if (messages < 1) {
@@ -197,7 +199,8 @@ public final class QueueBench {
                 Duration.ofSeconds(settleSeconds),
                 Duration.ofSeconds(phaseSeconds),
                 Duration.ofSeconds(holdSeconds),
-                Duration.ofSeconds(recoverySeconds)));
+                Duration.ofSeconds(recoverySeconds),
+                Duration.ofSeconds(vacuumSeconds)));
       }
       default ->
           throw new IllegalArgumentException(

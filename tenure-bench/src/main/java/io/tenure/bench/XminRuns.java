@@ -62,7 +62,8 @@ final class XminRuns {
       Duration settle,
       Duration clean,
       Duration hold,
-      Duration recovery) {}
+      Duration recovery,
+      Duration vacuumEvery) {}
 
   private XminRuns() {}
 
@@ -112,8 +113,14 @@ final class XminRuns {
               + r.getString(1)
               + (r.getString(1).equals("on")
                   ? "."
-                  : ": no phase is vacuumed; only the scans' own marking of dead index entries"
+                  : ": nothing vacuums the table but --vacuum-seconds; only the scans' own marking of dead index entries"
                       + " (which a held xmin stops) keeps the claim's walk short."));
+    }
+    if (!settings.vacuumEvery().isZero()) {
+      System.out.printf(
+          Locale.ROOT,
+          "The benchmark runs VACUUM of the messages table itself every %d s.%n",
+          settings.vacuumEvery().toSeconds());
     }
     TablePrefix prefix = freshPrefix();
     try {
@@ -178,6 +185,8 @@ final class XminRuns {
       node.start();
       Producer producer = new Producer(queue, rate, current, producedTotal);
       Thread producing = Thread.ofPlatform().name("xmin-producer").start(producer);
+      Vacuumer vacuumer = new Vacuumer(url, table, settings.vacuumEvery());
+      Thread vacuuming = Thread.ofPlatform().daemon().name("xmin-vacuum").start(vacuumer);
       long begin = System.nanoTime();
       try {
         long windowNanos = settings.window().toNanos();
@@ -251,6 +260,9 @@ final class XminRuns {
       } finally {
         producer.stop();
         producing.join();
+        vacuumer.stop();
+        vacuuming.interrupt();
+        vacuuming.join();
         node.close();
       }
     }
@@ -290,6 +302,61 @@ final class XminRuns {
     System.err.printf(
         Locale.ROOT, "  (%.1f s for the EXPLAINs, in no window)%n", (now - from) / 1e9);
     return now;
+  }
+
+  /**
+   * Where the server's autovacuum is off (the development machine's CI configuration), runs {@code
+   * VACUUM} of the messages table every {@code every} (zero: never), as a brisk autovacuum would.
+   */
+  private static final class Vacuumer implements Runnable {
+    private final String url;
+    private final String table;
+    private final Duration every;
+    private volatile boolean stopped;
+    private volatile Statement running;
+
+    Vacuumer(String url, String table, Duration every) {
+      this.url = url;
+      this.table = table;
+      this.every = every;
+    }
+
+    /** Stops, cancelling a VACUUM under way. */
+    void stop() {
+      stopped = true;
+      Statement statement = running;
+      if (statement != null) {
+        try {
+          statement.cancel();
+        } catch (SQLException e) {
+          // it ends with its connection
+        }
+      }
+    }
+
+    @Override
+    public void run() {
+      if (every.isZero()) {
+        return;
+      }
+      try (Connection c = DriverManager.getConnection(url);
+          Statement s = c.createStatement()) {
+        running = s;
+        while (!stopped) {
+          Thread.sleep(every);
+          long start = System.nanoTime();
+          s.execute("VACUUM " + table);
+          System.err.printf(
+              Locale.ROOT, "  (VACUUM took %.1f s)%n", (System.nanoTime() - start) / 1e9);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (SQLException e) {
+        if (!stopped) {
+          System.err.println("  vacuum stopped: " + e.getMessage());
+        }
+      }
+    }
   }
 
   /** Sends {@code rate} a second on a fixed schedule, in one {@code enqueueAll} per tick. */
