@@ -15,7 +15,6 @@ import io.tenure.bench.XminFigures.PhaseSummary;
 import io.tenure.bench.XminFigures.Verdict;
 import io.tenure.bench.XminFigures.Window;
 import io.tenure.jdbc.JdbcStore;
-import io.tenure.jdbc.QueueStatements;
 import io.tenure.spi.TablePrefix;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -28,8 +27,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -207,7 +204,8 @@ final class XminRuns {
                       current,
                       next,
                       () ->
-                          plans.add(explainClaim(store, url, "end of the clean phase", "", true)));
+                          plans.add(
+                              XminPlans.claim(store, url, "end of the clean phase", "", true)));
               holder = DriverManager.getConnection(url);
               holder.setAutoCommit(false);
               try (Statement s = holder.createStatement();
@@ -218,7 +216,7 @@ final class XminRuns {
               }
             } else if (phase == Phase.RECOVERY && holder != null) {
               // The plans while held, at the end of the hold, when the most dead entries lie ahead.
-              next = gap(current, next, () -> plans.addAll(explainHeld(store, url, table)));
+              next = gap(current, next, () -> plans.addAll(XminPlans.held(store, url, table)));
               holder.rollback();
               holder.close();
               holder = null;
@@ -244,7 +242,7 @@ final class XminRuns {
                       producedTotal.get() - completedTotal.get(),
                       state.vacuum());
               windows.add(window);
-              System.err.println("  " + timelineRow(window) + " load " + loadAverage());
+              System.err.println("  " + XminReport.row(window) + " load " + loadAverage());
               if (window.completed() == 0 && window.backlog() > 0) {
                 System.err.print(activity(monitor));
               }
@@ -268,7 +266,7 @@ final class XminRuns {
     }
     // Late additions (a handler that read the window just before it closed) are in the windows
     // now; the timeline printed as it ran may miss a few.
-    print(windows, plans);
+    XminReport.print(windows, plans);
     Verdict verdict = XminFigures.verdict(windows);
     System.out.println();
     PhaseSummary clean = XminFigures.summarize(Phase.CLEAN, windows);
@@ -476,174 +474,5 @@ final class XminRuns {
         return new TableState(r.getLong(1), r.getLong(2), r.getLong(3), vacuum);
       }
     }
-  }
-
-  /**
-   * Late in the hold: the store's claim, then the same claim told where the queue's first pending
-   * row is (a low-water mark the store does not keep): once as a condition on the index entries,
-   * once as a seek (the one priority this run uses). What a claim that need not walk the dead
-   * entries from the head would cost.
-   */
-  private static List<String> explainHeld(JdbcStore store, String url, String table)
-      throws SQLException {
-    List<String> plans = new ArrayList<>();
-    plans.add(explainClaim(store, url, "end of the hold", "", true));
-    long start = System.nanoTime();
-    long floor;
-    try (Connection c = DriverManager.getConnection(url);
-        Statement s = c.createStatement();
-        ResultSet r =
-            s.executeQuery(
-                "SELECT min(id) FROM "
-                    + table
-                    + " WHERE queue = '"
-                    + QUEUE
-                    + "'"
-                    + " AND status = 'PENDING'")) {
-      r.next();
-      floor = r.getLong(1);
-    }
-    String found =
-        String.format(
-            Locale.ROOT,
-            "the first pending id (%,d) found by min(id) in %,.1f ms",
-            floor,
-            (System.nanoTime() - start) / 1e6);
-    plans.add(
-        explainClaim(
-            store,
-            url,
-            "end of the hold, with w.id >= the first pending id (" + found + ")",
-            "w.id >= " + floor + " AND ",
-            false));
-    plans.add(
-        explainClaim(
-            store,
-            url,
-            "end of the hold, with w.priority = 0 AND w.id >= the first pending id",
-            "w.priority = 0 AND w.id >= " + floor + " AND ",
-            false));
-    return plans;
-  }
-
-  /**
-   * EXPLAIN (ANALYZE, BUFFERS) of the store's own claim for 16 rows (the consumer's concurrency
-   * here asks at most that many) in a transaction rolled back: it locks a few live rows for a
-   * moment, which the consumer skips, and claims nothing. {@code walkCondition} is put first in the
-   * walk's WHERE; {@code full} prints the whole plan, else the walk and the totals.
-   */
-  private static String explainClaim(
-      JdbcStore store, String url, String when, String walkCondition, boolean full)
-      throws SQLException {
-    QueueStatements.Statement claim = QueueStatements.of(store).claim();
-    Map<String, Object> values =
-        QueueStatements.claimValues(
-            QUEUE, 16, "explain", UUID.randomUUID().toString(), Duration.ofSeconds(30));
-    String text = claim.jdbcText(values);
-    if (!walkCondition.isEmpty()) {
-      String walk = "WHERE w.queue = ";
-      if (!text.contains(walk)) {
-        throw new IllegalStateException("the claim no longer has '" + walk + "'");
-      }
-      int at = text.indexOf(walk);
-      text =
-          text.substring(0, at) + "WHERE " + walkCondition + text.substring(at + "WHERE ".length());
-    }
-    StringBuilder plan =
-        new StringBuilder("EXPLAIN (ANALYZE, BUFFERS) of the claim (max 16), " + when + ":\n");
-    try (Connection c = DriverManager.getConnection(url)) {
-      c.setAutoCommit(false);
-      try (PreparedStatement s = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS) " + text)) {
-        claim.bind(s, values);
-        boolean inWalk = false;
-        try (ResultSet rows = s.executeQuery()) {
-          while (rows.next()) {
-            String line = rows.getString(1);
-            if (line.contains("CTE walked")) {
-              inWalk = true;
-            } else if (line.contains("CTE heads")) {
-              inWalk = false;
-            }
-            if (full
-                || inWalk
-                || line.startsWith("Update on")
-                || line.startsWith("Execution Time")
-                || line.startsWith("Planning Time")) {
-              plan.append("    ").append(line).append('\n');
-            }
-          }
-        }
-      } finally {
-        c.rollback();
-      }
-    }
-    return plan.toString();
-  }
-
-  private static void print(List<Window> windows, List<String> plans) {
-    System.out.println();
-    System.out.println(
-        "| window (s) | phase | produced/s | completed/s | completion | pickup p50 | pickup p99"
-            + " | backlog | dead tuples | table | claim index | vacuums |");
-    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-    for (Window window : windows) {
-      System.out.println(timelineRow(window));
-    }
-    System.out.println();
-    System.out.println(
-        "| phase | seconds | produced/s | completed/s | completion | pickup p50 | pickup p99"
-            + " | dead tuples at end (most) | table at end | claim index at end |");
-    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-    for (Phase phase : Phase.values()) {
-      PhaseSummary s = XminFigures.summarize(phase, windows);
-      if (s == null) {
-        continue;
-      }
-      System.out.printf(
-          Locale.ROOT,
-          "| %s | %.0f | %s | %s | %.1f %% | %s | %s | %s (%s) | %s | %s |%n",
-          phase.label,
-          s.seconds(),
-          count(s.producedPerSecond()),
-          count(s.completedPerSecond()),
-          s.completion() * 100,
-          msOf(s.p50()),
-          msOf(s.p99()),
-          count(s.deadTuplesEnd()),
-          count(s.deadTuplesMax()),
-          mib(s.tableBytesEnd()),
-          mib(s.claimIndexBytesEnd()));
-    }
-    for (String plan : plans) {
-      System.out.println();
-      System.out.print(plan);
-    }
-  }
-
-  private static String timelineRow(Window w) {
-    return String.format(
-        Locale.ROOT,
-        "| %.0f–%.0f | %s | %s | %s | %.1f %% | %s | %s | %s | %s | %s | %s | %s |",
-        w.startSeconds(),
-        w.startSeconds() + w.seconds(),
-        w.phase().label,
-        count(w.produced() / w.seconds()),
-        count(w.completed() / w.seconds()),
-        w.completion() * 100,
-        msOf(w.p50()),
-        msOf(w.p99()),
-        count(w.backlog()),
-        count(w.deadTuples()),
-        mib(w.tableBytes()),
-        mib(w.claimIndexBytes()),
-        w.vacuum());
-  }
-
-  private static String msOf(long nanos) {
-    return String.format(Locale.ROOT, "%,.1f ms", nanos / 1e6);
-  }
-
-  private static String mib(long bytes) {
-    return bytes < 0 ? "?" : String.format(Locale.ROOT, "%,.1f MiB", bytes / (1024.0 * 1024));
   }
 }
