@@ -10,7 +10,12 @@
 #                                                                           latency alone, --rounds times;
 #                                                                           --only stats --messages 1000000:
 #                                                                           Queue.stats() before and now on a
-#                                                                           table with that many dead tuples)
+#                                                                           table with that many dead tuples;
+#                                                                           --only xmin [--rate R] [--load 0.7]
+#                                                                           [--phase-seconds 60] [--hold-seconds 300]
+#                                                                           [--recovery-seconds 120]: a steady
+#                                                                           producer while a transaction holds
+#                                                                           PostgreSQL's xmin horizon back)
 #   scripts/bench.sh schedules [--schedules 1000] [--interval 10] [--periods 3]
 #                              [--stores postgres,sqlite,mariadb] [--postgres URL] [--sqlite sqlite:PATH]
 #                              [--mariadb URL]                           schedule fire lag, slots spread

@@ -45,7 +45,11 @@ import java.util.stream.Collectors;
  * <p>Usage: {@code QueueBench [--messages 100000] [--scheduler-messages N] [--rounds 3]
  * [--concurrency 8,16,32,64] [--threads 8,16,32,64] [--postgres URL] [--sqlite sqlite:/tmp/qb.db]
  * [--mariadb URL]}; {@code --threads} are db-scheduler's, each of which takes a connection
- * (PostgreSQL allows 100 by default).
+ * (PostgreSQL allows 100 by default). {@code --only xmin [--rate R] [--load 0.7] [--settle-seconds
+ * 10] [--phase-seconds 60] [--hold-seconds 300] [--recovery-seconds 120] [--window-seconds 10]
+ * [--vacuum-seconds 0]}: the queue while a transaction holds PostgreSQL's xmin horizon back ({@link
+ * XminRuns}; {@code --messages} pre-fills the drain that measures the rate, the first {@code
+ * --concurrency} is the consumer's).
  */
 public final class QueueBench {
   /** Tenure consumer concurrencies and db-scheduler thread counts tried, unless given. */
@@ -113,6 +117,14 @@ public final class QueueBench {
     String mariadb = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
     List<Integer> concurrencies = CONCURRENCIES;
     List<Integer> threads = CONCURRENCIES;
+    double rate = 0;
+    double load = 0.7;
+    int phaseSeconds = 60;
+    int holdSeconds = 300;
+    int recoverySeconds = 120;
+    int windowSeconds = 10;
+    int settleSeconds = 10;
+    int vacuumSeconds = 0;
     for (int i = 0; i < args.length; i += 2) {
       switch (args[i]) {
         case "--messages" -> messages = Integer.parseInt(args[i + 1]);
@@ -124,13 +136,23 @@ public final class QueueBench {
         case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
         case "--scheduler-messages" -> schedulerMessages = Integer.parseInt(args[i + 1]);
         case "--only" -> only = args[i + 1];
+        case "--rate" -> rate = Double.parseDouble(args[i + 1]);
+        case "--load" -> load = Double.parseDouble(args[i + 1]);
+        case "--phase-seconds" -> phaseSeconds = Integer.parseInt(args[i + 1]);
+        case "--hold-seconds" -> holdSeconds = Integer.parseInt(args[i + 1]);
+        case "--recovery-seconds" -> recoverySeconds = Integer.parseInt(args[i + 1]);
+        case "--window-seconds" -> windowSeconds = Integer.parseInt(args[i + 1]);
+        case "--settle-seconds" -> settleSeconds = Integer.parseInt(args[i + 1]);
+        case "--vacuum-seconds" -> vacuumSeconds = Integer.parseInt(args[i + 1]);
         default ->
             throw new IllegalArgumentException(
                 "unknown option "
                     + args[i]
                     + "; use [--messages N]"
                     + " [--scheduler-messages N] [--rounds 3] [--concurrency 8,16,32,64] [--threads 8,16,32,64]"
-                    + " [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup|backlog|stats|limits]");
+                    + " [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup|backlog|stats|limits|xmin]"
+                    + " [--rate MSG_PER_S] [--load 0.7] [--phase-seconds 60] [--hold-seconds 300]"
+                    + " [--recovery-seconds 120] [--window-seconds 10] [--settle-seconds 10] [--vacuum-seconds 0]");
       }
     }
     if (messages < 1) {
@@ -159,9 +181,30 @@ public final class QueueBench {
         bench.printVersions();
         StatsRuns.run(postgres, sqlite, mariadb, messages);
       }
+      case "xmin" -> {
+        bench.printVersions();
+        if (windowSeconds < 1 || phaseSeconds < windowSeconds || holdSeconds < windowSeconds) {
+          throw new IllegalArgumentException(
+              "--window-seconds must be at least 1 and the clean and held phases at least one"
+                  + " window long");
+        }
+        XminRuns.run(
+            postgres,
+            new XminRuns.Settings(
+                rate,
+                load,
+                concurrencies.get(0),
+                messages,
+                Duration.ofSeconds(windowSeconds),
+                Duration.ofSeconds(settleSeconds),
+                Duration.ofSeconds(phaseSeconds),
+                Duration.ofSeconds(holdSeconds),
+                Duration.ofSeconds(recoverySeconds),
+                Duration.ofSeconds(vacuumSeconds)));
+      }
       default ->
           throw new IllegalArgumentException(
-              "--only must be all, pickup, backlog, stats or limits, got " + only);
+              "--only must be all, pickup, backlog, stats, limits or xmin, got " + only);
     }
   }
 
