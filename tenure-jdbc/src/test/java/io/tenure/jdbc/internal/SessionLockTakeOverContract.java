@@ -6,32 +6,47 @@ import io.tenure.DemotionReason;
 import io.tenure.NodeListener;
 import io.tenure.TenureNode;
 import io.tenure.jdbc.JdbcFixture;
+import io.tenure.spi.LeaseStore;
+import io.tenure.spi.LeaseStore.SessionLock.Hold;
 import io.tenure.spi.Store;
 import io.tenure.spi.TablePrefix;
 import io.tenure.tck.Await;
 import io.tenure.tck.FaultyStore;
 import io.tenure.tck.LeaderOverlaps;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * PostgreSQL's fast take-over (SPEC §4.7) with the leader's real lock session killed by {@code
- * pg_terminate_backend}, as an operator or a connection proxy would: the standby takes over only
- * once the old leader can no longer believe it leads, so no two nodes answer {@code isLeader()} at
- * once, and there is exactly one leader change.
+ * The fast take-over (SPEC §4.7) with the leader's real lock session killed from another session,
+ * as an operator or a connection proxy would: the standby takes over only once the old leader can
+ * no longer believe it leads, so no two nodes answer {@code isLeader()} at once, and there is
+ * exactly one leader change. One subclass per database whose session lock is a database session's
+ * (PostgreSQL, MariaDB/MySQL); SQLite's lock is its process's ({@code SqliteFileLockTest}).
  */
-class PostgresSessionLockTakeOverTest {
+abstract class SessionLockTakeOverContract {
   private static final Duration BOUND = Duration.ofSeconds(20);
+
+  /**
+   * @return the provider's fixture
+   */
+  abstract JdbcFixture fixture();
+
+  /**
+   * @return the id of the session that holds {@code store}'s leader lock, if any, as {@link #kill}
+   *     takes it
+   */
+  abstract OptionalLong lockHolder(Connection connection, JdbcLeaseStore store) throws SQLException;
+
+  /** Ends session {@code id} from {@code connection}, as an operator would. */
+  abstract void kill(Connection connection, long id) throws SQLException;
 
   private JdbcFixture fixture;
   private TablePrefix prefix;
@@ -43,7 +58,7 @@ class PostgresSessionLockTakeOverTest {
 
   @BeforeEach
   void open() {
-    fixture = JdbcFixture.of(JdbcFixture.Kind.POSTGRES);
+    fixture = fixture();
     prefix = fixture.freshPrefix();
     observer = fixture.open(prefix);
   }
@@ -80,38 +95,27 @@ class PostgresSessionLockTakeOverTest {
     return node;
   }
 
-  /** The backend that holds this prefix's leader lock, if any. */
-  private OptionalInt lockHolderPid() throws SQLException {
-    long key = ((JdbcLeaseStore) observer.leases()).sessionLockKey();
-    try (Connection connection = fixture.openConnection().orElseThrow();
-        PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1"
-                    + " AND classid::bigint = ? AND objid::bigint = ?")) {
-      query.setLong(1, key >>> 32);
-      query.setLong(2, key & 0xFFFF_FFFFL);
-      try (ResultSet rows = query.executeQuery()) {
-        return rows.next() ? OptionalInt.of(rows.getInt(1)) : OptionalInt.empty();
-      }
+  /** The session that holds this prefix's leader lock, if any. */
+  private OptionalLong lockHolderPid() throws SQLException {
+    try (Connection connection = fixture.openConnection().orElseThrow()) {
+      return lockHolder(connection, (JdbcLeaseStore) observer.leases());
     }
   }
 
-  private void terminate(int pid) throws SQLException {
-    try (Connection connection = fixture.openConnection().orElseThrow();
-        PreparedStatement kill = connection.prepareStatement("SELECT pg_terminate_backend(?)")) {
-      kill.setInt(1, pid);
-      kill.execute();
+  private void terminate(long pid) throws SQLException {
+    try (Connection connection = fixture.openConnection().orElseThrow()) {
+      kill(connection, pid);
     }
   }
 
-  private int awaitLockHolder() {
-    int[] pid = {0};
+  private long awaitLockHolder() {
+    long[] pid = {0};
     Await.until(
         BOUND,
         "a session holds the leader lock",
         () -> {
           try {
-            OptionalInt holder = lockHolderPid();
+            OptionalLong holder = lockHolderPid();
             holder.ifPresent(p -> pid[0] = p);
             return holder.isPresent();
           } catch (SQLException e) {
@@ -119,6 +123,55 @@ class PostgresSessionLockTakeOverTest {
           }
         });
     return pid[0];
+  }
+
+  private void awaitLockFree() {
+    Await.until(
+        BOUND,
+        "the killed session's lock is free",
+        () -> {
+          try {
+            return lockHolderPid().isEmpty();
+          } catch (SQLException e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  /** L14 with a real kill: a lost session is never reported as kept, even with nobody waiting. */
+  @Test
+  void a_lock_whose_session_was_killed_is_not_kept_but_taken_again_on_a_new_session()
+      throws SQLException {
+    try (LeaseStore.SessionLock lock = observer.leases().sessionLock().orElseThrow()) {
+      assertThat(lock.hold()).isEqualTo(Hold.TAKEN);
+      assertThat(lock.hold()).isEqualTo(Hold.KEPT);
+
+      terminate(awaitLockHolder());
+      awaitLockFree();
+
+      assertThat(lock.hold()).as("its session was lost in between").isEqualTo(Hold.TAKEN);
+      assertThat(lock.hold()).isEqualTo(Hold.KEPT);
+    }
+  }
+
+  /** L14 with a real kill: the freed lock passes on, and the killed holder finds it taken. */
+  @Test
+  void a_killed_sessions_lock_passes_to_the_next_session_and_its_holder_is_refused()
+      throws SQLException {
+    try (LeaseStore.SessionLock first = observer.leases().sessionLock().orElseThrow();
+        LeaseStore.SessionLock second = observer.leases().sessionLock().orElseThrow()) {
+      assertThat(first.hold()).isEqualTo(Hold.TAKEN);
+      assertThat(second.hold()).isEqualTo(Hold.REFUSED);
+
+      terminate(awaitLockHolder());
+      awaitLockFree();
+
+      assertThat(second.hold()).isEqualTo(Hold.TAKEN);
+      assertThat(first.hold())
+          .as("its session was lost, the lock is another's")
+          .isEqualTo(Hold.REFUSED);
+      assertThat(second.hold()).isEqualTo(Hold.KEPT);
+    }
   }
 
   @Test
@@ -133,7 +186,7 @@ class PostgresSessionLockTakeOverTest {
         () -> a.isLeader() && observer.leases().read().sessionLocked());
     TenureNode b = node(fixture.open(prefix), "b");
     b.settings(); // b is now a candidate that watches a's recorded lock
-    int aSession = awaitLockHolder();
+    long aSession = awaitLockHolder();
     // a's lock checks stall (its lock thread is starved, say), so the standby gets the free lock
     // first.
     leaderStore.lockChecksDown(true);
@@ -144,8 +197,8 @@ class PostgresSessionLockTakeOverTest {
         "another session holds the lock",
         () -> {
           try {
-            OptionalInt holder = lockHolderPid();
-            return holder.isPresent() && holder.getAsInt() != aSession;
+            OptionalLong holder = lockHolderPid();
+            return holder.isPresent() && holder.getAsLong() != aSession;
           } catch (SQLException e) {
             throw new IllegalStateException(e);
           }
@@ -170,7 +223,7 @@ class PostgresSessionLockTakeOverTest {
     TenureNode b = node(fixture.open(prefix), "b");
     for (int round = 0; round < 5; round++) {
       long epoch = observer.leases().read().epoch();
-      int holder = awaitLockHolder();
+      long holder = awaitLockHolder();
       Await.until(BOUND, "the lock recorded", () -> observer.leases().read().sessionLocked());
 
       terminate(holder);
@@ -183,16 +236,16 @@ class PostgresSessionLockTakeOverTest {
           () ->
               (a.isLeader() || b.isLeader())
                   && observer.leases().read().sessionLocked()
-                  && lockHolder(holder));
+                  && lockHolderOtherThan(holder));
       assertThat(observer.leases().read().epoch()).isBetween(epoch, epoch + 1);
     }
     assertThat(overlaps.violations()).isEmpty();
   }
 
-  private boolean lockHolder(int notPid) {
+  private boolean lockHolderOtherThan(long notPid) {
     try {
-      OptionalInt pid = lockHolderPid();
-      return pid.isPresent() && pid.getAsInt() != notPid;
+      OptionalLong pid = lockHolderPid();
+      return pid.isPresent() && pid.getAsLong() != notPid;
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
