@@ -98,11 +98,11 @@ public interface LeaseStore {
   boolean recordSessionLock(String nodeId, long epoch);
 
   /**
-   * Takes over the lease from a holder known to be gone (PostgreSQL: its session lock was free for
-   * longer than a live holder takes to notice). <b>L10</b> MUST succeed only on the observed holder
-   * and epoch, and only if that holder recorded the session lock at that epoch ({@link
-   * #recordSessionLock}), and MUST change nothing otherwise, because a free lock says nothing about
-   * a holder that never took it; on success MUST add 1 to the epoch and clear the record ({@code
+   * Takes over the lease from a holder known to be gone (its session lock was free for longer than
+   * a live holder takes to notice). <b>L10</b> MUST succeed only on the observed holder and epoch,
+   * and only if that holder recorded the session lock at that epoch ({@link #recordSessionLock}),
+   * and MUST change nothing otherwise, because a free lock says nothing about a holder that never
+   * took it; on success MUST add 1 to the epoch and clear the record ({@code
    * a_take_over_succeeds_only_on_the_holder_and_epoch_observed}, {@code
    * a_take_over_of_a_holder_that_never_recorded_the_session_lock_changes_nothing}).
    *
@@ -129,20 +129,25 @@ public interface LeaseStore {
   boolean isCurrent(LeaderFence fence);
 
   /**
-   * A crash detector tied to the holder's database session, where the database has one. <b>L13</b>
-   * PostgreSQL MUST return one (a database without such a lock returns empty, and its fail-over
-   * waits for the lease TTL); each call MUST return a lock of its own, so two nodes in one process
-   * compete as two processes would ({@code
-   * a_session_lock_is_held_by_one_session_at_a_time_and_passes_on_when_released}).
+   * A crash detector tied to the holder's database session or process, where the database has one.
+   * <b>L13</b> A store whose database frees a lock when its holder's session or process ends MUST
+   * return one: PostgreSQL, MariaDB/MySQL and SQLite on a file (a store without such a lock returns
+   * empty, and its fail-over waits for the lease TTL). Each call MUST return a lock of its own, so
+   * two nodes in one process compete as two processes would. Asking for one MUST create and change
+   * nothing: whatever the lock needs is made by its first {@link SessionLock#hold()} ({@code
+   * a_session_lock_is_held_by_one_session_at_a_time_and_passes_on_when_released}; SQLite's file:
+   * {@code SqliteFileLockTest}).
    *
-   * @return a new detector (PostgreSQL: a session advisory lock on a dedicated connection), or
-   *     empty; each call returns a lock of its own
+   * @return a new detector (PostgreSQL: a session advisory lock, MariaDB/MySQL: a {@code GET_LOCK}
+   *     named lock, each on a dedicated connection; SQLite: an OS lock on a file beside the
+   *     database), or empty; each call returns a lock of its own
    */
   Optional<SessionLock> sessionLock();
 
   /**
-   * A lock held by a database session and released by the database when that session ends,
-   * including when its process crashes. One per node, used from one thread.
+   * A lock held by a database session (or, for SQLite, by the process) and released by the database
+   * or the operating system when that session or process ends, including when the process crashes.
+   * One per node, used from one thread.
    */
   interface SessionLock extends AutoCloseable {
     /** What {@link #hold()} found. */
@@ -166,8 +171,10 @@ public interface LeaseStore {
      * when the lock was held without a break since the previous call that held it, and {@link
      * Hold#REFUSED} while another session holds it ({@code
      * a_session_lock_is_held_by_one_session_at_a_time_and_passes_on_when_released}; a session
-     * killed under the lock: {@code PostgresSessionLockTakeOverTest}). MUST NOT throw for a
-     * database failure: that is {@link Hold#UNAVAILABLE}.
+     * killed under the lock: {@code PostgresSessionLockTakeOverTest}, {@code
+     * MariaDbSessionLockTakeOverTest}; a process killed under it, and a lock file replaced under
+     * it: {@code SqliteFileLockTest}). MUST NOT throw for a database failure: that is {@link
+     * Hold#UNAVAILABLE}.
      *
      * @return what it found
      */

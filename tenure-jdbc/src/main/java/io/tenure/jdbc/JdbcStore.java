@@ -85,7 +85,10 @@ public final class JdbcStore implements Store {
     this.markers = new JdbcMarkerStore(jdbc, builder.prefix);
     this.membership = new JdbcMembershipStore(jdbc, coordination, builder.prefix);
     this.leases =
-        new JdbcLeaseStore(coordination, builder.prefix, pools.session(), opened.catalog());
+        new JdbcLeaseStore(
+            coordination,
+            builder.prefix,
+            new Dialect.LockSite(pools.session(), opened.catalog(), builder.prefix, opened.file()));
     this.events = new JdbcEventStore(jdbc, builder.prefix);
     this.agents = new JdbcAgentStore(jdbc, builder.prefix, pools.session(), pools.sessionSource());
     this.queues = new io.tenure.jdbc.internal.JdbcQueueStore(jdbc, builder.prefix, pools.session());

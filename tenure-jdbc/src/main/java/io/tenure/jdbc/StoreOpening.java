@@ -6,6 +6,7 @@ import io.tenure.StoreUnavailableException;
 import io.tenure.jdbc.internal.Dialect;
 import io.tenure.jdbc.internal.Dialects;
 import io.tenure.jdbc.internal.Migrator;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
@@ -31,7 +32,8 @@ final class StoreOpening {
       List<HikariDataSource> owned) {}
 
   /** What opening learned from the database. */
-  record Opened(String database, String catalog, int schemaVersion) {}
+  record Opened(
+      String database, String catalog, int schemaVersion, java.util.Optional<Path> file) {}
 
   static Pools pools(JdbcStore.Builder builder) {
     if (builder.dataSource != null) {
@@ -108,7 +110,8 @@ final class StoreOpening {
     return new Opened(
         metadata.getDatabaseProductName() + " " + metadata.getDatabaseProductVersion(),
         catalog,
-        version);
+        version,
+        dialect.databaseFile(connection));
   }
 
   /** The database a missing schema was looked for in, named the way its server names it. */

@@ -275,6 +275,10 @@ public abstract class ClusterComplianceTest extends FixtureSupport {
     Ticker frozen = now::get;
     List<String> demotions = new CopyOnWriteArrayList<>();
     FaultyStore store = new FaultyStore(fixture.open(prefix));
+    // The renewal window alone: a session lock, once its check passed, bounds the trust sooner
+    // (lockTrust, at most half of fenceAfter), and whether that check ran before the cut was a
+    // race.
+    store.lockChecksDown(true);
     TenureNode leader =
         started(
             builder(store, "a")

@@ -34,6 +34,9 @@ public final class FaultyStore implements Store {
   private volatile boolean lockChecksDown;
   private volatile boolean lockFrozen;
 
+  /** Held for the length of every call into the real session lock. */
+  private final Object lockCalls = new Object();
+
   /**
    * @param delegate the real store
    */
@@ -65,6 +68,18 @@ public final class FaultyStore implements Store {
    */
   public void lockChecksDown(boolean down) {
     lockChecksDown = down;
+    awaitLockCalls();
+  }
+
+  /**
+   * Waits for a lock call already past its check of the flags: once a flag is set and this returns,
+   * no call of the node's reaches the real lock (a check in flight could otherwise take the lock
+   * again on a new session just after a test killed the old one).
+   */
+  private void awaitLockCalls() {
+    synchronized (lockCalls) {
+      // entered only once no lock call is in flight
+    }
   }
 
   /**
@@ -74,6 +89,7 @@ public final class FaultyStore implements Store {
    */
   public void freeze(boolean frozen) {
     lockFrozen = frozen;
+    awaitLockCalls();
     heartbeatsDown(frozen);
     leasesDown(frozen);
   }
@@ -243,15 +259,19 @@ public final class FaultyStore implements Store {
                       new SessionLock() {
                         @Override
                         public Hold hold() {
-                          return leasesDown || lockChecksDown || lockFrozen
-                              ? Hold.UNAVAILABLE
-                              : lock.hold();
+                          synchronized (lockCalls) {
+                            return leasesDown || lockChecksDown || lockFrozen
+                                ? Hold.UNAVAILABLE
+                                : lock.hold();
+                          }
                         }
 
                         @Override
                         public void release() {
-                          if (!lockFrozen) {
-                            lock.release();
+                          synchronized (lockCalls) {
+                            if (!lockFrozen) {
+                              lock.release();
+                            }
                           }
                         }
 

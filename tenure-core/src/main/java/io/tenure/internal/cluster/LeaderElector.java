@@ -23,12 +23,12 @@ import org.slf4j.LoggerFactory;
  * safety margin for clock rates. Past the deadline {@link #isLeader()} is false and the demotion
  * fires, whether the watchdog or a caller notices first.
  *
- * <p>Where the store has a session lock (PostgreSQL), a second window applies once the leader has
- * promised candidates that it holds that lock ({@link SessionLockWatch}): it trusts itself only
- * until {@link #lockTrust} after the start of its last check that found the lock held without a
- * break. A candidate that finds the lock free waits longer than that before it takes the lease
- * over, so the two never lead at once, even when the old leader was paused while its session was
- * killed.
+ * <p>Where the store has a session lock (every database provider), a second window applies once the
+ * leader has promised candidates that it holds that lock ({@link SessionLockWatch}): it trusts
+ * itself only until {@link #lockTrust} after the start of its last check that found the lock held
+ * without a break. A candidate that finds the lock free waits longer than that before it takes the
+ * lease over, so the two never lead at once, even when the old leader was paused while its session
+ * was killed.
  */
 final class LeaderElector {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElector.class);

@@ -112,8 +112,13 @@ abstract class DefaultDialect implements Dialect {
   }
 
   @Override
-  public java.util.Optional<io.tenure.spi.LeaseStore.SessionLock> sessionLock(
-      ConnectionSource connections, long key) {
+  public java.util.Optional<io.tenure.spi.LeaseStore.SessionLock> sessionLock(LockSite site) {
+    return java.util.Optional.empty();
+  }
+
+  @Override
+  public java.util.Optional<java.nio.file.Path> databaseFile(Connection connection)
+      throws SQLException {
     return java.util.Optional.empty();
   }
 

@@ -48,11 +48,42 @@ public interface Dialect {
   String plusMicros(String timeColumn, String microsColumn);
 
   /**
-   * @return a session lock for the leader lease, if this database releases locks when the holder's
-   *     session ends; {@code key} names the lock
+   * @return a session lock for the leader lease, if this database releases it when the holder's
+   *     session or process ends (PostgreSQL's advisory lock, MariaDB/MySQL's {@code GET_LOCK}, an
+   *     OS lock on a file beside a SQLite database); empty otherwise, and then fail-over waits for
+   *     the lease to expire
    */
-  java.util.Optional<io.tenure.spi.LeaseStore.SessionLock> sessionLock(
-      ConnectionSource connections, long key);
+  java.util.Optional<io.tenure.spi.LeaseStore.SessionLock> sessionLock(LockSite site);
+
+  /**
+   * Where one store's leader lock lives: the database and table prefix name it on a server, the
+   * database file places it on SQLite.
+   *
+   * @param connections opens connections outside any pool, one per lock
+   * @param database the catalog the tables are in, so that two databases on one server lock apart
+   * @param databaseFile the file behind the database (SQLite); empty for a server or an in-memory
+   *     database
+   */
+  record LockSite(
+      ConnectionSource connections,
+      String database,
+      TablePrefix prefix,
+      java.util.Optional<java.nio.file.Path> databaseFile) {
+
+    /**
+     * @return the lock's 63-bit key: PostgreSQL locks it, MariaDB/MySQL names its lock after it
+     */
+    public long key() {
+      return DefaultDialect.lockKey("tenure:leader:" + database + ":" + prefix.value());
+    }
+  }
+
+  /**
+   * @return the file that holds the database {@code connection} is on (SQLite, from {@code PRAGMA
+   *     database_list}), read without creating anything; empty for a server or an in-memory
+   *     database
+   */
+  java.util.Optional<java.nio.file.Path> databaseFile(Connection connection) throws SQLException;
 
   /** Opens connections that live outside any pool, e.g. for a session lock. */
   @FunctionalInterface

@@ -23,23 +23,19 @@ public final class JdbcLeaseStore implements LeaseStore {
   private final Dialect dialect;
   private final String leases;
   private final String fenceQuery;
-  private final Dialect.ConnectionSource sessionConnections;
-  private final long sessionLockKey;
+  private final Dialect.LockSite lockSite;
 
   /**
    * @param jdbc an executor with its own connections and statement timeout (the coordination pool)
-   * @param sessionConnections opens unpooled connections for the session lock
-   * @param database names the database, so that two databases on one server lock apart
+   * @param lockSite where the leader's session lock lives: unpooled connections, the database and
+   *     prefix that name it, the SQLite file it sits beside
    */
-  public JdbcLeaseStore(
-      Jdbc jdbc, TablePrefix prefix, Dialect.ConnectionSource sessionConnections, String database) {
+  public JdbcLeaseStore(Jdbc jdbc, TablePrefix prefix, Dialect.LockSite lockSite) {
     this.jdbc = jdbc;
     this.dialect = jdbc.dialect();
     this.leases = prefix.table("leases");
     this.fenceQuery = new Fences(dialect, prefix).leaderQuery();
-    this.sessionConnections = sessionConnections;
-    this.sessionLockKey =
-        DefaultDialect.lockKey("tenure:leader:" + database + ":" + prefix.value());
+    this.lockSite = lockSite;
   }
 
   @Override
@@ -190,12 +186,16 @@ public final class JdbcLeaseStore implements LeaseStore {
 
   /** The session lock's key, for tests that find its holder in {@code pg_locks}. */
   long sessionLockKey() {
-    return sessionLockKey;
+    return lockSite.key();
   }
 
+  /**
+   * Creates nothing: a SQLite lock file is created by the first {@link SessionLock#hold()}, which
+   * only a node that can lead makes.
+   */
   @Override
   public Optional<SessionLock> sessionLock() {
-    return dialect.sessionLock(sessionConnections, sessionLockKey);
+    return dialect.sessionLock(lockSite);
   }
 
   private interface Binder {

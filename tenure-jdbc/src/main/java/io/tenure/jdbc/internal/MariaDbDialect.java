@@ -188,6 +188,11 @@ final class MariaDbDialect extends DefaultDialect {
   }
 
   @Override
+  public java.util.Optional<io.tenure.spi.LeaseStore.SessionLock> sessionLock(LockSite site) {
+    return java.util.Optional.of(new MariaDbSessionLock(site.connections(), site.key()));
+  }
+
+  @Override
   public java.util.Optional<String> statementLimit(Connection connection) throws SQLException {
     try (PreparedStatement read = connection.prepareStatement("SELECT @@max_allowed_packet");
         ResultSet rows = read.executeQuery()) {

@@ -59,9 +59,8 @@ final class PostgresDialect extends DefaultDialect {
   }
 
   @Override
-  public java.util.Optional<io.tenure.spi.LeaseStore.SessionLock> sessionLock(
-      ConnectionSource connections, long key) {
-    return java.util.Optional.of(new PostgresSessionLock(connections, key));
+  public java.util.Optional<io.tenure.spi.LeaseStore.SessionLock> sessionLock(LockSite site) {
+    return java.util.Optional.of(new PostgresSessionLock(site.connections(), site.key()));
   }
 
   @Override

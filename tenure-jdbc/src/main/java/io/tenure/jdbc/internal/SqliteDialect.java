@@ -75,6 +75,43 @@ final class SqliteDialect extends DefaultDialect {
   }
 
   @Override
+  public java.util.Optional<io.tenure.spi.LeaseStore.SessionLock> sessionLock(LockSite site) {
+    // Without file identities (fileKey) a replaced lock file could not be told from the one
+    // locked: such a platform fails over at lease expiry.
+    return site.databaseFile()
+        .filter(SqliteDialect::hasFileKey)
+        .map(db -> new SqliteFileLock(SqliteFileLock.beside(db, site.prefix().value())));
+  }
+
+  private static boolean hasFileKey(java.nio.file.Path database) {
+    try {
+      return java.nio.file.Files.readAttributes(
+                  database, java.nio.file.attribute.BasicFileAttributes.class)
+              .fileKey()
+          != null;
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public java.util.Optional<java.nio.file.Path> databaseFile(Connection connection)
+      throws SQLException {
+    // The driver's own answer, whatever URL or data source opened it; "" for an in-memory or
+    // temporary database.
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("PRAGMA database_list")) {
+      while (rows.next()) {
+        String file = rows.getString("file");
+        if ("main".equals(rows.getString("name")) && file != null && !file.isEmpty()) {
+          return java.util.Optional.of(java.nio.file.Path.of(file));
+        }
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
+  @Override
   public String timePrecision() {
     return "microseconds stored, milliseconds clock";
   }
