@@ -60,7 +60,7 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
 
   @Test
   void renew_extends_the_lease_and_keeps_the_epoch() {
-    Lease first = leases.acquire(a, SHORT_TTL).orElseThrow();
+    Lease first = leases.acquire(a, TTL).orElseThrow();
     DatabaseClock.awaitPast(store, first.readAt());
 
     Lease renewed = leases.renew(a, first.epoch(), TTL).orElseThrow();
@@ -135,12 +135,13 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
 
   @Test
   void a_fence_is_current_only_for_the_live_holder_at_its_epoch() {
-    Lease held = leases.acquire(a, SHORT_TTL).orElseThrow();
+    Lease held = leases.acquire(a, TTL).orElseThrow();
 
     assertThat(leases.isCurrent(new LeaderFence(a, held.epoch()))).isTrue();
     assertThat(leases.isCurrent(new LeaderFence(a, held.epoch() - 1))).isFalse();
     assertThat(leases.isCurrent(new LeaderFence(b, held.epoch()))).isFalse();
-    DatabaseClock.awaitPast(store, held.expiresAt());
+    Lease expiring = leases.renew(a, held.epoch(), SHORT_TTL).orElseThrow();
+    DatabaseClock.awaitPast(store, expiring.expiresAt());
     assertThat(leases.isCurrent(new LeaderFence(a, held.epoch()))).isFalse();
   }
 
@@ -175,7 +176,9 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
 
   @Test
   void only_the_live_holder_at_its_epoch_records_the_session_lock_and_renewals_keep_the_record() {
-    Lease held = leases.acquire(a, SHORT_TTL).orElseThrow();
+    // A long TTL while the record is checked (a short one can run out on a busy machine before
+    // the holder records), then a short renewal to see an expired lease refused.
+    Lease held = leases.acquire(a, TTL).orElseThrow();
 
     assertThat(leases.recordSessionLock(b, held.epoch())).isFalse();
     assertThat(leases.recordSessionLock(a, held.epoch() + 1)).isFalse();
@@ -191,15 +194,18 @@ public abstract class LeadershipComplianceTest extends FixtureSupport {
 
   @Test
   void acquiring_clears_the_session_lock_record_also_for_the_holder_acquiring_again() {
-    Lease held = leases.acquire(a, SHORT_TTL).orElseThrow();
-    leases.recordSessionLock(a, held.epoch());
+    // Long TTLs until the expiry is wanted: a short one could run out between the calls on a busy
+    // machine, and acquiring an expired lease starts a new epoch.
+    Lease held = leases.acquire(a, TTL).orElseThrow();
+    assertThat(leases.recordSessionLock(a, held.epoch())).isTrue();
 
-    Lease again = leases.acquire(a, SHORT_TTL).orElseThrow();
+    Lease again = leases.acquire(a, TTL).orElseThrow();
 
     assertThat(again.epoch()).isEqualTo(held.epoch());
     assertThat(again.sessionLocked()).isFalse();
     assertThat(leases.takeOver(b, a, held.epoch(), TTL)).isEmpty();
-    leases.recordSessionLock(a, held.epoch());
+    assertThat(leases.recordSessionLock(a, held.epoch())).isTrue();
+    leases.renew(a, held.epoch(), SHORT_TTL).orElseThrow();
     DatabaseClock.awaitPast(store, leases.read().expiresAt());
     assertThat(leases.acquire(b, TTL).orElseThrow().sessionLocked()).isFalse();
   }
