@@ -46,8 +46,9 @@
 /* A node notices its self-fence a moment after selfFenceAfter (one tick here), so it may run its
  * copy for MAYRUN = mayRunFor + 1 ticks of its own clock, up to DRIFT more by the database clock.
  * The model's leader frees a row MARGIN = DRIFT + 1 ticks after heartbeat_at + mayRunFor; the code
- * frees at heartbeat_at + mayRunFor (JAVA_NO_MARGIN), which the model refutes (docs/MODEL.md,
- * finding F3). */
+ * used to free at heartbeat_at + mayRunFor (JAVA_NO_MARGIN), which the model refutes (docs/MODEL.md,
+ * finding F3). MembershipKeeper.mayRunFor now publishes the margin: the watchdog period and 1 % of
+ * the window for the clock rate. */
 #define MAYRUN (PUB + 1)
 #ifdef JAVA_NO_MARGIN
 #define MARGIN 0

@@ -23,11 +23,12 @@
  *   BROKEN_TRUST_FREE_LOCK   a candidate takes over when the session lock is free, whether or not
  *                            the holder recorded the lock at its epoch (LeaseStore L10 dropped)
  *
- * The code as it is where the model refutes it (docs/MODEL.md, findings):
+ * The code as it was where the model refuted it (docs/MODEL.md, findings; the code now does what
+ * the defaults do, and the flags keep the old behaviour as a record):
  *   JAVA_STALE_ACQUIRE       an acquire sent before the node lost its lock promotes it after its
- *                            release (F1); the model's default refuses that promotion
+ *                            release (F1); the default refuses that promotion (LeaderElector)
  *   JAVA_UNPROVEN_KEPT       a KEPT after a TAKEN whose renewal failed is trusted (F2); the
- *                            model's default renews before trusting it
+ *                            default renews before trusting it (SessionLockWatch.keep)
  * KEEP_PROMISE (off): a node promoted again at an epoch it promised keeps the promise.
  */
 

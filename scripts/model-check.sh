@@ -5,7 +5,7 @@
 #
 #   scripts/model-check.sh             the CI set: models and negative controls
 #   scripts/model-check.sh --deep      also the larger configurations (minutes, several GB)
-#   scripts/model-check.sh --findings  also the code's current behaviour where the model refutes it
+#   scripts/model-check.sh --findings  also the code's old behaviour where the model refuted it (fixed)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -110,7 +110,8 @@ if $deep; then
   one handoff-liveness-1fault holds handoff.pml "-a -f -m200000" -DLIVENESS -DMOVES=1 -DMAXFAULTS=1
 fi
 if $findings; then
-  # The code as it is, where the model refutes it (docs/MODEL.md, findings): expected refuted.
+  # The code as it was, where the model refuted it (docs/MODEL.md, findings; fixed since): expected
+  # refuted.
   one finding-stale-acquire refuted lease.pml "-m100000" -DMAXFAULTS=2 -DNO_WRITES -DNO_CLOSE \
     -DJAVA_STALE_ACQUIRE
   one finding-no-margin refuted handoff.pml "-m100000" -DMOVES=1 -DMAXFAULTS=1 -DJAVA_NO_MARGIN

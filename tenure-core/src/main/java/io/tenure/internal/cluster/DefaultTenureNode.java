@@ -16,7 +16,6 @@ import io.tenure.internal.queue.ConsumerSpec;
 import io.tenure.internal.schedules.ScheduleFirer;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.Store;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -174,11 +173,8 @@ public final class DefaultTenureNode implements TenureNode {
     try (var log = threads.nodeLogContext()) {
       queues.start(); // the consumers' threads take the node's keys from here
     }
-    Duration watch = settings.renewInterval().dividedBy(20);
     threads.schedule(
-        Role.WATCHDOG,
-        watch.compareTo(Duration.ofMillis(5)) < 0 ? Duration.ofMillis(5) : watch,
-        this::watchdogTick);
+        Role.WATCHDOG, MembershipKeeper.watchdogInterval(settings), this::watchdogTick);
   }
 
   /**

@@ -58,6 +58,9 @@ final class LeaderElector {
    */
   private long holdOffUntil = NEVER;
 
+  /** A stale acquire's lease being released: no promotion at that epoch, or it would expire. */
+  private long releasingEpoch = NEVER;
+
   /** While leader: candidates may rely on this node's session lock, so trust needs lock checks. */
   private boolean lockPromised;
 
@@ -192,7 +195,29 @@ final class LeaderElector {
     if (delayElapsed(start)) {
       leases
           .acquire(nodeId.get(), settings.leaseTtl())
-          .ifPresent(acquired -> promote(start, acquired));
+          .ifPresent(acquired -> promoteAcquired(start, acquired));
+    }
+  }
+
+  /**
+   * An acquire sent before {@link #lockLost} demoted this node ({@code start < holdOffUntil};
+   * {@link #delayElapsed} refuses a later start) may land after lockLost's release: leading on it
+   * would be leading on an expired lease (finding F1, docs/MODEL.md). It is not promoted, and
+   * released at once, conditional on this node and epoch, so the candidate need not wait for the
+   * expiry.
+   */
+  private void promoteAcquired(long start, Lease lease) {
+    if (promote(start, lease, true)) {
+      return;
+    }
+    try {
+      leases.release(nodeId.get(), lease.epoch());
+    } catch (RuntimeException e) {
+      LOG.warn("node {}: the stale lease expires on its own: {}", nodeId.get(), e.toString());
+    } finally {
+      synchronized (this) {
+        releasingEpoch = NEVER;
+      }
     }
   }
 
@@ -215,9 +240,24 @@ final class LeaderElector {
   }
 
   void promote(long start, Lease lease) {
+    promote(start, lease, false);
+  }
+
+  /**
+   * @return false if the caller must release the acquired lease (see {@link #promoteAcquired})
+   */
+  private boolean promote(long start, Lease lease, boolean acquired) {
     synchronized (this) {
       if (leader && epoch == lease.epoch()) {
-        return; // both threads acquired the same lease
+        return true; // both threads acquired the same lease
+      }
+      // The same monitor sets the hold-off: no lockLost slips in between the check and the leading.
+      boolean stale = acquired && holdOffUntil != NEVER && start < holdOffUntil;
+      if (stale || lease.epoch() == releasingEpoch) {
+        LOG.info(
+            "node {} does not lead at epoch {}: it lost its lock", nodeId.get(), lease.epoch());
+        releasingEpoch = stale ? lease.epoch() : releasingEpoch;
+        return !stale; // a release of this epoch is in flight already
       }
       if (shutDown) {
         // Acquired by a tick that began before shutdown: keep it only until the step-down.
@@ -233,6 +273,7 @@ final class LeaderElector {
       listeners.fire("promotion", l -> l.onPromoted(lease.epoch()));
     }
     history.record(ClusterEvent.Kind.LEADER_ACQUIRED, nodeId.get(), lease.epoch(), "became leader");
+    return true;
   }
 
   /**

@@ -8,6 +8,7 @@ import io.tenure.Ticker;
 import io.tenure.spi.MembershipStore;
 import io.tenure.spi.MembershipWrite;
 import io.tenure.spi.NewNode;
+import java.time.Duration;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,15 +60,38 @@ final class MembershipKeeper {
   }
 
   /**
-   * How long after its last heartbeat this node may still run agents: it self-fences after {@code
-   * selfFenceAfter}, its sweep notices within one interval, and its agents' stops return within
-   * their deadline. The leader frees its rows only after that (SPEC §5.3).
+   * The margin for this node's clock running slow, in percent of what it measures: Linux slews a
+   * monotonic clock by at most 500 ppm and a crystal drifts by about 100 ppm, so 1 % is twenty
+   * times the worst a healthy host does, and costs 60 ms on the default 6 s window.
    */
-  static java.time.Duration mayRunFor(NodeSettings settings) {
-    return settings
-        .selfFenceAfter()
-        .plus(settings.agentSweepInterval())
-        .plus(settings.agentStopTimeout());
+  static final int CLOCK_RATE_MARGIN_PERCENT = 1;
+
+  /**
+   * How often the watchdog checks the leader trust window and the self-fence deadline: a twentieth
+   * of a renew interval, at least every 5 ms.
+   */
+  static Duration watchdogInterval(NodeSettings settings) {
+    Duration watch = settings.renewInterval().dividedBy(20);
+    return watch.compareTo(Duration.ofMillis(5)) < 0 ? Duration.ofMillis(5) : watch;
+  }
+
+  /**
+   * How long after its last heartbeat this node may still run agents: it self-fences after {@code
+   * selfFenceAfter}, which its watchdog notices within one period, its sweep within one interval,
+   * and its agents' stops return within their deadline; all measured on its own clock, which may
+   * run slow by {@link #CLOCK_RATE_MARGIN_PERCENT}. The leader frees its rows only after that, by
+   * the database clock (SPEC §5.3); without the watchdog period and the rate margin it could free
+   * them while a stop is still running (finding F3, docs/MODEL.md), as {@code fenceAfter <
+   * leaseTtl} leaves a margin for the lease.
+   */
+  static Duration mayRunFor(NodeSettings settings) {
+    Duration measured =
+        settings
+            .selfFenceAfter()
+            .plus(watchdogInterval(settings))
+            .plus(settings.agentSweepInterval())
+            .plus(settings.agentStopTimeout());
+    return measured.plus(measured.multipliedBy(CLOCK_RATE_MARGIN_PERCENT).dividedBy(100));
   }
 
   /** Inserts this incarnation as JOINING, then makes it ACTIVE. */

@@ -54,6 +54,12 @@ final class SessionLockWatch {
   /** The epoch whose lock record is in the store; 0 for none. */
   private long recordedEpoch;
 
+  /**
+   * The lock was last TAKEN and no renewal has proven since that nobody took the lease over in
+   * between: until one does, a KEPT proves only that the lock stayed ours since the re-take.
+   */
+  private boolean unproven;
+
   /** The lease this candidate holds the lock to take over, and since when (after the reply). */
   private @Nullable Lease waitingOn;
 
@@ -129,11 +135,18 @@ final class SessionLockWatch {
   /** As leader: check the lock, record it once, and step down if another session holds it. */
   private void keep(long start, long heldEpoch) {
     switch (lock.hold()) {
-      case KEPT -> confirm(start, heldEpoch);
+      case KEPT -> {
+        // After a TAKEN whose renewal failed (its answer lost), the lock may have been re-taken
+        // after a take-over: renew first (finding F2, docs/MODEL.md).
+        if (!unproven || renewal(start, heldEpoch)) {
+          confirm(start, heldEpoch);
+        }
+      }
       case TAKEN -> {
         // Not held before, or lost and ours again. A take-over in between would have bumped the
         // epoch: a renewal at this epoch proves there was none, and only then does this check
         // count.
+        unproven = true;
         if (renewal(start, heldEpoch)) {
           confirm(start, heldEpoch);
         }
@@ -147,6 +160,7 @@ final class SessionLockWatch {
     try {
       boolean held = leases.renew(nodeId.get(), heldEpoch, settings.leaseTtl()).isPresent();
       elector.renewed(start, heldEpoch, held);
+      unproven = unproven && !held;
       return held;
     } catch (RuntimeException e) {
       LOG.debug(

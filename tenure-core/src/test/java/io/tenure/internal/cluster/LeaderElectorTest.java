@@ -10,6 +10,7 @@ import io.tenure.inmemory.InMemoryStore;
 import io.tenure.internal.ManualTime;
 import io.tenure.internal.TestSettings;
 import io.tenure.spi.Lease;
+import io.tenure.spi.LeaseStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,8 +67,11 @@ class LeaderElectorTest {
         new History(store.events()));
   }
 
-  /** An elector with a session of its own on the shared simulated session lock, recording edges. */
-  private LeaderElector lockingElector(String nodeId, Duration acquireDelay) {
+  /**
+   * An elector on {@code leases}, with a session of its own on their simulated lock, recording
+   * edges.
+   */
+  private LeaderElector lockingElector(SlowLeases leases, String nodeId) {
     NodeListener recorder =
         new NodeListener() {
           @Override
@@ -81,8 +85,8 @@ class LeaderElectorTest {
           }
         };
     return new LeaderElector(
-        new SlowLeases(store.leases(), locks),
-        settingsOf(acquireDelay),
+        leases,
+        settingsOf(Duration.ZERO),
         time.ticker(),
         () -> nodeId,
         new Listeners(List.of(recorder)),
@@ -308,5 +312,86 @@ class LeaderElectorTest {
 
     assertThat(a.isLeader()).isFalse();
     assertThat(seen).containsExactly("demoted 1");
+  }
+
+  /**
+   * The elector's acquire is on its way (held at {@code gate}) while, on the lock thread, the node
+   * leads at epoch 1, promises its session lock, and loses it to a candidate's session: {@code
+   * lockLost} demotes it and releases the lease. Returns the elector's thread, still held.
+   */
+  private Thread lockLostWhileAnAcquireIsInFlight(LeaderElector a, Gate gate) throws Exception {
+    Thread electorThread = Thread.ofPlatform().start(a::tick);
+    gate.awaitReached();
+    a.acquire(time.ticker().read()); // the lock thread's take-over path finds the lease free
+    SessionLockWatch watch = a.lockWatch().orElseThrow();
+    watch.tick(); // takes the lock, proves it with a renewal, records it: candidates rely on it
+    locks.killHolder();
+    assertThat(locks.session().hold()).isEqualTo(LeaseStore.SessionLock.Hold.TAKEN);
+    watch.tick(); // REFUSED: lockLost
+    assertThat(a.isLeader()).isFalse();
+    assertThat(store.leases().read().live()).as("lockLost released the lease").isFalse();
+    return electorThread;
+  }
+
+  @Test
+  void an_acquire_sent_before_the_lock_was_lost_and_answered_after_its_release_promotes_nothing()
+      throws Exception {
+    SlowLeases leases = new SlowLeases(store.leases(), locks);
+    LeaderElector a = lockingElector(leases, "a");
+    Gate answer = new Gate();
+    leases.beforeNextAcquireReply(answer::pass); // ran in the store before lockLost; answers late
+
+    Thread electorThread = lockLostWhileAnAcquireIsInFlight(a, answer);
+    answer.open();
+    electorThread.join();
+
+    assertThat(a.isLeader()).as("leader on a lease lockLost released").isFalse();
+    assertThat(store.leases().read().live()).isFalse();
+    assertThat(edges).containsExactly("a promoted 1", "a demoted 1 LOCK_LOST");
+  }
+
+  @Test
+  void an_acquire_sent_before_the_lock_was_lost_that_lands_after_its_release_is_released_again()
+      throws Exception {
+    SlowLeases leases = new SlowLeases(store.leases(), locks);
+    LeaderElector a = lockingElector(leases, "a");
+    LeaderElector b = elector("b");
+    Gate sending = new Gate();
+    leases.beforeNextAcquire(sending::pass); // reaches the store only after lockLost's release
+
+    Thread electorThread = lockLostWhileAnAcquireIsInFlight(a, sending);
+    sending.open();
+    electorThread.join();
+
+    assertThat(a.isLeader()).isFalse();
+    assertThat(store.leases().read().live()).as("the stale acquire's lease was let go").isFalse();
+    b.tick(); // the candidate need not wait for an expiry
+    assertThat(b.isLeader()).isTrue();
+    assertThat(edges).containsExactly("a promoted 1", "a demoted 1 LOCK_LOST", "b promoted 2");
+  }
+
+  @Test
+  void while_a_stale_acquire_is_being_released_no_acquire_promotes_on_that_epoch()
+      throws Exception {
+    SlowLeases leases = new SlowLeases(store.leases(), locks);
+    LeaderElector a = lockingElector(leases, "a");
+    Gate sending = new Gate();
+    leases.beforeNextAcquire(sending::pass);
+    Thread electorThread = lockLostWhileAnAcquireIsInFlight(a, sending);
+    Gate releasing = new Gate();
+    leases.beforeNextRelease(releasing::pass);
+    sending.open();
+    releasing.awaitReached();
+
+    // The hold-off is over and the lock thread acquires the same lease, epoch 1, again.
+    time.advance(TTL);
+    a.acquire(time.ticker().read());
+    releasing.open();
+    electorThread.join();
+
+    assertThat(a.isLeader() && !store.leases().read().live())
+        .as("leader on a lease its own release expired")
+        .isFalse();
+    assertThat(a.isLeader()).isFalse();
   }
 }

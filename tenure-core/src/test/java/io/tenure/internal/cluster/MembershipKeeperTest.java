@@ -2,6 +2,7 @@ package io.tenure.internal.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tenure.AgentUri;
 import io.tenure.HeartbeatSettings;
 import io.tenure.NodeInfo;
 import io.tenure.NodeSettings;
@@ -10,6 +11,8 @@ import io.tenure.StoreUnavailableException;
 import io.tenure.inmemory.InMemoryStore;
 import io.tenure.internal.ManualTime;
 import io.tenure.internal.TestSettings;
+import io.tenure.spi.AgentStore;
+import io.tenure.spi.AssignmentWrite;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.MembershipStore;
 import io.tenure.spi.NewNode;
@@ -154,6 +157,57 @@ class MembershipKeeperTest {
         .filter(n -> n.nodeId().equals(nodeId))
         .findFirst()
         .map(NodeInfo::status)
+        .orElseThrow();
+  }
+
+  /** This test's selfFenceAfter 3 s, renew interval 1 s, sweep 1 s, stop deadline 10 s. */
+  private static final Duration SELF_FENCE_SWEEP_STOP = Duration.ofSeconds(3 + 1 + 10);
+
+  /** The watchdog notices the self-fence up to a twentieth of the renew interval late. */
+  private static final Duration WATCHDOG = Duration.ofMillis(50);
+
+  @Test
+  void
+      the_published_window_covers_the_self_fence_the_watchdog_the_sweep_the_stop_and_a_slow_clock() {
+    MembershipKeeper keeper = joined();
+    Duration measured = SELF_FENCE_SWEEP_STOP.plus(WATCHDOG);
+
+    NodeInfo row = row(keeper.nodeId());
+
+    assertThat(MembershipKeeper.watchdogInterval(settings)).isEqualTo(WATCHDOG);
+    assertThat(row.selfFenceAfter()).isEqualTo(MembershipKeeper.mayRunFor(settings));
+    assertThat(row.selfFenceAfter()).isEqualTo(measured.plus(measured.dividedBy(100)));
+  }
+
+  @Test
+  void the_leader_frees_a_dead_nodes_agent_only_once_a_slow_clocked_stop_has_returned() {
+    MembershipKeeper keeper = joined(); // its last heartbeat: the join
+    String dead = keeper.nodeId();
+    AgentStore agents = store.agents();
+    AgentUri uri = AgentUri.parse("projection://orders");
+    LeaderFence fence =
+        new LeaderFence(
+            "leader",
+            store.leases().acquire("leader", Duration.ofMinutes(5)).orElseThrow().epoch());
+    assertThat(agents.place(uri, dead, fence)).isEqualTo(AssignmentWrite.APPLIED);
+    agents.claim(uri, dead).orElseThrow();
+
+    // The node notices its self-fence a watchdog period late and measures it all on a clock 1 %
+    // slow: until 14.05 s plus 1 % by the database clock its agent's stop may still be running.
+    time.advance(
+        SELF_FENCE_SWEEP_STOP.plus(WATCHDOG).multipliedBy(101).dividedBy(100).minusNanos(1));
+    assertThat(agents.releaseFromDeadOwner(uri, dead, fence))
+        .as("the dead node may still be stopping it")
+        .isEqualTo(AssignmentWrite.NOT_ELIGIBLE);
+    time.advance(Duration.ofNanos(1));
+
+    assertThat(agents.releaseFromDeadOwner(uri, dead, fence)).isEqualTo(AssignmentWrite.APPLIED);
+  }
+
+  private NodeInfo row(String nodeId) {
+    return store.membership().read().nodes().stream()
+        .filter(n -> n.nodeId().equals(nodeId))
+        .findFirst()
         .orElseThrow();
   }
 }

@@ -6,6 +6,7 @@ import io.tenure.DemotionReason;
 import io.tenure.LeadershipSettings;
 import io.tenure.NodeListener;
 import io.tenure.NodeSettings;
+import io.tenure.StoreUnavailableException;
 import io.tenure.inmemory.InMemoryStore;
 import io.tenure.internal.ManualTime;
 import io.tenure.internal.TestSettings;
@@ -13,6 +14,8 @@ import io.tenure.spi.Lease;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,6 +40,10 @@ class SessionLockWatchTest {
   private final List<String> edges = new ArrayList<>();
 
   private LeaderElector elector(String nodeId, Duration acquireDelay) {
+    return elector(nodeId, acquireDelay, new SlowLeases(store.leases(), locks));
+  }
+
+  private LeaderElector elector(String nodeId, Duration acquireDelay, SlowLeases leases) {
     NodeSettings settings =
         TestSettings.node()
             .leadership(
@@ -56,7 +63,7 @@ class SessionLockWatchTest {
         };
     LeaderElector elector =
         new LeaderElector(
-            new SlowLeases(store.leases(), locks),
+            leases,
             settings,
             time.ticker(),
             () -> nodeId,
@@ -262,5 +269,70 @@ class SessionLockWatchTest {
 
     assertThat(delayed.isLeader()).isTrue();
     assertThat(delayed.fence().orElseThrow().epoch()).isEqualTo(2);
+  }
+
+  /** Loses the answer of the next renewal (it ran in the store or not), then answers again. */
+  private static Runnable loseTheNextAnswer() {
+    AtomicBoolean lose = new AtomicBoolean(true);
+    return () -> {
+      if (lose.getAndSet(false)) {
+        throw new StoreUnavailableException("the renewal's answer is lost in this test", null);
+      }
+    };
+  }
+
+  @Test
+  void a_kept_lock_after_a_re_take_whose_renewal_was_lost_is_trusted_only_after_a_renewal() {
+    SlowLeases leases = new SlowLeases(store.leases(), locks);
+    LeaderElector a = elector("a", Duration.ZERO, leases);
+    a.tick();
+    lockTick(a);
+    LeaderElector b = elector("b");
+    b.tick();
+    // a is paused; its session is killed; b takes the lock and, after its wait, the lease over.
+    locks.killHolder();
+    run(b, a, Duration.ofSeconds(2), () -> {});
+    assertThat(b.fence().orElseThrow().epoch()).isEqualTo(2);
+    // b crashes (its session dies), and a resumes within its trust window: it takes the lock
+    // again, and the renewal that would show it the take-over loses its answer.
+    locks.killHolder();
+    leases.beforeRenewReply(loseTheNextAnswer());
+    time.advance(LOCK_TICK);
+    lockTick(a); // TAKEN, unproven
+    assertThat(a.isLeader()).isFalse();
+
+    time.advance(LOCK_TICK);
+    lockTick(a); // KEPT: since the re-take only
+
+    assertThat(a.isLeader()).as("a believes it leads at a superseded epoch").isFalse();
+    assertThat(edges).containsExactly("a promoted 1", "b promoted 2", "a demoted 1 SUPERSEDED");
+  }
+
+  @Test
+  void once_a_renewal_proves_the_re_taken_lock_later_checks_trust_it_without_renewing() {
+    SlowLeases leases = new SlowLeases(store.leases(), locks);
+    LeaderElector a = elector("a", Duration.ZERO, leases);
+    a.tick();
+    lockTick(a);
+    locks.killHolder();
+    Runnable lose = loseTheNextAnswer();
+    AtomicInteger renewals = new AtomicInteger();
+    leases.beforeRenewReply(
+        () -> {
+          renewals.incrementAndGet();
+          lose.run();
+        });
+    time.advance(LOCK_TICK);
+    lockTick(a); // TAKEN, its renewal's answer lost
+
+    time.advance(LOCK_TICK);
+    lockTick(a); // KEPT: renews first, and the renewal proves it
+    assertThat(a.isLeader()).isTrue();
+    time.advance(LOCK_TICK);
+    lockTick(a); // KEPT, proven: no renewal
+
+    assertThat(renewals).hasValue(2);
+    assertThat(a.isLeader()).isTrue();
+    assertThat(edges).containsExactly("a promoted 1");
   }
 }
