@@ -28,9 +28,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A try whose commit landed but whose reply was lost is tried again too. That is safe: every
  * resolve is conditional on its claim token, so the second finds the claim ended and is a lost
- * claim that changes nothing. Within its lease a claim ends only by its holder's own resolve (a
- * reclaim waits for the lease to lapse; admin commands touch only dead and done rows), so a claim a
- * retry reports lost was ended by an earlier try of this batch: it is counted as written.
+ * claim that changes nothing. Within its lease a claim ends only by its holder's own resolve or an
+ * operator's cancel (a reclaim waits for the lease to lapse), so a claim a retry reports lost, in
+ * an answer that came back before {@code giveUpAt}, was ended by an earlier try of this batch (or
+ * cancelled): it is counted as written. The clock is read when the answer comes, not before the
+ * try: a pause between the check and the try can carry it past the lease, after a reclaim, and such
+ * a claim is counted unwritten (model finding F5, docs/MODEL.md).
  */
 final class OutcomeWriter {
   static final Duration FIRST_BACKOFF = Duration.ofMillis(20);
@@ -84,6 +87,7 @@ final class OutcomeWriter {
     List<Resolution> pending = batch;
     List<Resolution> written = new ArrayList<>();
     List<Resolution> lost = new ArrayList<>();
+    List<Resolution> late = new ArrayList<>();
     boolean triedBefore = false;
     long backoff = FIRST_BACKOFF.toNanos();
     while (!pending.isEmpty()) {
@@ -99,7 +103,7 @@ final class OutcomeWriter {
               queue,
               pending.size(),
               e.toString());
-          return new Written(written, lost, pending, List.of(), false);
+          return new Written(written, lost, concat(late, pending), List.of(), false);
         }
         LOG.info(
             "queue {}: could not resolve {} messages, trying again in {} ms: {}",
@@ -108,7 +112,7 @@ final class OutcomeWriter {
             TimeUnit.NANOSECONDS.toMillis(backoff),
             e.toString());
         if (!pause(backoff)) {
-          return new Written(written, lost, pending, List.of(), false);
+          return new Written(written, lost, concat(late, pending), List.of(), false);
         }
         backoff = Math.min(backoff * 2, MAX_BACKOFF.toNanos());
         continue;
@@ -119,7 +123,7 @@ final class OutcomeWriter {
             queue,
             pending.size(),
             e.toString());
-        return new Written(written, lost, pending, List.of(), false);
+        return new Written(written, lost, concat(late, pending), List.of(), false);
       }
       if (result.allApplied()) {
         written.addAll(pending);
@@ -128,7 +132,17 @@ final class OutcomeWriter {
       Set<Long> ended = new HashSet<>(result.lost());
       List<Resolution> endedHere =
           pending.stream().filter(r -> ended.contains(r.claim().id())).toList();
-      if (triedBefore) {
+      boolean answeredLate = ticker.read() >= giveUpAt;
+      if (triedBefore && answeredLate && !endedHere.isEmpty()) {
+        // Answered past the lease's local end: a reclaim may have ended the claim, not a try of
+        // ours, so nothing says the outcome landed.
+        LOG.warn(
+            "queue {}: {} resolves found their claims ended on a try answered after their leases"
+                + " (they may have been reclaimed and run again)",
+            queue,
+            endedHere.size());
+        late.addAll(endedHere);
+      } else if (triedBefore) {
         if (!endedHere.isEmpty()) {
           LOG.info(
               "queue {}: {} resolves had landed on a try whose reply was lost",
@@ -149,11 +163,17 @@ final class OutcomeWriter {
             returned.add(r);
           }
         }
-        return new Written(written, lost, List.of(), returned, true);
+        return new Written(written, lost, late, returned, true);
       }
       pending = pending.stream().filter(r -> !ended.contains(r.claim().id())).toList();
     }
-    return new Written(written, lost, List.of(), List.of(), false);
+    return new Written(written, lost, late, List.of(), false);
+  }
+
+  private static List<Resolution> concat(List<Resolution> a, List<Resolution> b) {
+    List<Resolution> both = new ArrayList<>(a);
+    both.addAll(b);
+    return both;
   }
 
   /**
