@@ -7,9 +7,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tenure.TenureNode;
 import io.tenure.spi.Store;
 import java.io.IOException;
-import java.net.BindException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -90,22 +88,7 @@ public final class AdminServer implements AutoCloseable {
     if (server != null) {
       throw new IllegalStateException("the admin server is already started");
     }
-    HttpServer http;
-    try {
-      http =
-          HttpServer.create(new InetSocketAddress(InetAddress.getByName(host), requestedPort), 64);
-    } catch (BindException e) {
-      throw new IllegalStateException(
-          "cannot listen on "
-              + host
-              + ":"
-              + requestedPort
-              + ": the port is in use (choose another with --http, or 0 for any free port)",
-          e);
-    } catch (IOException e) {
-      throw new IllegalStateException(
-          "cannot listen on " + host + ":" + requestedPort + ": " + e.getMessage(), e);
-    }
+    HttpServer http = AdminBinding.open(host, requestedPort);
     executor = Executors.newVirtualThreadPerTaskExecutor();
     http.setExecutor(executor);
     http.createContext("/", router::serve);
@@ -186,18 +169,7 @@ public final class AdminServer implements AutoCloseable {
     Builder check = new Builder(null).bind(host, port).token(token).allowedHosts(allowedHosts);
     check.checkToken();
     if (port != 0) {
-      try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
-        probe.setReuseAddress(true);
-        probe.bind(new InetSocketAddress(InetAddress.getByName(host), port));
-      } catch (IOException e) {
-        throw new IllegalStateException(
-            "cannot listen on "
-                + host
-                + ":"
-                + port
-                + ": the port is in use (choose another with --http, or 0 for any free port)",
-            e);
-      }
+      AdminBinding.probe(host, port);
     }
   }
 
@@ -387,20 +359,11 @@ public final class AdminServer implements AutoCloseable {
     }
 
     private void checkToken() {
-      if (token == null && !loopback(host)) {
+      if (token == null && !AdminBinding.isLoopback(host)) {
         throw new IllegalArgumentException(
             "the admin server is bound to "
                 + host
                 + ", beyond this machine: give it a token (--http-token or TENURE_HTTP_TOKEN) so only holders can change the cluster");
-      }
-    }
-
-    private static boolean loopback(String host) {
-      try {
-        return InetAddress.getByName(host).isLoopbackAddress();
-      } catch (IOException e) {
-        throw new IllegalArgumentException(
-            "admin host '" + host + "' is not an address of this machine", e);
       }
     }
   }

@@ -160,8 +160,7 @@ public final class DefaultTenureNode implements TenureNode {
     elector
         .lockWatch()
         .ifPresent(
-            watch ->
-                threads.schedule(Role.LOCK, LeaderElector.lockInterval(settings), watch::tick));
+            watch -> threads.schedule(Role.LOCK, LockTiming.lockInterval(settings), watch::tick));
     threads.schedule(Role.LEADER, settings.renewInterval(), this::leaderTick);
     threads.schedule(
         Role.SCHEDULES, ScheduleFirer.TICK, () -> elector.fence().ifPresent(schedules::tick));

@@ -7,7 +7,6 @@ import io.tenure.Ticker;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.Lease;
 import io.tenure.spi.LeaseStore;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -25,10 +24,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Where the store has a session lock (every database provider), a second window applies once the
  * leader has promised candidates that it holds that lock ({@link SessionLockWatch}): it trusts
- * itself only until {@link #lockTrust} after the start of its last check that found the lock held
- * without a break. A candidate that finds the lock free waits longer than that before it takes the
- * lease over, so the two never lead at once, even when the old leader was paused while its session
- * was killed.
+ * itself only until {@link LockTiming#lockTrust} after the start of its last check that found the
+ * lock held without a break. A candidate that finds the lock free waits longer than that before it
+ * takes the lease over, so the two never lead at once, even when the old leader was paused while
+ * its session was killed.
  */
 final class LeaderElector {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElector.class);
@@ -82,43 +81,15 @@ final class LeaderElector {
     this.history = history;
     this.fenceAfterNanos = settings.fenceAfter().toNanos();
     this.acquireDelayNanos = settings.acquireDelay().toNanos();
-    this.lockTrustNanos = lockTrust(settings).toNanos();
+    this.lockTrustNanos = LockTiming.lockTrust(settings).toNanos();
     LeaseStore.SessionLock lock = settings.promotable() ? leases.sessionLock().orElse(null) : null;
     this.lockWatch =
         lock == null ? null : new SessionLockWatch(this, lock, leases, settings, ticker, nodeId);
   }
 
-  /** The shortest lock trust: a check overdue by less is scheduling noise, not a pause. */
-  private static final Duration MIN_LOCK_TRUST = Duration.ofMillis(250);
-
   /**
-   * How long a leader that promised its session lock trusts one check of it: half a renew interval
-   * (at least {@link #MIN_LOCK_TRUST}, at most half of {@code fenceAfter}), so a crashed leader is
-   * replaced within about that.
-   */
-  static Duration lockTrust(NodeSettings settings) {
-    Duration half = settings.renewInterval().dividedBy(2);
-    Duration trust = half.compareTo(MIN_LOCK_TRUST) < 0 ? MIN_LOCK_TRUST : half;
-    Duration most = settings.fenceAfter().dividedBy(2);
-    return trust.compareTo(most) > 0 ? most : trust;
-  }
-
-  /**
-   * How often the session lock is checked: a tenth of a renew interval, at least every 5 ms and at
-   * least five times per lock trust.
-   */
-  static Duration lockInterval(NodeSettings settings) {
-    Duration interval = settings.renewInterval().dividedBy(10);
-    Duration most = lockTrust(settings).dividedBy(5);
-    if (interval.compareTo(most) > 0) {
-      interval = most;
-    }
-    return interval.compareTo(Duration.ofMillis(5)) < 0 ? Duration.ofMillis(5) : interval;
-  }
-
-  /**
-   * @return the session lock's watch, to tick every {@link #lockInterval}; empty where the store
-   *     has no session lock or the node never leads
+   * @return the session lock's watch, to tick every {@link LockTiming#lockInterval}; empty where
+   *     the store has no session lock or the node never leads
    */
   Optional<SessionLockWatch> lockWatch() {
     return Optional.ofNullable(lockWatch);
@@ -293,7 +264,7 @@ final class LeaderElector {
 
   /**
    * Another session holds the lock this node promised: a candidate may take the lease over once it
-   * has waited out {@link #lockTrust}, so step down now and let it acquire at once.
+   * has waited out {@link LockTiming#lockTrust}, so step down now and let it acquire at once.
    */
   void lockLost(long heldEpoch) {
     synchronized (this) {

@@ -13,11 +13,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Fast fail-over through the store's session lock (SPEC §4.7), on a thread of its own that ticks
- * every {@link LeaderElector#lockInterval}; the only user of the lock.
+ * every {@link LockTiming#lockInterval}; the only user of the lock.
  *
  * <p>As leader, it checks the lock on every tick; the first check that finds it held records the
  * lock in the lease ({@link LeaseStore#recordSessionLock}), after which the leader trusts itself
- * only {@link LeaderElector#lockTrust} past its last such check. A check that finds another session
+ * only {@link LockTiming#lockTrust} past its last such check. A check that finds another session
  * holding the lock steps the leader down at once.
  *
  * <p>As candidate, it tries the lock only while the lease's holder has recorded it, and a free lock
@@ -80,8 +80,8 @@ final class SessionLockWatch {
     this.settings = settings;
     this.ticker = ticker;
     this.nodeId = nodeId;
-    long interval = LeaderElector.lockInterval(settings).toNanos();
-    this.takeOverWaitNanos = LeaderElector.lockTrust(settings).toNanos() + interval;
+    long interval = LockTiming.lockInterval(settings).toNanos();
+    this.takeOverWaitNanos = LockTiming.lockTrust(settings).toNanos() + interval;
     // Candidates try half as often as the leader checks: a standby's poll costs the database too.
     this.tryEveryNanos = 2 * interval;
     this.acquireDelayNanos = settings.acquireDelay().toNanos();

@@ -69,8 +69,8 @@ class SessionLockWatchTest {
             () -> nodeId,
             new Listeners(List.of(recorder)),
             new History(store.events()));
-    assertThat(LeaderElector.lockInterval(settings)).isEqualTo(LOCK_TICK);
-    assertThat(LeaderElector.lockTrust(settings)).isEqualTo(LOCK_TRUST);
+    assertThat(LockTiming.lockInterval(settings)).isEqualTo(LOCK_TICK);
+    assertThat(LockTiming.lockTrust(settings)).isEqualTo(LOCK_TRUST);
     return elector;
   }
 
