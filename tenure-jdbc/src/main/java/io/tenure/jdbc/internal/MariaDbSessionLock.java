@@ -19,8 +19,6 @@ import org.jspecify.annotations.Nullable;
  * unknown is ended with its session.
  */
 final class MariaDbSessionLock implements LeaseStore.SessionLock {
-  private static final int VALID_CHECK_SECONDS = 1;
-
   /** 1 taken, 0 held by another session; NULL is an error (the session was killed, say). */
   private static final String TAKE = "SELECT GET_LOCK(?, 0)";
 
@@ -32,13 +30,12 @@ final class MariaDbSessionLock implements LeaseStore.SessionLock {
 
   private static final String RELEASE = "SELECT RELEASE_LOCK(?)";
 
-  private final Dialect.ConnectionSource connections;
+  private final LockSession session;
   private final String name;
-  private @Nullable Connection connection;
   private boolean held;
 
   MariaDbSessionLock(Dialect.ConnectionSource connections, long key) {
-    this.connections = connections;
+    this.session = new LockSession(connections);
     this.name = "tenure:leader:" + key;
   }
 
@@ -49,9 +46,10 @@ final class MariaDbSessionLock implements LeaseStore.SessionLock {
 
   @Override
   public Hold hold() {
-    if (held && connection != null) {
+    Connection current = session.current();
+    if (held && current != null) {
       try {
-        if (ownedHere(connection)) {
+        if (ownedHere(current)) {
           // Only this session releases it, and it is the same session as at the last check.
           return Hold.KEPT;
         }
@@ -62,10 +60,7 @@ final class MariaDbSessionLock implements LeaseStore.SessionLock {
       closeConnection();
     }
     try {
-      if (connection == null || !connection.isValid(VALID_CHECK_SECONDS)) {
-        closeConnection();
-        connection = connections.open();
-      }
+      Connection connection = session.open();
       Boolean taken = take(connection);
       if (taken == null) {
         closeConnection();
@@ -106,6 +101,7 @@ final class MariaDbSessionLock implements LeaseStore.SessionLock {
 
   @Override
   public void release() {
+    Connection connection = session.current();
     if (held && connection != null) {
       try (PreparedStatement unlock = connection.prepareStatement(RELEASE)) {
         unlock.setString(1, name);
@@ -125,20 +121,6 @@ final class MariaDbSessionLock implements LeaseStore.SessionLock {
 
   private void closeConnection() {
     held = false;
-    if (connection != null) {
-      try {
-        // Abort, not just close: a caller's pool would keep a closed connection, and with it a
-        // lock this session may still hold after a failed statement.
-        connection.abort(Runnable::run);
-      } catch (SQLException | RuntimeException ignored) {
-        // closed below
-      }
-      try {
-        connection.close();
-      } catch (SQLException ignored) {
-        // The session is gone either way, and with it the lock.
-      }
-      connection = null;
-    }
+    session.end();
   }
 }
