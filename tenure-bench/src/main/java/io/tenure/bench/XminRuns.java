@@ -18,7 +18,6 @@ import io.tenure.jdbc.JdbcStore;
 import io.tenure.spi.TablePrefix;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -100,7 +99,7 @@ final class XminRuns {
         settings.hold().toSeconds(),
         settings.recovery().toSeconds(),
         settings.window().toSeconds(),
-        loadAverage());
+        XminMonitor.loadAverage());
     try (Connection c = DriverManager.getConnection(url);
         Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SHOW autovacuum")) {
@@ -147,10 +146,6 @@ final class XminRuns {
     }
   }
 
-  /** The table's state from the statistics views, read at a window's end. */
-  private record TableState(
-      long deadTuples, long tableBytes, long claimIndexBytes, String vacuum) {}
-
   private static Verdict steady(String url, TablePrefix prefix, double rate, Settings settings)
       throws Exception {
     String table = prefix.table("messages");
@@ -182,7 +177,7 @@ final class XminRuns {
       node.start();
       Producer producer = new Producer(queue, rate, current, producedTotal);
       Thread producing = Thread.ofPlatform().name("xmin-producer").start(producer);
-      Vacuumer vacuumer = new Vacuumer(url, table, settings.vacuumEvery());
+      XminVacuumer vacuumer = new XminVacuumer(url, table, settings.vacuumEvery());
       Thread vacuuming = Thread.ofPlatform().daemon().name("xmin-vacuum").start(vacuumer);
       long begin = System.nanoTime();
       try {
@@ -227,7 +222,7 @@ final class XminRuns {
               long windowEnd = Math.min(phaseEnd, next + windowNanos);
               sleepUntil(windowEnd);
               Counting closed = current.getAndSet(new Counting());
-              TableState state = tableState(monitor, prefix, table);
+              XminMonitor.TableState state = XminMonitor.tableState(monitor, prefix, table);
               Window window =
                   new Window(
                       phase,
@@ -242,9 +237,10 @@ final class XminRuns {
                       producedTotal.get() - completedTotal.get(),
                       state.vacuum());
               windows.add(window);
-              System.err.println("  " + XminReport.row(window) + " load " + loadAverage());
+              System.err.println(
+                  "  " + XminReport.row(window) + " load " + XminMonitor.loadAverage());
               if (window.completed() == 0 && window.backlog() > 0) {
-                System.err.print(activity(monitor));
+                System.err.print(XminMonitor.activity(monitor));
               }
               next = windowEnd;
             }
@@ -277,7 +273,7 @@ final class XminRuns {
               + " not measure the held xmin; lower --load or run on a quiet machine.%n",
           clean.completion() * 100);
     }
-    System.out.println("Load average at the end: " + loadAverage() + ".");
+    System.out.println("Load average at the end: " + XminMonitor.loadAverage() + ".");
     System.out.println(verdict.line());
     return verdict;
   }
@@ -300,61 +296,6 @@ final class XminRuns {
     System.err.printf(
         Locale.ROOT, "  (%.1f s for the EXPLAINs, in no window)%n", (now - from) / 1e9);
     return now;
-  }
-
-  /**
-   * Where the server's autovacuum is off (the development machine's CI configuration), runs {@code
-   * VACUUM} of the messages table every {@code every} (zero: never), as a brisk autovacuum would.
-   */
-  private static final class Vacuumer implements Runnable {
-    private final String url;
-    private final String table;
-    private final Duration every;
-    private volatile boolean stopped;
-    private volatile Statement running;
-
-    Vacuumer(String url, String table, Duration every) {
-      this.url = url;
-      this.table = table;
-      this.every = every;
-    }
-
-    /** Stops, cancelling a VACUUM under way. */
-    void stop() {
-      stopped = true;
-      Statement statement = running;
-      if (statement != null) {
-        try {
-          statement.cancel();
-        } catch (SQLException e) {
-          // it ends with its connection
-        }
-      }
-    }
-
-    @Override
-    public void run() {
-      if (every.isZero()) {
-        return;
-      }
-      try (Connection c = DriverManager.getConnection(url);
-          Statement s = c.createStatement()) {
-        running = s;
-        while (!stopped) {
-          Thread.sleep(every);
-          long start = System.nanoTime();
-          s.execute("VACUUM " + table);
-          System.err.printf(
-              Locale.ROOT, "  (VACUUM took %.1f s)%n", (System.nanoTime() - start) / 1e9);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (SQLException e) {
-        if (!stopped) {
-          System.err.println("  vacuum stopped: " + e.getMessage());
-        }
-      }
-    }
   }
 
   /** Sends {@code rate} a second on a fixed schedule, in one {@code enqueueAll} per tick. */
@@ -411,68 +352,6 @@ final class XminRuns {
     long wait = nanoTime - System.nanoTime();
     if (wait > 0) {
       Thread.sleep(Duration.ofNanos(wait));
-    }
-  }
-
-  /** The machine's 1-minute load average, which tells whether other jobs ran beside the run. */
-  static String loadAverage() {
-    try {
-      return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0];
-    } catch (java.io.IOException | RuntimeException e) {
-      return "?";
-    }
-  }
-
-  /** The database's busy sessions, for a window in which nothing completed. */
-  private static String activity(Connection monitor) throws SQLException {
-    StringBuilder out = new StringBuilder("    nothing completed; busy sessions:\n");
-    try (Statement s = monitor.createStatement();
-        ResultSet r =
-            s.executeQuery(
-                "SELECT state, wait_event_type, wait_event, now() - xact_start,"
-                    + " left(regexp_replace(query, '\\s+', ' ', 'g'), 100)"
-                    + " FROM pg_stat_activity WHERE datname = current_database()"
-                    + " AND pid <> pg_backend_pid() AND state <> 'idle'")) {
-      while (r.next()) {
-        out.append("    ")
-            .append(r.getString(1))
-            .append(" | ")
-            .append(r.getString(2))
-            .append(' ')
-            .append(r.getString(3))
-            .append(" | ")
-            .append(r.getString(4))
-            .append(" | ")
-            .append(r.getString(5))
-            .append('\n');
-      }
-    }
-    return out.toString();
-  }
-
-  private static TableState tableState(Connection monitor, TablePrefix prefix, String table)
-      throws SQLException {
-    try (PreparedStatement s =
-        monitor.prepareStatement(
-            "SELECT t.n_dead_tup, pg_total_relation_size(t.relid),"
-                + " pg_relation_size(to_regclass(?)), t.autovacuum_count + t.vacuum_count,"
-                + " p.phase, round(100.0 * p.heap_blks_scanned / nullif(p.heap_blks_total, 0))"
-                + " FROM pg_stat_user_tables t"
-                + " LEFT JOIN pg_stat_progress_vacuum p ON p.relid = t.relid"
-                + " WHERE t.relname = ?")) {
-      s.setString(1, prefix.table("messages_claim"));
-      s.setString(2, table);
-      try (ResultSet r = s.executeQuery()) {
-        if (!r.next()) {
-          return new TableState(-1, -1, -1, "?");
-        }
-        String running = r.getString(5);
-        String vacuum =
-            r.getLong(4)
-                + " done"
-                + (running == null ? "" : ", running: " + running + " " + r.getString(6) + " %");
-        return new TableState(r.getLong(1), r.getLong(2), r.getLong(3), vacuum);
-      }
     }
   }
 }
