@@ -334,7 +334,8 @@ final class RawQueueRuns implements AutoCloseable {
   /**
    * {@link Statements#MINIMAL} on MariaDB, which has no {@code UPDATE ... RETURNING}: the claim is
    * a locking read skipping peers' rows and an update of those ids, committed; then the delete by
-   * id alone, auto-committed.
+   * id alone, auto-committed. InnoDB picks a deadlock victim among such loops now and then (its
+   * next-key locks); the victim's claim rolled back, so it claims again, as any loop would.
    */
   private final class MinimalMariaDb extends Worker {
     private final PreparedStatement choosing;
@@ -351,6 +352,18 @@ final class RawQueueRuns implements AutoCloseable {
 
     @Override
     boolean claimAndDelete() throws SQLException {
+      try {
+        return claimAndDeleteOnce();
+      } catch (java.sql.SQLTransactionRollbackException deadlock) {
+        if (!connection.getAutoCommit()) {
+          connection.rollback();
+          connection.setAutoCommit(true);
+        }
+        return true;
+      }
+    }
+
+    private boolean claimAndDeleteOnce() throws SQLException {
       connection.setAutoCommit(false);
       choosing.setString(1, QUEUE);
       choosing.setInt(2, batch);
@@ -388,7 +401,14 @@ final class RawQueueRuns implements AutoCloseable {
         for (int i = 0; i < ids.size(); i++) {
           deleting.setLong(i + 1, ids.get(i));
         }
-        deleting.executeUpdate();
+        while (true) {
+          try {
+            deleting.executeUpdate();
+            break;
+          } catch (java.sql.SQLTransactionRollbackException deadlock) {
+            // the delete alone rolled back (auto-commit): the rows are still ours, delete again
+          }
+        }
       }
       return true;
     }
