@@ -34,8 +34,10 @@ import java.util.concurrent.CountDownLatch;
  * The ceiling: Tenure's messages table driven by plain JDBC with no Tenure runtime. Each worker, on
  * its own connection, claims a batch and deletes it, until a claim finds nothing: with Tenure's own
  * statements ({@link Statements#TENURE}, the ceiling issue 5 asks for) or with the minimal loop
- * this benchmark first used ({@link Statements#MINIMAL}). PostgreSQL only (the claim is one {@code
- * UPDATE ... RETURNING}).
+ * this benchmark first used ({@link Statements#MINIMAL}). Tenure's statements run on PostgreSQL
+ * only (their claim is one {@code UPDATE ... RETURNING}); the minimal loop runs on MariaDB too,
+ * where a claim is a locking read and an update in one transaction (issue 20 compares MariaDB's
+ * drain with it).
  */
 final class RawQueueRuns implements AutoCloseable {
   private final String url;
@@ -81,11 +83,17 @@ final class RawQueueRuns implements AutoCloseable {
       commits.start();
       CountDownLatch go = new CountDownLatch(1);
       List<Worker> workers = new ArrayList<>();
+      boolean mariadb = url.startsWith("jdbc:mariadb:");
+      if (mariadb && statements == Statements.TENURE) {
+        throw new IllegalArgumentException("Tenure's statements run raw on PostgreSQL only");
+      }
       for (Connection connection : connections) {
         workers.add(
             statements == Statements.TENURE
                 ? new SameStatements(connection, batch, go)
-                : new Minimal(connection, batch, go));
+                : mariadb
+                    ? new MinimalMariaDb(connection, batch, go)
+                    : new Minimal(connection, batch, go));
       }
       List<Thread> running = workers.stream().map(w -> Thread.ofPlatform().start(w)).toList();
       long start = System.nanoTime();
@@ -247,9 +255,10 @@ final class RawQueueRuns implements AutoCloseable {
       super(connection, batch, go);
       connection.setAutoCommit(false);
       connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-      // The store's own statements, not copies, so the ceiling cannot drift from what Tenure runs.
+      // The store's own statements, not copies, so the ceiling cannot drift from what Tenure runs:
+      // for a queue with no keyed message, the unkeyed claim the store runs first.
       QueueStatements statements = QueueStatements.of(store);
-      claim = statements.claim();
+      claim = statements.unkeyedClaim().orElse(statements.claim());
       delete = statements.deleteIfHeld();
       claiming = connection.prepareStatement(claim.jdbcText(claimValues("")));
     }
@@ -273,13 +282,12 @@ final class RawQueueRuns implements AutoCloseable {
         return false;
       }
       int deleted = 0;
-      for (int from = 0; from < ids.size(); from += IDS_PER_DELETE) {
+      // As the store: ids as one array where the statement takes them so, else 250 a statement.
+      int perDelete = delete.text().contains("ANY(:ids)") ? ids.size() : IDS_PER_DELETE;
+      for (int from = 0; from < ids.size(); from += perDelete) {
         Map<String, Object> values =
             Map.of(
-                "token",
-                token,
-                "ids",
-                ids.subList(from, Math.min(ids.size(), from + IDS_PER_DELETE)));
+                "token", token, "ids", ids.subList(from, Math.min(ids.size(), from + perDelete)));
         try (PreparedStatement deleting = connection.prepareStatement(delete.jdbcText(values))) {
           delete.bind(deleting, values);
           deleted += deleting.executeUpdate();
@@ -320,6 +328,89 @@ final class RawQueueRuns implements AutoCloseable {
       rows.getString("dedupe_key");
       rows.getString("msg_group");
       return id;
+    }
+  }
+
+  /**
+   * {@link Statements#MINIMAL} on MariaDB, which has no {@code UPDATE ... RETURNING}: the claim is
+   * a locking read skipping peers' rows and an update of those ids, committed; then the delete by
+   * id alone, auto-committed. InnoDB picks a deadlock victim among such loops now and then (its
+   * next-key locks); the victim's claim rolled back, so it claims again, as any loop would.
+   */
+  private final class MinimalMariaDb extends Worker {
+    private final PreparedStatement choosing;
+
+    MinimalMariaDb(Connection connection, int batch, CountDownLatch go) throws SQLException {
+      super(connection, batch, go);
+      choosing =
+          connection.prepareStatement(
+              "SELECT id FROM "
+                  + messages
+                  + " WHERE queue = ? AND status = 'PENDING' AND available_at <= UTC_TIMESTAMP(6)"
+                  + " ORDER BY priority DESC, id LIMIT ? FOR UPDATE SKIP LOCKED");
+    }
+
+    @Override
+    boolean claimAndDelete() throws SQLException {
+      try {
+        return claimAndDeleteOnce();
+      } catch (java.sql.SQLTransactionRollbackException deadlock) {
+        if (!connection.getAutoCommit()) {
+          connection.rollback();
+          connection.setAutoCommit(true);
+        }
+        return true;
+      }
+    }
+
+    private boolean claimAndDeleteOnce() throws SQLException {
+      connection.setAutoCommit(false);
+      choosing.setString(1, QUEUE);
+      choosing.setInt(2, batch);
+      List<Long> ids = new ArrayList<>(batch);
+      try (ResultSet rows = choosing.executeQuery()) {
+        while (rows.next()) {
+          ids.add(rows.getLong(1));
+        }
+      }
+      if (ids.isEmpty()) {
+        connection.commit();
+        return false;
+      }
+      String in = String.join(",", java.util.Collections.nCopies(ids.size(), "?"));
+      try (PreparedStatement claiming =
+          connection.prepareStatement(
+              "UPDATE "
+                  + messages
+                  + " SET status = 'INFLIGHT', owner_node = ?, claim_token = ?,"
+                  + " lease_until = UTC_TIMESTAMP(6) + INTERVAL 30 SECOND,"
+                  + " attempts = attempts + 1 WHERE id IN ("
+                  + in
+                  + ")")) {
+        claiming.setString(1, node);
+        claiming.setString(2, UUID.randomUUID().toString());
+        for (int i = 0; i < ids.size(); i++) {
+          claiming.setLong(i + 3, ids.get(i));
+        }
+        claiming.executeUpdate();
+      }
+      connection.commit();
+      connection.setAutoCommit(true);
+      try (PreparedStatement deleting =
+          connection.prepareStatement("DELETE FROM " + messages + " WHERE id IN (" + in + ")")) {
+        for (int i = 0; i < ids.size(); i++) {
+          deleting.setLong(i + 1, ids.get(i));
+        }
+        while (true) {
+          try {
+            deleting.executeUpdate();
+            break;
+          } catch (java.sql.SQLTransactionRollbackException deadlock) {
+            // the delete alone rolled back (auto-commit): the rows are still ours, delete again
+          }
+        }
+      }
+      return true;
     }
   }
 

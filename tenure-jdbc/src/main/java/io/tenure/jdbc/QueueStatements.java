@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The statements a {@link JdbcStore}'s queues run on its database, read-only, for benchmarks and
@@ -38,8 +39,18 @@ public final class QueueStatements {
   }
 
   /**
+   * The claim the store runs first for a queue with no keyed message pending, where the database
+   * has one (PostgreSQL): it claims only unkeyed rows, and nothing while a keyed row of the queue
+   * is pending. Parameters as {@link #claim()}'s ({@code :window} unused).
+   */
+  public Optional<Statement> unkeyedClaim() {
+    return Optional.ofNullable(queues.exported("unkeyedClaim")).map(Statement::new);
+  }
+
+  /**
    * A done batch's delete, for the rows {@code :ids} still in flight under {@code :token}; the
-   * store runs it for at most 250 ids a statement and checks the row count.
+   * store runs it for a whole batch where it takes {@code = ANY(:ids)} (PostgreSQL), else for at
+   * most 250 ids a statement, and checks the row count.
    */
   public Statement deleteIfHeld() {
     return new Statement(queues.exported("deleteIfHeld"));

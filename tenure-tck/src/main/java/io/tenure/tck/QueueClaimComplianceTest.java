@@ -41,6 +41,49 @@ public abstract class QueueClaimComplianceTest extends QueueKit {
     assertThat(claimedIds(1)).containsExactly(low);
   }
 
+  // ---- keyed and unkeyed messages in one queue: a claim of unkeyed messages alone (a provider's
+  // fast path) is only right while no keyed message is pending
+
+  @Test
+  void an_older_keyed_message_is_claimed_before_younger_unkeyed_ones() {
+    long keyed = enqueue(keyed("k", Duration.ZERO));
+    long unkeyed = enqueue(keyed(null, Duration.ZERO));
+    long unkeyed2 = enqueue(keyed(null, Duration.ZERO));
+
+    assertThat(claimedIds(1)).containsExactly(keyed);
+    assertThat(claimedIds(2)).containsExactly(unkeyed, unkeyed2);
+  }
+
+  @Test
+  void a_higher_priority_keyed_message_is_claimed_before_older_unkeyed_ones() {
+    long unkeyed = enqueue(message(QUEUE, null, 0, 3, Duration.ZERO, null));
+    long keyed = enqueue(message(QUEUE, "k", 5, 3, Duration.ZERO, null));
+
+    assertThat(claimedIds(1)).containsExactly(keyed);
+    assertThat(claimedIds(1)).containsExactly(unkeyed);
+  }
+
+  @Test
+  void unkeyed_messages_are_claimed_while_every_pending_keyed_message_is_blocked() {
+    long head = enqueue(keyed("k", Duration.ZERO));
+    enqueue(keyed("k", Duration.ZERO));
+    long unkeyed = enqueue(keyed(null, Duration.ZERO));
+    assertThat(claimedIds(1)).containsExactly(head);
+
+    assertThat(claimedIds(10)).containsExactly(unkeyed);
+  }
+
+  @Test
+  void a_keyed_message_enqueued_after_unkeyed_claims_is_claimed_in_its_place() {
+    long first = enqueue(keyed(null, Duration.ZERO));
+    assertThat(claimedIds(1)).containsExactly(first);
+    long keyed = enqueue(keyed("k", Duration.ZERO));
+    long unkeyed = enqueue(keyed(null, Duration.ZERO));
+
+    assertThat(claimedIds(1)).containsExactly(keyed);
+    assertThat(claimedIds(1)).containsExactly(unkeyed);
+  }
+
   // ---- FIFO per key
 
   @Test

@@ -19,7 +19,9 @@ import org.jspecify.annotations.Nullable;
  * Claims (SPEC §6.2): a claim takes only available pending rows, skipping rows another claimer
  * holds (on servers), under a fresh claim token. A strict queue is one sequence; an unordered or
  * keyed-FIFO queue's claim walks the queue's front, then the key heads behind it, as its database's
- * {@link QueueSql.Claiming} says.
+ * {@link QueueSql.Claiming} says. Where the database has a claim for a queue with no keyed row
+ * pending ({@link QueueSql.OneStatement#unkeyed()}), that runs first, and the walk only if it
+ * claimed nothing.
  */
 final class Claims {
   /** An unordered claim of n looks at the first max(4 n, 1000) available rows; see window(). */
@@ -41,6 +43,8 @@ final class Claims {
   private final NamedStatement claimIds;
   private final NamedStatement selectClaimed;
   private final NamedStatement first;
+  private final @Nullable NamedStatement unkeyed;
+  private final UnkeyedQueues unkeyedQueues = new UnkeyedQueues();
   private final @Nullable NamedStatement second;
   private final @Nullable NamedStatement lock;
   private final OvertakenClaims overtaken;
@@ -62,6 +66,8 @@ final class Claims {
               case QueueSql.TwoStatements two -> two.walk();
               case QueueSql.ChooseThenLock choose -> choose.walk();
             });
+    this.unkeyed =
+        claiming instanceof QueueSql.OneStatement one ? context.statement(one.unkeyed()) : null;
     this.second =
         switch (claiming) {
           case QueueSql.OneStatement one -> null;
@@ -106,10 +112,30 @@ final class Claims {
 
   private List<QueueMessage> free(Connection connection, ClaimRequest request, String token)
       throws SQLException {
-    return request.strict()
-        ? claimIds(connection, request, token, strictCandidates(connection, request, request.max()))
-        : overtaken.giveBack(
+    if (request.strict()) {
+      return claimIds(
+          connection, request, token, strictCandidates(connection, request, request.max()));
+    }
+    if (unkeyed != null && unkeyedQueues.tryUnkeyed(request.queue())) {
+      List<QueueMessage> got =
+          returning(
+              connection,
+              unkeyed,
+              walk(request.queue(), request.max(), request.nodeId(), token, request.lease()),
+              request,
+              token,
+              request.max());
+      if (!got.isEmpty()) {
+        return got; // only unkeyed rows: nothing for a replay to overtake
+      }
+    }
+    List<QueueMessage> got =
+        overtaken.giveBack(
             connection, token, unordered(connection, request, token, request.max(), Params.of()));
+    if (unkeyed != null) {
+      unkeyedQueues.fullClaimed(request.queue(), got.stream().anyMatch(m -> m.key() != null));
+    }
+    return got;
   }
 
   /**

@@ -192,12 +192,13 @@ public final class JdbcQueueStore implements QueueStore {
 
   /**
    * One of this store's statements by name, as {@code io.tenure.jdbc.QueueStatements} exports them:
-   * {@code claim} (an unordered claim's first statement), {@code deleteIfHeld} (a done batch's
-   * delete), {@code stats}.
+   * {@code claim} (an unordered claim's first statement), {@code unkeyedClaim} (the claim of a
+   * queue with no keyed row pending, or null where the dialect has none), {@code deleteIfHeld} (a
+   * done batch's delete), {@code stats}.
    *
    * @throws IllegalArgumentException for another name
    */
-  public Exported exported(String name) {
+  public @Nullable Exported exported(String name) {
     String template =
         switch (name) {
           case "claim" ->
@@ -206,11 +207,13 @@ public final class JdbcQueueStore implements QueueStore {
                 case QueueSql.TwoStatements two -> two.walk();
                 case QueueSql.ChooseThenLock choose -> choose.walk();
               };
+          case "unkeyedClaim" ->
+              context.sql().claiming() instanceof QueueSql.OneStatement one ? one.unkeyed() : null;
           case "deleteIfHeld" -> context.sql().deleteIfHeld();
           case "stats" -> context.sql().stats();
           default -> throw new IllegalArgumentException("no queue statement named " + name);
         };
-    return new Exported(context.statement(template));
+    return template == null ? null : new Exported(context.statement(template));
   }
 
   /** A statement's text and binding, read-only, for {@code io.tenure.jdbc.QueueStatements}. */

@@ -29,10 +29,11 @@ import java.util.regex.Pattern;
  *       bound from that row (a multi-row insert).
  * </ul>
  *
- * A {@link List} value becomes one placeholder per element ({@code id IN (:ids)}); a {@link
- * Duration} is bound as microseconds, the one place that conversion happens; a {@link
- * MessageStatus} is written into the text as a literal, as a partial index only serves a statement
- * whose own text implies its predicate.
+ * A {@link List} value becomes one placeholder per element ({@code id IN (:ids)}), or, written as
+ * {@code = ANY(:ids)}, one BIGINT array (one text for any count, so PostgreSQL prepares it once,
+ * and no chunks: {@link #updateInChunks}); a {@link Duration} is bound as microseconds, the one
+ * place that conversion happens; a {@link MessageStatus} is written into the text as a literal, as
+ * a partial index only serves a statement whose own text implies its predicate.
  */
 final class NamedStatement {
   private static final Pattern CONSTANT =
@@ -53,7 +54,8 @@ final class NamedStatement {
 
   private record Sql(String sql) implements Part {}
 
-  private record Parameter(String name) implements Part {}
+  /** {@code array}: the parameter is written {@code ANY(:name)}, and binds a list as one array. */
+  private record Parameter(String name, boolean array) implements Part {}
 
   private record IfBound(String name, List<Part> parts) implements Part {}
 
@@ -95,7 +97,9 @@ final class NamedStatement {
       if (found.startsWith("'")) {
         current.add(new Sql(found));
       } else if (mark.group(3) != null) {
-        current.add(new Parameter(mark.group(3)));
+        current.add(
+            new Parameter(
+                mark.group(3), text.substring(0, mark.start()).stripTrailing().endsWith("ANY(")));
       } else if (mark.group(1) != null) {
         sections.add(
             mark.group(1).equals("if")
@@ -194,6 +198,9 @@ final class NamedStatement {
    * @return the rows it changed
    */
   int updateInChunks(Connection connection, Params params, List<Long> ids) throws SQLException {
+    if (parts.stream().anyMatch(p -> p instanceof Parameter parameter && parameter.array())) {
+      return update(connection, params.and("ids", ids));
+    }
     int changed = 0;
     for (List<Long> chunk : chunks(ids)) {
       changed += update(connection, params.and("ids", chunk));
@@ -271,6 +278,16 @@ final class NamedStatement {
           } else if (value instanceof List<?> list) {
             if (list.isEmpty()) {
               throw new IllegalArgumentException("list :" + parameter.name() + " is empty");
+            }
+            if (parameter.array()) {
+              sql.append('?');
+              Object[] elements = list.toArray();
+              out.add(
+                  (Bindable)
+                      (statement, index) ->
+                          statement.setArray(
+                              index, statement.getConnection().createArrayOf("bigint", elements)));
+              continue;
             }
             sql.append(String.join(", ", java.util.Collections.nCopies(list.size(), "?")));
             out.addAll(list);

@@ -110,8 +110,13 @@ interface QueueSql {
    * PostgreSQL: the walk, then the key heads only if the walk fell short, claimed in one statement
    * returning every column. Parameters: {@code :queue}, {@code :window}, {@code :max}, {@code
    * :node}, {@code :token}, {@code :lease}.
+   *
+   * @param unkeyed the claim of a queue with no keyed row pending: the first {@code :max} available
+   *     unkeyed rows in claim order, claimed returning every column, and nothing at all while any
+   *     keyed row of {@code :queue} is pending (then {@code claim} decides). Parameters as {@code
+   *     claim}'s, without {@code :window}.
    */
-  record OneStatement(String claim) implements Claiming {}
+  record OneStatement(String claim, String unkeyed) implements Claiming {}
 
   /**
    * SQLite: the walk claimed returning every column ({@code :queue}, {@code :window}, {@code :max},
