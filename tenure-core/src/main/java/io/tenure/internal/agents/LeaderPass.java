@@ -83,7 +83,28 @@ final class LeaderPass {
     } finally {
       logPass(fence, rows.size(), plan.size(), began, read, planned);
     }
-    return hold;
+    long deadline =
+        PassDeadlines.next(membership, fence.nodeId(), settings.staleAfter(), owners(rows));
+    return soonest(hold, deadline);
+  }
+
+  /** The sooner of two delays, where 0 means none. */
+  static long soonest(long a, long b) {
+    if (a <= 0) {
+      return Math.max(0, b);
+    }
+    return b <= 0 ? a : Math.min(a, b);
+  }
+
+  private static Set<String> owners(List<AgentAssignment> rows) {
+    Set<String> owners = new HashSet<>();
+    rows.forEach(
+        row -> {
+          if (row.owner() != null) {
+            owners.add(row.owner());
+          }
+        });
+    return owners;
   }
 
   /** A pass slower than a renew interval is worth an operator's look: it delays the next one. */
@@ -148,6 +169,16 @@ final class LeaderPass {
   }
 
   private void apply(List<PlanAction> plan, LeaderFence fence, MembershipView membership) {
+    // A dead node's rows are freed before the placements are written: the placement's wake-up then
+    // finds them claimable, instead of owned by the dead node until the next sweep tick.
+    for (PlanAction action : plan) {
+      if (action instanceof PlanAction.ReleaseFromDeadOwner dead
+          && store.releaseFromDeadOwner(dead.uri(), dead.deadOwner(), fence)
+              == AssignmentWrite.FENCED) {
+        fenced(fence);
+        return;
+      }
+    }
     // Placements go in one fenced transaction: a cold start is one write, not one per agent.
     Map<AgentUri, @Nullable String> targets = new LinkedHashMap<>();
     Set<AgentUri> onlyIfUnowned = new HashSet<>();
@@ -182,8 +213,7 @@ final class LeaderPass {
             }
             case PlanAction.Unplace unplace -> AssignmentWrite.APPLIED;
             case PlanAction.Retire retire -> store.retire(retire.uri(), fence);
-            case PlanAction.ReleaseFromDeadOwner dead ->
-                store.releaseFromDeadOwner(dead.uri(), dead.deadOwner(), fence);
+            case PlanAction.ReleaseFromDeadOwner dead -> AssignmentWrite.APPLIED;
           };
       if (result == AssignmentWrite.FENCED) {
         fenced(fence);
