@@ -148,10 +148,8 @@ final class InMemoryAgentStore implements AgentStore {
       }
       t.agents.put(uri.toString(), withOwner(row, null, row.epoch()));
       letGo(t, uri, deadOwner);
+      return AssignmentWrite.APPLIED;
     }
-    // After the "commit", outside the lock: the freed row's target may claim it now.
-    t.placementListeners.forEach(listener -> listener.accept(fence.epoch()));
-    return AssignmentWrite.APPLIED;
   }
 
   /** A node may still run its agents until its last heartbeat plus its self-fence deadline. */

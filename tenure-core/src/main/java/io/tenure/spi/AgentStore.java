@@ -81,14 +81,13 @@ public interface AgentStore {
   /**
    * Subscribes to placement notifications, where the store has them: PostgreSQL {@code
    * LISTEN/NOTIFY} and the in-memory store. Once {@link #placeAll} committed a write of at least
-   * one agent, and once {@link #releaseFromDeadOwner} freed a row (its target may claim it now), it
-   * MUST notify every subscriber on the same tables, in any process, and only after the commit
-   * (PostgreSQL: {@code pg_notify} in the transaction); a fenced {@code placeAll} or release MUST
+   * one agent it MUST notify every subscriber on the same tables, in any process, and only after
+   * the commit (PostgreSQL: {@code pg_notify} in the transaction); a fenced {@code placeAll} MUST
    * NOT notify. Notifications are hints that let nodes sweep before their next tick: one may be
    * lost (a reconnect), and nodes poll on their sweep interval either way.
    *
-   * @param onPlaced called with the writing leader's epoch after its placement or release
-   *     committed; must return quickly (it runs on the listener's thread)
+   * @param onPlaced called with the placing leader's epoch after its placement committed; must
+   *     return quickly (it runs on the listener's thread)
    * @return a handle that ends the subscription, or empty if the store cannot notify
    */
   java.util.Optional<AutoCloseable> listen(java.util.function.LongConsumer onPlaced);

@@ -437,50 +437,6 @@ public abstract class AgentStoreComplianceTest extends FixtureSupport {
   }
 
   @Test
-  void listeners_hear_a_dead_owners_row_freed_and_a_release_that_frees_nothing_notifies_nobody()
-      throws Exception {
-    List<Long> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
-    java.util.Optional<AutoCloseable> subscription = agents.listen(heard::add);
-    if (subscription.isEmpty()) {
-      return; // no notifications here: checked by the placement test above
-    }
-    try (AutoCloseable listening = subscription.get()) {
-      Await.until(
-          Duration.ofSeconds(10),
-          "the listener hears a placement",
-          () -> {
-            agents.placeAll(java.util.Map.of(AgentUri.parse("p://probe"), a), Set.of(), fence);
-            return heard.contains(fence.epoch());
-          });
-      ownedBy(a, ORDERS); // a has no node row: its rows may be freed at once
-      store.leases().release(leader, fence.epoch());
-      String next = UUID.randomUUID().toString();
-      LeaderFence current =
-          new LeaderFence(next, store.leases().acquire(next, TTL).orElseThrow().epoch());
-
-      // Not a's row (b does not own it): frees nothing, so no wake-up for the next one to blame.
-      assertThat(agents.releaseFromDeadOwner(ORDERS, b, current))
-          .isEqualTo(AssignmentWrite.NOT_ELIGIBLE);
-      assertThat(agents.releaseFromDeadOwner(ORDERS, a, current))
-          .isEqualTo(AssignmentWrite.APPLIED);
-
-      // The freed row targets a: a node that hears this claims it before its next sweep tick.
-      Await.until(
-          Duration.ofSeconds(10), "the freed row is heard", () -> heard.contains(current.epoch()));
-      // Notifications arrive in commit order: once a later leader's placement is heard, every
-      // notification of the two releases has been.
-      store.leases().release(next, current.epoch());
-      String last = UUID.randomUUID().toString();
-      LeaderFence marker =
-          new LeaderFence(last, store.leases().acquire(last, TTL).orElseThrow().epoch());
-      agents.placeAll(java.util.Map.of(ORDERS, b), Set.of(), marker);
-      Await.until(
-          Duration.ofSeconds(10), "the marker is heard", () -> heard.contains(marker.epoch()));
-      assertThat(heard).filteredOn(epoch -> epoch == current.epoch()).hasSize(1);
-    }
-  }
-
-  @Test
   void stale_epoch_leader_writes_are_refused_and_change_nothing() {
     ownedBy(a, ORDERS);
     store.leases().release(leader, fence.epoch());

@@ -175,10 +175,7 @@ final class AgentPlacements {
     statement.setBoolean(5, false);
   }
 
-  /**
-   * PostgreSQL: delivered when the placement (or a dead node's row freed) commits, so a node that
-   * hears it reads the rows.
-   */
+  /** PostgreSQL: delivered when the placement commits, so a node that hears it reads the rows. */
   private void notifyPlaced(Connection connection, LeaderFence leader) throws SQLException {
     if (!dialect.supportsNotify()) {
       return;
@@ -227,11 +224,7 @@ final class AgentPlacements {
           Fences.bindLeader(s, 3, leader);
           s.setString(5, deadOwner);
         },
-        connection -> {
-          claims.letGo(connection, uri, deadOwner);
-          // The freed row targets a live node already, placed by an earlier pass: wake it.
-          notifyPlaced(connection, leader);
-        });
+        connection -> claims.letGo(connection, uri, deadOwner));
   }
 
   private AssignmentWrite fencedWrite(
