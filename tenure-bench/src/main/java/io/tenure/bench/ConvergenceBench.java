@@ -35,7 +35,9 @@ import java.util.stream.IntStream;
  * passes are O(changes)), and the time to run every agent once again after one node crashes.
  *
  * <p>Usage: {@code ConvergenceBench --store URL [--nodes 100] [--agents 10000] [--bound 120]
- * [--moves 20] [--placement-quiet 500]}
+ * [--moves 20] [--placement-quiet 500] [--reconciliations 50] [--self-fence-ms 3000] [--stale-ms
+ * 5000] [--stop-timeout-ms 2000]}: the last three shorten the crash path's floor (a dead node's
+ * agents are freed only after its last heartbeat plus its published may-run time)
  */
 public final class ConvergenceBench {
   private final Map<AgentUri, Set<String>> runners = new ConcurrentHashMap<>();
@@ -45,6 +47,12 @@ public final class ConvergenceBench {
 
   /** The initial placement quiet period; the node default unless --placement-quiet MS is given. */
   private static final Duration[] QUIET = {AgentSettings.DEFAULT_INITIAL_PLACEMENT_QUIET};
+
+  /** Actions per sweep; the node default unless --reconciliations is given. */
+  private static final int[] RECONCILIATIONS = {AgentSettings.DEFAULT_MAX_RECONCILIATIONS_PER_TICK};
+
+  /** selfFenceAfter, staleAfter and the agents' stop deadline, in ms; 0 for the node default. */
+  private static final long[] CRASH_SETTINGS = {0, 0, 0};
 
   private final AtomicInteger duplicates = new AtomicInteger();
 
@@ -56,6 +64,10 @@ public final class ConvergenceBench {
     for (int i = 0; i < args.length; i += 2) {
       switch (args[i]) {
         case "--moves" -> MOVES[0] = Integer.parseInt(args[i + 1]);
+        case "--reconciliations" -> RECONCILIATIONS[0] = Integer.parseInt(args[i + 1]);
+        case "--self-fence-ms" -> CRASH_SETTINGS[0] = Long.parseLong(args[i + 1]);
+        case "--stale-ms" -> CRASH_SETTINGS[1] = Long.parseLong(args[i + 1]);
+        case "--stop-timeout-ms" -> CRASH_SETTINGS[2] = Long.parseLong(args[i + 1]);
         case "--placement-quiet" -> QUIET[0] = Duration.ofMillis(Long.parseLong(args[i + 1]));
         case "--store" -> url = args[i + 1];
         case "--nodes" -> nodes = Integer.parseInt(args[i + 1]);
@@ -131,10 +143,10 @@ public final class ConvergenceBench {
       // Three candidates: on PostgreSQL each candidate holds a session-lock connection, and here
       // all nodes share one pool (real processes each have their own).
       built.add(
-          TenureNode.builder(store)
+          crashSettings(TenureNode.builder(store))
               .name("n" + i)
               .promotable(i < 3)
-              .agentCaps(MOVES[0], AgentSettings.DEFAULT_MAX_RECONCILIATIONS_PER_TICK)
+              .agentCaps(MOVES[0], RECONCILIATIONS[0])
               .initialPlacementDelay(
                   QUIET[0],
                   QUIET[0].compareTo(AgentSettings.DEFAULT_INITIAL_PLACEMENT_MAX_DELAY) > 0
@@ -179,11 +191,12 @@ public final class ConvergenceBench {
             : "not within " + bound;
     System.out.printf(
         Locale.ROOT,
-        "cold: %d nodes, %d agents, %d moves per pass, placement quiet %d ms: all nodes started after %s,"
-            + " every agent once after %s%n",
+        "cold: %d nodes, %d agents, %d moves per pass, %d actions per sweep, placement quiet %d ms:"
+            + " all nodes started after %s, every agent once after %s%n",
         nodeCount,
         agentCount,
         MOVES[0],
+        RECONCILIATIONS[0],
         QUIET[0].toMillis(),
         ms(started - start),
         coldFigure);
@@ -204,6 +217,18 @@ public final class ConvergenceBench {
     Set<AgentUri> lost = victim.runningAgents();
     long crash = System.nanoTime();
     crash(victim, stores.get(built.indexOf(victim)));
+    // The floor (SPEC §5.3): no other node may start them before the victim's last heartbeat plus
+    // the may-run time it published, by the database clock.
+    io.tenure.spi.MembershipView view = observer.membership().read();
+    long floor =
+        System.nanoTime()
+            - crash
+            + view.nodes().stream()
+                .filter(n -> n.nodeId().equals(victimId))
+                .findFirst()
+                .map(n -> Duration.between(view.readAt(), n.heartbeatAt().plus(n.selfFenceAfter())))
+                .orElse(Duration.ZERO)
+                .toNanos();
     boolean healed =
         await(
             bound,
@@ -217,11 +242,27 @@ public final class ConvergenceBench {
                     && runningOnce(agentCount));
     System.out.printf(
         Locale.ROOT,
-        "crash of 1 of %d nodes: its %d agents run again after %s%n",
+        "crash of 1 of %d nodes: its %d agents run again after %s (its may-run deadline passed"
+            + " after %s)%n",
         nodeCount,
         lost.size(),
-        healed ? ms(System.nanoTime() - crash) : "not within " + bound);
+        healed ? ms(System.nanoTime() - crash) : "not within " + bound,
+        ms(floor));
     System.out.printf(Locale.ROOT, "duplicate starts seen: %d%n", duplicates.get());
+  }
+
+  private static io.tenure.TenureNodeBuilder crashSettings(io.tenure.TenureNodeBuilder builder) {
+    if (CRASH_SETTINGS[0] > 0) {
+      builder.selfFenceAfter(Duration.ofMillis(CRASH_SETTINGS[0]));
+    }
+    if (CRASH_SETTINGS[1] > 0) {
+      builder.staleAfter(Duration.ofMillis(CRASH_SETTINGS[1]));
+    }
+    if (CRASH_SETTINGS[2] > 0) {
+      builder.agentTimeouts(
+          AgentSettings.DEFAULT_START_TIMEOUT, Duration.ofMillis(CRASH_SETTINGS[2]));
+    }
+    return builder;
   }
 
   /**

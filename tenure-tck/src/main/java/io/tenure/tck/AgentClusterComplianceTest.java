@@ -252,6 +252,32 @@ public abstract class AgentClusterComplianceTest extends FixtureSupport {
   }
 
   @Test
+  void a_crashed_nodes_agents_move_at_its_deadlines_not_at_the_leaders_next_regular_tick() {
+    // Regular leader ticks a minute apart, longer than this test may take: only the passes the
+    // leader schedules at the deadlines it knows (the victim's heartbeat turning stale, then its
+    // may-run deadline) can declare it dead and free its agents in time.
+    java.util.function.UnaryOperator<TenureNodeBuilder> slowTicks =
+        b ->
+            b.renewInterval(Duration.ofSeconds(60))
+                .fenceAfter(Duration.ofSeconds(90))
+                .leaseTtl(Duration.ofSeconds(120));
+    FaultyStore faulty = new FaultyStore(fixture.open(prefix));
+    TenureNode victim = start(slowTicks.apply(builder(faulty, "victim").promotable(false)));
+    TenureNode leader = start(slowTicks.apply(builder(fixture.open(prefix), "n1")));
+    awaitSpread(6, 6);
+
+    faulty.crash();
+
+    Await.until(
+        BOUND,
+        "the leader runs every agent, long before its next regular tick",
+        () -> leader.runningAgents().size() == 13);
+    nodes.remove("victim");
+    Await.until(BOUND, "the victim stopped everything", () -> victim.runningAgents().isEmpty());
+    nodes.put("victim", victim);
+  }
+
+  @Test
   void a_crashed_leader_is_replaced_and_its_agents_move() {
     List<FaultyStore> stores = new ArrayList<>();
     for (String name : List.of("n1", "n2", "n3", "n4")) {

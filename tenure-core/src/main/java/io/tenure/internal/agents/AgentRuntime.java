@@ -42,9 +42,10 @@ public final class AgentRuntime {
   /**
    * The leader's pass: plan from a snapshot, then apply each write under the fence.
    *
-   * @return 0, or how many nanoseconds until agents that have no row yet may be placed: they are
-   *     held back while membership is not yet quiet ({@code initialPlacementDelay}); the caller may
-   *     run the next pass then
+   * @return 0, or how many nanoseconds until the next pass has work this one could not do: agents
+   *     that have no row yet may be placed (they are held back while membership is not yet quiet,
+   *     {@code initialPlacementDelay}), a silent node may be declared dead, or a dead node's agents
+   *     may be freed ({@link PassDeadlines}); the caller may run the next pass then
    */
   public long leaderPass(LeaderFence fence, MembershipView membership) {
     return leaderPass.run(fence, membership);

@@ -37,6 +37,9 @@ import org.jspecify.annotations.Nullable;
  * is gone is always placed. The plan is deterministic: ties break by node id and URI.
  */
 public final class AssignmentPlanner {
+  /** Within one family (one scheme) the order of {@code toString}. */
+  private static final Comparator<AgentUri> BY_NAME = Comparator.comparing(AgentUri::name);
+
   private AssignmentPlanner() {}
 
   /**
@@ -120,9 +123,11 @@ public final class AssignmentPlanner {
     }
     Loads load = new Loads();
     capable.forEach(n -> load.addNode(n.nodeId()));
-    Map<AgentUri, String> planned = new TreeMap<>(Comparator.comparing(AgentUri::toString));
+    // One family shares one scheme, so its URIs sort as their names do: the same order as by
+    // toString, without building a string per comparison (a cold start sorts 10,000 of them).
+    Map<AgentUri, String> planned = new TreeMap<>(BY_NAME);
     List<AgentUri> unplaced = new ArrayList<>();
-    for (AgentUri uri : agents.stream().sorted(Comparator.comparing(AgentUri::toString)).toList()) {
+    for (AgentUri uri : agents.stream().sorted(BY_NAME).toList()) {
       AgentAssignment row = rows.get(uri);
       if (row != null && row.paused()) {
         continue;
@@ -233,7 +238,7 @@ public final class AssignmentPlanner {
               AgentAssignment row = rows.get(uri);
               return row != null && row.owner() != null;
             });
-    return byRunning.thenComparing(AgentUri::toString, Comparator.reverseOrder());
+    return byRunning.thenComparing(BY_NAME.reversed());
   }
 
   private static AgentUri cheapestToMove(

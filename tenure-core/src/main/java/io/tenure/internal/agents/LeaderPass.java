@@ -79,11 +79,32 @@ final class LeaderPass {
           hold / 1_000_000);
     }
     try {
-      apply(plan, fence, membership);
+      apply(plan, rows, fence, membership);
     } finally {
       logPass(fence, rows.size(), plan.size(), began, read, planned);
     }
-    return hold;
+    long deadline =
+        PassDeadlines.next(membership, fence.nodeId(), settings.staleAfter(), owners(rows));
+    return soonest(hold, deadline);
+  }
+
+  /** The sooner of two delays, where 0 means none. */
+  static long soonest(long a, long b) {
+    if (a <= 0) {
+      return Math.max(0, b);
+    }
+    return b <= 0 ? a : Math.min(a, b);
+  }
+
+  private static Set<String> owners(List<AgentAssignment> rows) {
+    Set<String> owners = new HashSet<>();
+    rows.forEach(
+        row -> {
+          if (row.owner() != null) {
+            owners.add(row.owner());
+          }
+        });
+    return owners;
   }
 
   /** A pass slower than a renew interval is worth an operator's look: it delays the next one. */
@@ -147,7 +168,26 @@ final class LeaderPass {
     return wanted.values().stream().flatMap(Set::stream).anyMatch(uri -> !withRows.contains(uri));
   }
 
-  private void apply(List<PlanAction> plan, LeaderFence fence, MembershipView membership) {
+  private void apply(
+      List<PlanAction> plan,
+      List<AgentAssignment> rows,
+      LeaderFence fence,
+      MembershipView membership) {
+    // A dead node's rows are freed before the placements are written: the placement's wake-up then
+    // finds them claimable, instead of owned by the dead node until the next sweep tick.
+    Set<AgentUri> freed = new HashSet<>();
+    for (PlanAction action : plan) {
+      if (action instanceof PlanAction.ReleaseFromDeadOwner dead) {
+        AssignmentWrite result = store.releaseFromDeadOwner(dead.uri(), dead.deadOwner(), fence);
+        if (result == AssignmentWrite.FENCED) {
+          fenced(fence);
+          return;
+        }
+        if (result == AssignmentWrite.APPLIED) {
+          freed.add(dead.uri());
+        }
+      }
+    }
     // Placements go in one fenced transaction: a cold start is one write, not one per agent.
     Map<AgentUri, @Nullable String> targets = new LinkedHashMap<>();
     Set<AgentUri> onlyIfUnowned = new HashSet<>();
@@ -161,6 +201,7 @@ final class LeaderPass {
         targets.put(unplace.uri(), null);
       }
     }
+    reannounce(freed, rows, targets, onlyIfUnowned);
     // A row claimed between the snapshot and this write keeps its target: the plan counted its
     // re-targeting as free, and a hand-off of a running agent would exceed maxMovesPerPass.
     if (store.placeAll(targets, onlyIfUnowned, fence) == AssignmentWrite.FENCED) {
@@ -182,12 +223,31 @@ final class LeaderPass {
             }
             case PlanAction.Unplace unplace -> AssignmentWrite.APPLIED;
             case PlanAction.Retire retire -> store.retire(retire.uri(), fence);
-            case PlanAction.ReleaseFromDeadOwner dead ->
-                store.releaseFromDeadOwner(dead.uri(), dead.deadOwner(), fence);
+            case PlanAction.ReleaseFromDeadOwner dead -> AssignmentWrite.APPLIED;
           };
       if (result == AssignmentWrite.FENCED) {
         fenced(fence);
         return;
+      }
+    }
+  }
+
+  /**
+   * A freed row usually kept the target an earlier pass gave it (the pass that declared its owner
+   * dead, before its may-run deadline), so this pass has no placement of its own for it and nothing
+   * would wake that target. It is written again with the same target, only while still unowned, in
+   * the pass's one placement transaction: one wake-up for every row freed, not one per release (a
+   * wake-up per release made every node sweep a hundred times for one dead node's agents).
+   */
+  private static void reannounce(
+      Set<AgentUri> freed,
+      List<AgentAssignment> rows,
+      Map<AgentUri, @Nullable String> targets,
+      Set<AgentUri> onlyIfUnowned) {
+    for (AgentAssignment row : rows) {
+      if (freed.contains(row.uri()) && row.target() != null && !targets.containsKey(row.uri())) {
+        targets.put(row.uri(), row.target());
+        onlyIfUnowned.add(row.uri());
       }
     }
   }

@@ -22,9 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,7 +61,7 @@ public final class DefaultTenureNode implements TenureNode {
   private final NodeThreads threads;
   private volatile Optional<AutoCloseable> placements = Optional.empty();
   private final Object lifecycle = new Object();
-  private final AtomicBoolean earlyPass = new AtomicBoolean();
+  private final EarlyPass earlyPass;
   private boolean started;
   private boolean closed;
 
@@ -114,6 +111,7 @@ public final class DefaultTenureNode implements TenureNode {
     this.schedules =
         new ScheduleFirer(store.schedules(), store::now, ticker, new java.util.SplittableRandom());
     this.threads = new NodeThreads(settings.name(), keeper::nodeId);
+    this.earlyPass = new EarlyPass(threads, this::leaderTick);
   }
 
   @Override
@@ -231,32 +229,18 @@ public final class DefaultTenureNode implements TenureNode {
   }
 
   /**
-   * One agent pass. When it held a cold start's agents back for a quiet membership, the next pass
-   * runs as soon as they may be placed, not up to a whole {@code renewInterval} later.
+   * One agent pass. When the next one has work sooner than a {@code renewInterval} from now (a cold
+   * start's agents held back for a quiet membership may be placed, a silent node may be declared
+   * dead, a dead node's agents may be freed), the leader's duties and pass run again then, not at
+   * the next regular tick: a crashed node's agents move at its may-run deadline.
    */
   private void agentPass(LeaderFence fence) {
-    long hold = agents.leaderPass(fence, store.membership().read());
-    if (hold <= 0 || hold >= settings.renewInterval().toNanos()) {
+    long readAt = System.nanoTime();
+    long next = agents.leaderPass(fence, store.membership().read());
+    if (next <= 0 || next >= settings.renewInterval().toNanos()) {
       return;
     }
-    threads
-        .get(Role.LEADER)
-        .filter(thread -> earlyPass.compareAndSet(false, true))
-        .ifPresent(
-            thread -> {
-              try {
-                thread.schedule(
-                    () -> {
-                      earlyPass.set(false);
-                      threads.guarded(
-                          Role.LEADER, () -> elector.fence().ifPresent(this::agentPass));
-                    },
-                    hold,
-                    TimeUnit.NANOSECONDS);
-              } catch (RejectedExecutionException e) {
-                earlyPass.set(false); // the node is stopping
-              }
-            });
+    earlyPass.scheduleAt(readAt + next);
   }
 
   /**
