@@ -46,7 +46,8 @@ public final class Tenure implements AutoCloseable {
   private final List<QueueMiddleware> middleware;
 
   private Tenure(Store store, String name, List<QueueMiddleware> middleware) {
-    this.store = store;
+    // Every queue, node and schedule built here wakes consumers after its enqueues commit.
+    this.store = io.tenure.internal.wake.WakingStore.wrap(store);
     this.middleware = middleware;
     this.description = store.describe();
     this.markers = Markers.builder(store.markers()).build();
