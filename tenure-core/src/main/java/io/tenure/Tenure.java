@@ -55,7 +55,7 @@ public final class Tenure implements AutoCloseable {
     this.locks = new DefaultLocks(store.locks(), name, Ticker.system(), true);
     this.schedules =
         new DefaultSchedules(
-            store.schedules(), store::now, queue -> Optional.ofNullable(queues.get(queue)));
+            this.store.schedules(), store::now, queue -> Optional.ofNullable(queues.get(queue)));
   }
 
   /**
