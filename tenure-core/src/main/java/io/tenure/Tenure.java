@@ -192,7 +192,8 @@ public final class Tenure implements AutoCloseable {
   /**
    * The provider SPI handle of this store, for integrations that take one (tenure-server's {@code
    * AdminServer.builder(tenure.store())}). Applications never need it: its per-area stores skip the
-   * checks that {@link Queue}, {@link Markers} and {@link TenureNode} make.
+   * checks that {@link Queue}, {@link Markers} and {@link TenureNode} make. It is the store this
+   * Tenure was opened on, wrapped so that its enqueues send wake-ups (docs/QUEUE.md, "Wake-ups").
    *
    * @return the store; closed with this Tenure
    * @throws IllegalStateException if this Tenure is closed
