@@ -174,7 +174,7 @@ final class TenureQueueRuns {
     List<Long> sorted = new ArrayList<>(waits);
     Collections.sort(sorted);
     return new Latency(
-        storeName(url) + (wakeups ? "" : " (polling)"),
+        storeName(url) + (wakeups ? "" : " (wake-ups off)"),
         messages,
         waits.get(0),
         percentile(sorted, 50),
