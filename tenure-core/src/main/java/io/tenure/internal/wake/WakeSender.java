@@ -70,10 +70,15 @@ public final class WakeSender implements AutoCloseable {
   /** A commit on {@code queue} just returned: wake its consumers now. */
   public void committed(String queue) {
     synchronized (lock) {
-      if (ensureStarted() && pacer.offer(queue, ticker.read())) {
-        now.add(queue);
-        lock.notifyAll();
+      if (!ensureStarted()) {
+        return;
       }
+      if (pacer.offer(queue, ticker.read())) {
+        now.add(queue);
+      }
+      // Also when folded: the thread may be waiting without a deadline, and must now wake for the
+      // trailing wake-up at the window's end.
+      lock.notifyAll();
     }
   }
 

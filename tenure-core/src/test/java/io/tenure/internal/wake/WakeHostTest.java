@@ -76,7 +76,8 @@ class WakeHostTest {
       assertThat(woken.poll(10, TimeUnit.SECONDS)).isEqualTo("other");
       assertThat(woken.poll(10, TimeUnit.SECONDS)).isEqualTo("mine");
     }
-    until(() -> host.stats(() -> 7).dropped() == 2);
+    // The handler ran before the receiver counted what it returned: wait for the counts.
+    until(() -> host.stats(() -> 7).dropped() == 2 && host.stats(() -> 7).woken() == 1);
     WakeStats stats = host.stats(() -> 7);
     assertThat(stats).isEqualTo(new WakeStats(true, 7, 2, 2, 1));
   }
