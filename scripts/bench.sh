@@ -6,8 +6,9 @@
 #                          [--concurrency 8,16,32,64] [--threads 8,16,32,64]
 #                          [--postgres URL] [--sqlite sqlite:PATH] [--mariadb URL] [--only all|pickup]
 #                                                                           queue drain and pickup latency
-#                                                                           (--only pickup: PostgreSQL pickup
-#                                                                           latency alone, --rounds times;
+#                                                                           (--only pickup: pickup latency alone
+#                                                                           on all three, wake-ups and polling,
+#                                                                           --rounds times;
 #                                                                           --only stats --messages 1000000:
 #                                                                           Queue.stats() before and now on a
 #                                                                           table with that many dead tuples;

@@ -65,4 +65,18 @@ public record CleanupSettings(
     }
     return Limits.checkPositive("event max age", maxAge, Limits.MAX_RETENTION);
   }
+
+  CleanupSettings withDefunctAfter(Duration after) {
+    return new CleanupSettings(after, batchSize, maxPerTick, eventsToKeep, eventMaxAge);
+  }
+
+  CleanupSettings withBatches(int batches, int perTick) {
+    checkBatches(batches, perTick);
+    return new CleanupSettings(defunctAfter, batches, perTick, eventsToKeep, eventMaxAge);
+  }
+
+  CleanupSettings withEvents(int keep, Duration maxAge) {
+    checkEvents(keep, maxAge);
+    return new CleanupSettings(defunctAfter, batchSize, maxPerTick, keep, maxAge);
+  }
 }

@@ -46,7 +46,8 @@ public final class Tenure implements AutoCloseable {
   private final List<QueueMiddleware> middleware;
 
   private Tenure(Store store, String name, List<QueueMiddleware> middleware) {
-    this.store = store;
+    // Every queue, node and schedule built here wakes consumers after its enqueues commit.
+    this.store = io.tenure.internal.wake.WakingStore.wrap(store);
     this.middleware = middleware;
     this.description = store.describe();
     this.markers = Markers.builder(store.markers()).build();
@@ -54,7 +55,7 @@ public final class Tenure implements AutoCloseable {
     this.locks = new DefaultLocks(store.locks(), name, Ticker.system(), true);
     this.schedules =
         new DefaultSchedules(
-            store.schedules(), store::now, queue -> Optional.ofNullable(queues.get(queue)));
+            this.store.schedules(), store::now, queue -> Optional.ofNullable(queues.get(queue)));
   }
 
   /**
@@ -191,7 +192,8 @@ public final class Tenure implements AutoCloseable {
   /**
    * The provider SPI handle of this store, for integrations that take one (tenure-server's {@code
    * AdminServer.builder(tenure.store())}). Applications never need it: its per-area stores skip the
-   * checks that {@link Queue}, {@link Markers} and {@link TenureNode} make.
+   * checks that {@link Queue}, {@link Markers} and {@link TenureNode} make. It is the store this
+   * Tenure was opened on, wrapped so that its enqueues send wake-ups (docs/QUEUE.md, "Wake-ups").
    *
    * @return the store; closed with this Tenure
    * @throws IllegalStateException if this Tenure is closed

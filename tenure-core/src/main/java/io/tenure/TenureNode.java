@@ -91,6 +91,11 @@ public interface TenureNode extends AutoCloseable {
   List<ConsumerStats> consumerStats();
 
   /**
+   * @return this node's wake-ups (docs/QUEUE.md, "Wake-ups"): sent, received, dropped, woken
+   */
+  WakeStats wakeStats();
+
+  /**
    * @return what this node's schedule duty fired while it led (SPEC §10)
    */
   ScheduleStats scheduleStats();

@@ -3,6 +3,7 @@ package io.tenure;
 import io.tenure.internal.cluster.DefaultTenureNode;
 import io.tenure.internal.queue.ConsumerRegistry;
 import io.tenure.internal.queue.ExclusiveQueues;
+import io.tenure.internal.wake.WakeHost;
 import io.tenure.spi.Store;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -151,8 +152,7 @@ public final class TenureNodeBuilder {
    * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
    */
   public TenureNodeBuilder defunctAfter(Duration after) {
-    SettingChecks.positive("defunctAfter", after);
-    cleanup = with(cleanup, after, cleanup.batchSize(), cleanup.maxPerTick());
+    cleanup = cleanup.withDefunctAfter(after);
     return this;
   }
 
@@ -162,15 +162,8 @@ public final class TenureNodeBuilder {
    * @throws IllegalArgumentException if out of range
    */
   public TenureNodeBuilder cleanup(int batchSize, int maxPerTick) {
-    CleanupSettings.checkBatches(batchSize, maxPerTick);
-    cleanup = with(cleanup, cleanup.defunctAfter(), batchSize, maxPerTick);
+    cleanup = cleanup.withBatches(batchSize, maxPerTick);
     return this;
-  }
-
-  private static CleanupSettings with(
-      CleanupSettings old, Duration defunctAfter, int batchSize, int maxPerTick) {
-    return new CleanupSettings(
-        defunctAfter, batchSize, maxPerTick, old.eventsToKeep(), old.eventMaxAge());
   }
 
   /**
@@ -179,10 +172,7 @@ public final class TenureNodeBuilder {
    * @throws IllegalArgumentException if out of range
    */
   public TenureNodeBuilder eventRetention(int keep, Duration maxAge) {
-    CleanupSettings.checkEvents(keep, maxAge);
-    cleanup =
-        new CleanupSettings(
-            cleanup.defunctAfter(), cleanup.batchSize(), cleanup.maxPerTick(), keep, maxAge);
+    cleanup = cleanup.withEvents(keep, maxAge);
     return this;
   }
 
@@ -315,9 +305,7 @@ public final class TenureNodeBuilder {
    *     Limits#MAX_DURATION}, or the cap below 1
    */
   public TenureNodeBuilder queueReclaim(Duration interval, int perTick) {
-    SettingChecks.positive("reclaim interval", interval);
-    QueueSettings.checkReclaimPerTick(perTick);
-    queues = new QueueSettings(interval, perTick, queues.drainDeadline());
+    queues = queues.withReclaim(interval, perTick);
     return this;
   }
 
@@ -328,8 +316,33 @@ public final class TenureNodeBuilder {
    * @throws IllegalArgumentException if not positive or longer than {@link Limits#MAX_DURATION}
    */
   public TenureNodeBuilder drainDeadline(Duration deadline) {
-    SettingChecks.positive("drain deadline", deadline);
-    queues = new QueueSettings(queues.reclaimInterval(), queues.reclaimPerTick(), deadline);
+    queues = queues.withDrainDeadline(deadline);
+    return this;
+  }
+
+  /**
+   * How long a shared consumer waits before it claims again from an empty queue: {@code min} at
+   * first, doubling up to {@code max} while it stays empty; default 20 ms and 1 s. A wake-up cuts a
+   * wait short: a lost one costs at most {@code max}.
+   *
+   * @throws IllegalArgumentException if either is not positive or longer than {@link
+   *     Limits#MAX_DURATION}, or {@code max < min}
+   */
+  public TenureNodeBuilder queuePolling(Duration min, Duration max) {
+    queues = queues.withPolling(min, max);
+    return this;
+  }
+
+  /**
+   * Whether this node takes wake-ups (docs/QUEUE.md, "Wake-ups"; default on, {@code 127.0.0.1}): a
+   * UDP socket on {@code host}, advertised as the capability {@code wake:udp:HOST:PORT}, through
+   * which enqueuers tell its consumers to claim now. Other hosts need a host they can reach.
+   *
+   * @param host an IP address or host name of this machine, at most 40 characters
+   * @throws IllegalArgumentException if the host is malformed
+   */
+  public TenureNodeBuilder wakeups(boolean enabled, String host) {
+    queues = queues.withWakeups(enabled, host);
     return this;
   }
 
@@ -368,6 +381,7 @@ public final class TenureNodeBuilder {
             families, consumers.exclusive(), store.queues(), queues.drainDeadline());
     Set<String> allCapabilities = new LinkedHashSet<>(capabilities);
     allCapabilities.addAll(allFamilies.keySet());
+    WakeHost wake = WakeHost.forNode(queues, allCapabilities);
     AgentSettings agents =
         new AgentSettings(
             agentSweepInterval,
@@ -381,6 +395,6 @@ public final class TenureNodeBuilder {
         new NodeSettings(
             name, address, allCapabilities, heartbeat, leadership, cleanup, agents, queues);
     return new DefaultTenureNode(
-        store, settings, ticker, listeners, allFamilies, consumers.shared());
+        store, settings, ticker, listeners, allFamilies, consumers.shared(), wake);
   }
 }

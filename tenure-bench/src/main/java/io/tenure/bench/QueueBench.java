@@ -274,26 +274,34 @@ public final class QueueBench {
   }
 
   /**
-   * PostgreSQL pickup latency alone, {@code rounds} times at the first concurrency, after one
-   * discarded drain: the last step of {@link #run}, repeated, for a figure that one run's noise
-   * cannot decide.
+   * Pickup latency alone on every store, {@code rounds} times at the first concurrency, after one
+   * discarded drain per store: with wake-ups (the default) and, side by side in the same round,
+   * with the consumer polling, for a figure that one run's noise cannot decide (issue 20 §2).
    */
   private void pickupOnly() throws Exception {
     printVersions();
     int concurrency = concurrencies.get(0);
-    TenureQueueRuns.drain(postgres, WARM_UP_MESSAGES, concurrency);
+    for (String url : List.of(postgres, sqlite, mariadb)) {
+      TenureQueueRuns.drain(url, WARM_UP_MESSAGES, concurrency);
+    }
+    System.out.println("| measure | store | setting | messages | result |");
+    System.out.println("| --- | --- | --- | --- | --- |");
     for (int round = 1; round <= rounds; round++) {
-      Latency latency =
-          TenureQueueRuns.pickup(postgres, PICKUP_MESSAGES, PICKUP_EVERY, concurrency);
-      System.out.printf(
-          Locale.ROOT,
-          "| pickup latency | %s | run %d, 1 every %d ms, concurrency %d | %d | %s |%n",
-          latency.store(),
-          round,
-          PICKUP_EVERY.toMillis(),
-          concurrency,
-          PICKUP_MESSAGES,
-          result(latency));
+      for (String url : List.of(postgres, sqlite, mariadb)) {
+        for (boolean wakeups : new boolean[] {true, false}) {
+          Latency latency =
+              TenureQueueRuns.pickup(url, PICKUP_MESSAGES, PICKUP_EVERY, concurrency, wakeups);
+          System.out.printf(
+              Locale.ROOT,
+              "| pickup latency | %s | run %d, 1 every %d ms, concurrency %d | %d | %s |%n",
+              latency.store(),
+              round,
+              PICKUP_EVERY.toMillis(),
+              concurrency,
+              PICKUP_MESSAGES,
+              result(latency));
+        }
+      }
     }
   }
 

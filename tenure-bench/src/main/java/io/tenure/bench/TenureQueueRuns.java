@@ -13,7 +13,9 @@ import io.tenure.OutgoingMessage;
 import io.tenure.Queue;
 import io.tenure.QueueLimits;
 import io.tenure.QueuePolicy;
+import io.tenure.QueueSettings;
 import io.tenure.QueueStats;
+import io.tenure.Tenure;
 import io.tenure.TenureNode;
 import io.tenure.bench.QueueBenchSupport.Commits;
 import io.tenure.bench.QueueBenchSupport.FirstSeen;
@@ -117,22 +119,36 @@ final class TenureQueueRuns {
     return stats.pending() + stats.inflight();
   }
 
+  /** {@link #pickup(String, int, Duration, int, boolean)} with wake-ups, the default. */
+  static Latency pickup(String url, int messages, Duration every, int concurrency)
+      throws Exception {
+    return pickup(url, messages, every, concurrency, true);
+  }
+
   /**
    * With a node consuming an empty queue, sends one message every {@code every}, each carrying its
    * {@code System.nanoTime()}, and records how long after that each handler saw its message. The
-   * time includes the enqueue's own commit.
+   * time includes the enqueue's own commit. Queue and node come from one {@link Tenure}, as an
+   * application's would: its enqueues wake the node's consumer (a datagram on loopback) unless
+   * {@code wakeups} is off, when the consumer finds each message by polling.
    */
-  static Latency pickup(String url, int messages, Duration every, int concurrency)
+  static Latency pickup(String url, int messages, Duration every, int concurrency, boolean wakeups)
       throws Exception {
     TablePrefix prefix = freshPrefix();
     List<Long> waits = Collections.synchronizedList(new ArrayList<>());
     MessageHandler handler =
         delivery -> waits.add(System.nanoTime() - Long.parseLong(delivery.text()));
-    try (JdbcStore store =
-        JdbcStore.builder().url(url).prefix(prefix).poolSize(POOL_SIZE).build()) {
-      Queue queue = Queue.on(store.queues(), QUEUE, QueuePolicy.defaults());
+    try (Tenure tenure =
+        Tenure.on(
+            JdbcStore.builder().url(url).prefix(prefix).poolSize(POOL_SIZE).build(), "bench")) {
+      Queue queue = tenure.queue(QUEUE, QueuePolicy.defaults());
       TenureNode node =
-          TenureNode.builder(store).name("bench").consumer(queue, concurrency, handler).build();
+          tenure
+              .node()
+              .name("bench")
+              .wakeups(wakeups, QueueSettings.DEFAULT_WAKE_HOST)
+              .consumer(queue, concurrency, handler)
+              .build();
       node.start();
       try {
         // Idle long enough for the consumer's poll interval to back off to its longest.
@@ -158,7 +174,7 @@ final class TenureQueueRuns {
     List<Long> sorted = new ArrayList<>(waits);
     Collections.sort(sorted);
     return new Latency(
-        storeName(url),
+        storeName(url) + (wakeups ? "" : " (wake-ups off)"),
         messages,
         waits.get(0),
         percentile(sorted, 50),

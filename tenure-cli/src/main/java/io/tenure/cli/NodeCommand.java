@@ -124,6 +124,23 @@ final class NodeCommand implements Callable<Integer> {
   String httpHost = "127.0.0.1";
 
   @Option(
+      names = "--no-wakeups",
+      description =
+          "Take no wake-ups: the node's consumers find new messages only by polling (see"
+              + " docs/QUEUE.md, Wake-ups).")
+  boolean noWakeups;
+
+  @Option(
+      names = "--wake-host",
+      paramLabel = "HOST",
+      defaultValue = "127.0.0.1",
+      description =
+          "Address of the UDP socket other processes wake this node's consumers through"
+              + " (port chosen by the system); nodes on other hosts need one they can reach."
+              + " Default: ${DEFAULT-VALUE}.")
+  String wakeHost = "127.0.0.1";
+
+  @Option(
       names = "--http-token",
       paramLabel = "TOKEN",
       defaultValue = "${env:TENURE_HTTP_TOKEN}",
@@ -264,8 +281,10 @@ final class NodeCommand implements Callable<Integer> {
       if (httpPort != null) {
         AdminServer.checkBinding(httpHost, httpPort, httpToken, allowedHosts());
       }
-      try (Store check = new SettingsCheckStore()) {
-        configure(TenureNode.builder(check), check, lines, null).build();
+      try (Store check = new SettingsCheckStore();
+          // Built to run the builder's checks; closing it frees the wake-up socket it bound.
+          TenureNode unused = configure(TenureNode.builder(check), check, lines, null).build()) {
+        unused.settings();
       }
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new CommandFailure(
@@ -321,6 +340,7 @@ final class NodeCommand implements Callable<Integer> {
       DemoWorkload.consume(builder, store, name);
     }
     capabilities.forEach(builder::capability);
+    builder.wakeups(!noWakeups, wakeHost);
     if (acquireDelay != null) {
       builder.acquireDelay(acquireDelay);
     }

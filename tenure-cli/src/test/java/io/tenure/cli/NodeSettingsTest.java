@@ -53,7 +53,9 @@ class NodeSettingsTest {
           List.of("--name", "n1", "--address", "x".repeat(300)),
           List.of("--name", "n1", "--agents", "Not A Family=3"),
           List.of("--name", "n1", "--http", "70000"),
-          List.of("--name", "n1", "--http", "0", "--http-host", "0.0.0.0"));
+          List.of("--name", "n1", "--http", "0", "--http-host", "0.0.0.0"),
+          List.of("--name", "n1", "--wake-host", "bad host!"),
+          List.of("--name", "n1", "--wake-host", "no-such-host.invalid"));
 
   @TempDir Path directory;
 

@@ -79,7 +79,15 @@ final class AdminReads {
     result.put("now", view.readAt());
     result.put(
         "self",
-        node == null ? null : Map.of("nodeId", node.nodeId(), "name", node.settings().name()));
+        node == null
+            ? null
+            : Map.of(
+                "nodeId",
+                node.nodeId(),
+                "name",
+                node.settings().name(),
+                "wakeups",
+                wakeups(node.wakeStats())));
     StoreDescription description = store.describe();
     result.put(
         "store",
@@ -329,5 +337,19 @@ final class AdminReads {
       view.nodes().forEach(n -> knownNames.put(n.nodeId(), n.name()));
     }
     return knownNames;
+  }
+
+  private static Map<String, Object> wakeups(io.tenure.WakeStats stats) {
+    return Map.of(
+        "enabled",
+        stats.enabled(),
+        "sent",
+        stats.sent(),
+        "received",
+        stats.received(),
+        "dropped",
+        stats.dropped(),
+        "woken",
+        stats.woken());
   }
 }

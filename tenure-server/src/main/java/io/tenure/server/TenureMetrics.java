@@ -137,6 +137,17 @@ public final class TenureMetrics implements AutoCloseable {
             "tenure_schedule_slots_skipped_total", node, n -> n.scheduleStats().skipped())
         .description("Schedule slots this node skipped by their missed-slot policy while it led")
         .register(registry);
+    FunctionCounter.builder("tenure_queue_wakeups_sent_total", node, n -> n.wakeStats().sent())
+        .description("Wake-up datagrams this node's store sent after its enqueues committed")
+        .register(registry);
+    FunctionCounter.builder(
+            "tenure_queue_wakeups_received_total", node, n -> n.wakeStats().received())
+        .description("Well-formed wake-ups this node read (docs/QUEUE.md, Wake-ups)")
+        .register(registry);
+    FunctionCounter.builder(
+            "tenure_queue_wakeups_dropped_total", node, n -> n.wakeStats().dropped())
+        .description("Datagrams this node's wake-up socket dropped as malformed")
+        .register(registry);
     for (String stat : List.of("last", "max")) {
       Gauge.builder("tenure_schedule_fire_lag_seconds", node, n -> lag(n.scheduleStats(), stat))
           .tag("stat", stat)

@@ -93,7 +93,13 @@ abstract class AdminServerContract {
   void cluster_names_this_node_the_leader_and_its_agents() throws Exception {
     Map<String, Object> cluster = getJson("/api/cluster");
 
-    assertThat(cluster.get("self")).isEqualTo(Map.of("nodeId", node.nodeId(), "name", "n1"));
+    Map<?, ?> me = (Map<?, ?>) cluster.get("self");
+    assertThat(me.get("nodeId")).isEqualTo(node.nodeId());
+    assertThat(me.get("name")).isEqualTo("n1");
+    Map<?, ?> wakeups = (Map<?, ?>) me.get("wakeups");
+    assertThat(wakeups.get("enabled")).isEqualTo(true);
+    assertThat(new java.util.HashSet<Object>(wakeups.keySet()))
+        .containsExactlyInAnyOrder("enabled", "sent", "received", "dropped", "woken");
     Map<?, ?> leader = (Map<?, ?>) cluster.get("leader");
     assertThat(leader.get("nodeId")).isEqualTo(node.nodeId());
     assertThat(leader.get("name")).isEqualTo("n1");
@@ -159,7 +165,10 @@ abstract class AdminServerContract {
     assertThat(store.schedules().read("nightly")).isEmpty();
     assertThat(get("/metrics").body())
         .contains("tenure_schedule_slots_fired_total")
-        .contains("tenure_schedule_fire_lag_seconds{stat=\"max\"}");
+        .contains("tenure_schedule_fire_lag_seconds{stat=\"max\"}")
+        .contains("tenure_queue_wakeups_sent_total")
+        .contains("tenure_queue_wakeups_received_total")
+        .contains("tenure_queue_wakeups_dropped_total");
   }
 
   @Test

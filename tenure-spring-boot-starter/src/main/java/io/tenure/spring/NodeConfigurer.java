@@ -82,7 +82,9 @@ final class NodeConfigurer {
               .initialPlacementDelay(
                   node.getInitialPlacementQuiet(), node.getInitialPlacementMaxDelay())
               .queueReclaim(consumer.getReclaimInterval(), consumer.getReclaimPerTick())
-              .drainDeadline(consumer.getDrainDeadline());
+              .drainDeadline(consumer.getDrainDeadline())
+              .queuePolling(consumer.getPollMin(), consumer.getPollMax())
+              .wakeups(consumer.isWakeups(), consumer.getWakeHost());
           return builder;
         });
   }

@@ -32,6 +32,27 @@ public class TenureConsumerProperties {
    */
   private Duration drainDeadline = Duration.ofSeconds(10);
 
+  /** A consumer's first wait before it claims again from an empty queue. */
+  private Duration pollMin = Duration.ofMillis(20);
+
+  /**
+   * A consumer's longest wait on an empty queue, backed off to while it stays empty; at least
+   * poll-min. A wake-up cuts the wait short: a lost one costs at most this.
+   */
+  private Duration pollMax = Duration.ofSeconds(1);
+
+  /**
+   * Whether this node takes wake-ups: a UDP socket (port chosen by the system) through which the
+   * processes that enqueue tell its consumers to claim now instead of at their next poll.
+   */
+  private boolean wakeups = true;
+
+  /**
+   * The address of the node's wake-up socket, advertised to the other nodes; nodes on other hosts
+   * need one they can reach.
+   */
+  private String wakeHost = "127.0.0.1";
+
   public int getConcurrency() {
     return concurrency;
   }
@@ -66,5 +87,40 @@ public class TenureConsumerProperties {
 
   public void setDrainDeadline(Duration drainDeadline) {
     this.drainDeadline = PropertyChecks.positive("tenure.consumer.drain-deadline", drainDeadline);
+  }
+
+  public Duration getPollMin() {
+    return pollMin;
+  }
+
+  public void setPollMin(Duration pollMin) {
+    this.pollMin = PropertyChecks.positive("tenure.consumer.poll-min", pollMin);
+  }
+
+  public Duration getPollMax() {
+    return pollMax;
+  }
+
+  public void setPollMax(Duration pollMax) {
+    this.pollMax = PropertyChecks.positive("tenure.consumer.poll-max", pollMax);
+  }
+
+  public boolean isWakeups() {
+    return wakeups;
+  }
+
+  public void setWakeups(boolean wakeups) {
+    this.wakeups = wakeups;
+  }
+
+  public String getWakeHost() {
+    return wakeHost;
+  }
+
+  public void setWakeHost(String wakeHost) {
+    if (wakeHost == null || wakeHost.isBlank()) {
+      throw new IllegalArgumentException("tenure.consumer.wake-host must not be blank");
+    }
+    this.wakeHost = wakeHost;
   }
 }

@@ -8,7 +8,6 @@ import io.tenure.ConsumerStats;
 import io.tenure.NodeInfo;
 import io.tenure.NodeStatus;
 import io.tenure.QueueStats;
-import io.tenure.ScheduleStats;
 import io.tenure.Tenure;
 import io.tenure.TenureNode;
 import io.tenure.Ticker;
@@ -88,12 +87,27 @@ public final class TenureMeterBinder implements MeterBinder {
         registry,
         "tenure.schedule.slots.fired",
         "Schedule slots this node fired while it led",
-        ScheduleStats::fired);
+        n -> n.scheduleStats().fired());
     nodeCounter(
         registry,
         "tenure.schedule.slots.skipped",
         "Schedule slots this node skipped by their missed-slot policies while it led",
-        ScheduleStats::skipped);
+        n -> n.scheduleStats().skipped());
+    nodeCounter(
+        registry,
+        "tenure.queue.wakeups.sent",
+        "Wake-up datagrams this node's store sent after its enqueues committed",
+        n -> n.wakeStats().sent());
+    nodeCounter(
+        registry,
+        "tenure.queue.wakeups.received",
+        "Well-formed wake-ups this node read",
+        n -> n.wakeStats().received());
+    nodeCounter(
+        registry,
+        "tenure.queue.wakeups.dropped",
+        "Datagrams this node's wake-up socket dropped as malformed",
+        n -> n.wakeStats().dropped());
     for (NodeStatus status : NodeStatus.values()) {
       Gauge.builder(
               "tenure.cluster.nodes",
@@ -184,16 +198,13 @@ public final class TenureMeterBinder implements MeterBinder {
   }
 
   private void nodeCounter(
-      MeterRegistry registry,
-      String name,
-      String description,
-      ToDoubleFunction<ScheduleStats> value) {
+      MeterRegistry registry, String name, String description, ToDoubleFunction<TenureNode> value) {
     FunctionCounter.builder(
             name,
             this,
             m -> {
               TenureNode n = m.node();
-              return n == null ? 0 : value.applyAsDouble(n.scheduleStats());
+              return n == null ? 0 : value.applyAsDouble(n);
             })
         .description(description)
         .register(registry);

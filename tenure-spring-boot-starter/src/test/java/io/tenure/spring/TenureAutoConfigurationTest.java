@@ -112,7 +112,10 @@ class TenureAutoConfigurationTest {
             "tenure.node.capabilities=reports,pdf",
             "tenure.node.promotable=false",
             "tenure.consumer.drain-deadline=3s",
-            "tenure.consumer.reclaim-interval=2s")
+            "tenure.consumer.reclaim-interval=2s",
+            "tenure.consumer.poll-min=50ms",
+            "tenure.consumer.poll-max=30s",
+            "tenure.consumer.wakeups=false")
         .run(
             context -> {
               io.tenure.NodeSettings settings =
@@ -125,6 +128,10 @@ class TenureAutoConfigurationTest {
               assertThat(settings.leadership().promotable()).isFalse();
               assertThat(settings.queues().drainDeadline()).isEqualTo(Duration.ofSeconds(3));
               assertThat(settings.queues().reclaimInterval()).isEqualTo(Duration.ofSeconds(2));
+              assertThat(settings.queues().pollMin()).isEqualTo(Duration.ofMillis(50));
+              assertThat(settings.queues().pollMax()).isEqualTo(Duration.ofSeconds(30));
+              assertThat(settings.queues().wakeups()).isFalse();
+              assertThat(settings.capabilities()).noneMatch(c -> c.startsWith("wake:"));
             });
   }
 

@@ -217,6 +217,11 @@ class TenureHealthTest {
     }
 
     @Override
+    public io.tenure.WakeStats wakeStats() {
+      return node.wakeStats();
+    }
+
+    @Override
     public void close() {}
   }
 

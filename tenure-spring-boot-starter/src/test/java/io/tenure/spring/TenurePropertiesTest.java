@@ -46,6 +46,10 @@ class TenurePropertiesTest {
     assertThat(consumer.getReclaimInterval()).isEqualTo(QueueSettings.DEFAULT_RECLAIM_INTERVAL);
     assertThat(consumer.getReclaimPerTick()).isEqualTo(QueueSettings.DEFAULT_RECLAIM_PER_TICK);
     assertThat(consumer.getDrainDeadline()).isEqualTo(QueueSettings.DEFAULT_DRAIN_DEADLINE);
+    assertThat(consumer.getPollMin()).isEqualTo(QueueSettings.DEFAULT_POLL_MIN);
+    assertThat(consumer.getPollMax()).isEqualTo(QueueSettings.DEFAULT_POLL_MAX);
+    assertThat(consumer.isWakeups()).isTrue();
+    assertThat(consumer.getWakeHost()).isEqualTo(QueueSettings.DEFAULT_WAKE_HOST);
   }
 
   @Test
@@ -152,6 +156,8 @@ class TenurePropertiesTest {
       assertThat(json)
           .contains("\"name\": \"tenure.node.heartbeat-interval\"")
           .contains("\"name\": \"tenure.consumer.drain-deadline\"")
+          .contains("\"name\": \"tenure.consumer.wake-host\"")
+          .contains("\"name\": \"tenure.consumer.poll-max\"")
           .contains("\"name\": \"tenure.admin.port\"")
           .contains("\"defaultValue\": \"1s\"");
     }

@@ -31,6 +31,7 @@ public final class FaultyQueueStore implements QueueStore {
   private final AtomicInteger failAfter = new AtomicInteger();
   private volatile boolean down;
   private final AtomicInteger failed = new AtomicInteger();
+  private final AtomicInteger claims = new AtomicInteger();
 
   FaultyQueueStore(QueueStore delegate) {
     this.delegate = delegate;
@@ -90,7 +91,18 @@ public final class FaultyQueueStore implements QueueStore {
 
   @Override
   public List<QueueMessage> claim(ClaimRequest request) {
-    return delegate.claim(request);
+    try {
+      return delegate.claim(request);
+    } finally {
+      claims.incrementAndGet();
+    }
+  }
+
+  /**
+   * @return claims that returned or failed so far
+   */
+  public int claims() {
+    return claims.get();
   }
 
   @Override

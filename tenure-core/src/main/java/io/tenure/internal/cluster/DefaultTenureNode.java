@@ -9,11 +9,14 @@ import io.tenure.NodeSettings;
 import io.tenure.ScheduleStats;
 import io.tenure.TenureNode;
 import io.tenure.Ticker;
+import io.tenure.WakeStats;
 import io.tenure.internal.agents.AgentRuntime;
 import io.tenure.internal.agents.PacedSweeps;
 import io.tenure.internal.cluster.NodeThreads.Role;
 import io.tenure.internal.queue.ConsumerSpec;
 import io.tenure.internal.schedules.ScheduleFirer;
+import io.tenure.internal.wake.WakeHost;
+import io.tenure.internal.wake.WakingStore;
 import io.tenure.spi.LeaderFence;
 import io.tenure.spi.Store;
 import java.util.ArrayList;
@@ -68,6 +71,7 @@ public final class DefaultTenureNode implements TenureNode {
   /**
    * @param families every agent family the node runs, the exclusive queues' included
    * @param consumers the shared queue consumers
+   * @param wake the node's wake-up socket, bound, or null if it takes none; closed with the node
    */
   public DefaultTenureNode(
       Store store,
@@ -75,7 +79,8 @@ public final class DefaultTenureNode implements TenureNode {
       Ticker ticker,
       List<NodeListener> listeners,
       Map<String, AgentFamily> families,
-      List<ConsumerSpec> consumers) {
+      List<ConsumerSpec> consumers,
+      @Nullable WakeHost wake) {
     this.store = store;
     this.settings = settings;
     this.registryKey =
@@ -107,7 +112,9 @@ public final class DefaultTenureNode implements TenureNode {
             consumers,
             keeper::nodeId,
             () -> !keeper.isSelfFenced(),
-            ticker);
+            ticker,
+            wake,
+            () -> WakingStore.sent(store));
     this.schedules =
         new ScheduleFirer(store.schedules(), store::now, ticker, new java.util.SplittableRandom());
     this.threads = new NodeThreads(settings.name(), keeper::nodeId);
@@ -273,6 +280,11 @@ public final class DefaultTenureNode implements TenureNode {
   }
 
   @Override
+  public WakeStats wakeStats() {
+    return queues.wakeStats();
+  }
+
+  @Override
   public ScheduleStats scheduleStats() {
     return schedules.stats();
   }
@@ -325,6 +337,7 @@ public final class DefaultTenureNode implements TenureNode {
       }
       closed = true;
       if (!started) {
+        queues.stopListening(); // the wake-up socket was bound when the node was built
         return;
       }
     }

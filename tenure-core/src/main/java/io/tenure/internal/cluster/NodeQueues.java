@@ -4,9 +4,11 @@ import io.tenure.ConsumerStats;
 import io.tenure.QueuePolicy;
 import io.tenure.QueueSettings;
 import io.tenure.Ticker;
+import io.tenure.WakeStats;
 import io.tenure.internal.queue.ConsumerSpec;
 import io.tenure.internal.queue.OutcomeRule;
 import io.tenure.internal.queue.QueueConsumer;
+import io.tenure.internal.wake.WakeHost;
 import io.tenure.spi.QueueStore;
 import java.time.Duration;
 import java.util.HashMap;
@@ -14,7 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,33 +37,66 @@ final class NodeQueues {
   private final List<QueueConsumer> consumers;
   private final Supplier<String> nodeId;
   private final Ticker ticker;
+  private final @Nullable WakeHost wake;
+  private final LongSupplier sent;
   private volatile Optional<AutoCloseable> listening = Optional.empty();
 
+  /**
+   * @param wake the node's wake-up socket, or null if it takes none
+   * @param sent how many wake-ups the node's store sent
+   */
   NodeQueues(
       QueueStore store,
       QueueSettings settings,
       List<ConsumerSpec> specs,
       Supplier<String> nodeId,
       BooleanSupplier mayClaim,
-      Ticker ticker) {
+      Ticker ticker,
+      @Nullable WakeHost wake,
+      LongSupplier sent) {
     this.store = store;
+    this.wake = wake;
+    this.sent = sent;
     this.settings = settings;
     this.specs = List.copyOf(specs);
     this.nodeId = nodeId;
     this.ticker = ticker;
     this.consumers =
         this.specs.stream()
-            .map(spec -> new QueueConsumer(store, spec, nodeId, mayClaim, ticker))
+            .map(
+                spec ->
+                    new QueueConsumer(
+                        store,
+                        spec,
+                        nodeId,
+                        mayClaim,
+                        ticker,
+                        settings.pollMin(),
+                        settings.pollMax()))
             .toList();
   }
 
-  /** Starts the consumers and, where the store has them (PostgreSQL NOTIFY), their wake-ups. */
+  /**
+   * Starts the consumers and their wake-ups: the node's wake-up socket, and the store's
+   * notifications where it has them (PostgreSQL NOTIFY).
+   */
   void start() {
     consumers.forEach(QueueConsumer::start);
+    // Consumers poll either way; a wake-up only shortens the wait.
+    Map<String, QueueConsumer> byQueue = new HashMap<>();
+    consumers.forEach(c -> byQueue.put(c.queueName(), c));
+    if (wake != null) {
+      wake.start(
+          nodeId.get(),
+          queue -> {
+            QueueConsumer consumer = byQueue.get(queue);
+            if (consumer != null) {
+              consumer.wake();
+            }
+            return consumer != null;
+          });
+    }
     if (!consumers.isEmpty()) {
-      // Consumers poll either way; a wake-up only shortens the wait.
-      Map<String, QueueConsumer> byQueue = new HashMap<>();
-      consumers.forEach(c -> byQueue.put(c.queueName(), c));
       listening =
           store.listen(
               queue -> {
@@ -100,9 +137,19 @@ final class NodeQueues {
     return consumers.stream().map(QueueConsumer::stats).toList();
   }
 
-  /** Ends the wake-ups; the consumers stop with {@link #close()}. */
+  /**
+   * @return the node's wake-up numbers
+   */
+  WakeStats wakeStats() {
+    return wake == null ? WakeStats.off(sent.getAsLong()) : wake.stats(sent);
+  }
+
+  /** Ends the wake-ups; the consumers stop with {@link #close()}. Idempotent. */
   void stopListening() {
     listening.ifPresent(DefaultTenureNode::closeQuietly);
+    if (wake != null) {
+      wake.close();
+    }
   }
 
   /**

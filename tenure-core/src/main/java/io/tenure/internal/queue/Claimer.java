@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One consumer's claimer threads (SPEC §6.2): each claims what the {@link ClaimBudget} has room for
- * into the {@link ClaimBuffer}. Polling backs off from {@link #MIN_POLL} to {@link #MAX_POLL} while
- * the queue is empty and resets as soon as a claim finds work; a wake-up cuts a wait short.
+ * into the {@link ClaimBuffer}. Polling backs off from the shortest poll to the longest ({@link
+ * #MIN_POLL} and {@link #MAX_POLL} unless the node sets them) while the queue is empty and resets
+ * as soon as a claim finds work; a wake-up cuts a wait short, and one that arrives while a claim
+ * runs is remembered, so the claimer claims again instead of sleeping on it.
  */
 final class Claimer {
   static final Duration MIN_POLL = Duration.ofMillis(20);
@@ -34,8 +36,13 @@ final class Claimer {
   private final ClaimBudget budget;
   private final ClaimBuffer buffer;
   private final ConsumerTimings timings;
+  private final long minPoll;
+  private final long maxPoll;
   private final Object wake = new Object();
   private final List<Thread> threads = new ArrayList<>();
+
+  /** A wake-up came since the last claim started: guarded by {@link #wake}. */
+  private boolean woken;
 
   /** False once the consumer stops taking work: closing, or its exclusive queue moved on. */
   private volatile boolean claiming;
@@ -48,8 +55,12 @@ final class Claimer {
       @Nullable AgentGuard guard,
       ClaimBudget budget,
       ClaimBuffer buffer,
-      ConsumerTimings timings) {
+      ConsumerTimings timings,
+      Duration minPoll,
+      Duration maxPoll) {
     this.store = store;
+    this.minPoll = minPoll.toNanos();
+    this.maxPoll = maxPoll.toNanos();
     this.queue = queue;
     this.nodeId = nodeId;
     this.mayClaim = mayClaim;
@@ -84,6 +95,7 @@ final class Claimer {
   /** Cuts a claimer's wait short: work may have arrived, or room was freed. */
   void wake() {
     synchronized (wake) {
+      woken = true;
       wake.notifyAll();
     }
   }
@@ -93,7 +105,7 @@ final class Claimer {
   }
 
   private void loop() {
-    long idle = MIN_POLL.toNanos();
+    long idle = minPoll;
     while (claiming) {
       int want = mayClaim.getAsBoolean() ? budget.reserve() : 0;
       if (want == 0) {
@@ -101,6 +113,9 @@ final class Claimer {
         continue;
       }
       List<QueueMessage> got;
+      synchronized (wake) {
+        woken = false; // this claim sees every commit announced so far
+      }
       try {
         got = store.claim(request(want));
       } catch (RuntimeException e) {
@@ -112,10 +127,10 @@ final class Claimer {
       budget.unreserve(want - got.size());
       if (got.isEmpty()) {
         pause(idle);
-        idle = Math.min(idle * 2, MAX_POLL.toNanos());
+        idle = Math.min(idle * 2, maxPoll);
         continue;
       }
-      idle = MIN_POLL.toNanos();
+      idle = minPoll;
       if (buffer.accept(got)) {
         timings.claimed(got);
       } else {
@@ -151,7 +166,8 @@ final class Claimer {
 
   private void pause(long nanos) {
     synchronized (wake) {
-      if (!claiming) {
+      if (!claiming || woken) {
+        woken = false;
         return;
       }
       try {

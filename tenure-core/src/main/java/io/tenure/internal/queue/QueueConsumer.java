@@ -62,6 +62,21 @@ public final class QueueConsumer {
       Supplier<String> nodeId,
       BooleanSupplier mayClaim,
       Ticker ticker) {
+    this(store, spec, nodeId, mayClaim, ticker, Claimer.MIN_POLL, Claimer.MAX_POLL);
+  }
+
+  /**
+   * @param minPoll the claimers' first wait on an empty queue
+   * @param maxPoll their longest, backed off to while the queue stays empty
+   */
+  public QueueConsumer(
+      QueueStore store,
+      ConsumerSpec spec,
+      Supplier<String> nodeId,
+      BooleanSupplier mayClaim,
+      Ticker ticker,
+      Duration minPoll,
+      Duration maxPoll) {
     this(
         store,
         spec.queue(),
@@ -71,7 +86,9 @@ public final class QueueConsumer {
         nodeId,
         mayClaim,
         null,
-        ticker);
+        ticker,
+        minPoll,
+        maxPoll);
   }
 
   /**
@@ -89,7 +106,9 @@ public final class QueueConsumer {
         guard::nodeId,
         () -> true,
         guard,
-        Ticker.system());
+        Ticker.system(),
+        Claimer.MIN_POLL,
+        Claimer.MAX_POLL);
   }
 
   private QueueConsumer(
@@ -101,7 +120,9 @@ public final class QueueConsumer {
       Supplier<String> nodeId,
       BooleanSupplier mayClaim,
       @Nullable AgentGuard guard,
-      Ticker ticker) {
+      Ticker ticker,
+      Duration minPoll,
+      Duration maxPoll) {
     if (concurrency < 1 || concurrency > QueueStore.MAX_BATCH) {
       throw new IllegalArgumentException(
           "consumer concurrency must be 1 to " + QueueStore.MAX_BATCH + ", got " + concurrency);
@@ -115,7 +136,9 @@ public final class QueueConsumer {
     this.leases = new LeaseKeeper(store, queue.name(), lease, ticker);
     this.buffer = new ClaimBuffer(leases);
     this.timings = new ConsumerTimings(ticker, lease);
-    this.claimer = new Claimer(store, queue, nodeId, mayClaim, guard, budget, buffer, timings);
+    this.claimer =
+        new Claimer(
+            store, queue, nodeId, mayClaim, guard, budget, buffer, timings, minPoll, maxPoll);
     this.resolver =
         new ResolveBatcher(
             store, queue.name(), guard, queue.policy(), ticker, budget, leases, claimer);

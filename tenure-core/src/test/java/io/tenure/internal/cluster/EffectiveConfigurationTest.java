@@ -49,7 +49,10 @@ class EffectiveConfigurationTest {
         .contains("leadership [leaseTtl=PT5S, renewInterval=PT1S, fenceAfter=PT4S")
         .contains("cleanup [defunctAfter=PT10M")
         .contains("agents [sweepInterval=PT1S")
-        .contains("queues [reclaimInterval=PT3S, reclaimPerTick=42, drainDeadline=PT10S]")
+        .contains(
+            "queues [reclaimInterval=PT3S, reclaimPerTick=42, drainDeadline=PT10S,"
+                + " pollMin=PT0.02S, pollMax=PT1S, wakeups=true, wakeHost=127.0.0.1]")
+        .containsPattern("capabilities \\[wake:udp:127\\.0\\.0\\.1:[0-9]+\\]")
         .contains("consumers [mail x4]");
   }
 

@@ -39,6 +39,8 @@ function createNodeCard() {
       (p.addr = h('dd', { class: 'mono addr' })),
       (p.selfDt = h('dt', { text: 'console', hidden: true })),
       (p.selfDd = h('dd', { class: 'self-dd', text: 'served by this node', hidden: true })),
+      (p.wakeDt = h('dt', { text: 'wake-ups', hidden: true })),
+      (p.wakeDd = h('dd', { class: 'num-l wake-dd', hidden: true })),
     ),
     (p.proc = h('div', { class: 'node-proc' })),
   );
@@ -59,6 +61,12 @@ function updateNodeCard(el, n, role, incarnations) {
   const isSelf = state.cluster?.self?.nodeId != null && state.cluster.self.nodeId === n.nodeId;
   setClass(el, `node-card st-${lower(status)}${isLeader ? ' is-leader' : ''}${isSelf ? ' is-self' : ''}${role === 'current' ? '' : ` is-${role}`}`);
   p.selfDt.hidden = p.selfDd.hidden = !isSelf;
+  // Only this node's own numbers are known here: the other nodes' are on their own consoles.
+  const w = isSelf ? state.cluster.self.wakeups : null;
+  p.wakeDt.hidden = p.wakeDd.hidden = w == null;
+  setText(p.wakeDd, w == null ? '' : w.enabled
+    ? `${w.sent} sent, ${w.received} received, ${w.woken} woke a consumer, ${w.dropped} dropped`
+    : `off (polling), ${w.sent} sent`);
   setText(p.name, n.name ?? shortId(n.nodeId));
   setAttr(p.name, 'title', `node id ${n.nodeId ?? '?'}`);
   // With several incarnations under one name, the id tells them apart.

@@ -1,0 +1,105 @@
+package io.tenure.internal.wake;
+
+import io.tenure.Ticker;
+import io.tenure.spi.AgentStore;
+import io.tenure.spi.EventStore;
+import io.tenure.spi.LeaseStore;
+import io.tenure.spi.LockStore;
+import io.tenure.spi.MarkerStore;
+import io.tenure.spi.MembershipStore;
+import io.tenure.spi.QueueStore;
+import io.tenure.spi.ScheduleStore;
+import io.tenure.spi.Store;
+import io.tenure.spi.StoreDescription;
+import java.time.Instant;
+
+/**
+ * A store whose enqueues wake the consumers of their queues on every node that takes wake-ups
+ * (docs/QUEUE.md, "Wake-ups"), and whose schedule firings and triggers do too. {@link
+ * io.tenure.Tenure} opens every store through it, so every {@link io.tenure.Queue} it builds, every
+ * node built on it and the schedules they fire wake.
+ */
+public final class WakingStore implements Store {
+  private final Store delegate;
+  private final WakeSender sender;
+  private final QueueStore queues;
+  private final ScheduleStore schedules;
+
+  private WakingStore(Store delegate) {
+    this.delegate = delegate;
+    this.sender = new WakeSender(delegate.membership(), Ticker.system());
+    this.queues = new WakingQueueStore(delegate.queues(), sender);
+    this.schedules = new WakingScheduleStore(delegate.schedules(), sender);
+  }
+
+  /**
+   * @return {@code store} if it wakes already, else a waking store around it; closing it closes
+   *     {@code store}
+   */
+  public static Store wrap(Store store) {
+    return store instanceof WakingStore ? store : new WakingStore(store);
+  }
+
+  /**
+   * @return datagrams sent through {@code store} if it is a waking store, else 0
+   */
+  public static long sent(Store store) {
+    return store instanceof WakingStore waking ? waking.sender.sent() : 0;
+  }
+
+  @Override
+  public StoreDescription describe() {
+    return delegate.describe();
+  }
+
+  @Override
+  public Instant now() {
+    return delegate.now();
+  }
+
+  @Override
+  public MarkerStore markers() {
+    return delegate.markers();
+  }
+
+  @Override
+  public MembershipStore membership() {
+    return delegate.membership();
+  }
+
+  @Override
+  public LeaseStore leases() {
+    return delegate.leases();
+  }
+
+  @Override
+  public EventStore events() {
+    return delegate.events();
+  }
+
+  @Override
+  public AgentStore agents() {
+    return delegate.agents();
+  }
+
+  @Override
+  public QueueStore queues() {
+    return queues;
+  }
+
+  @Override
+  public LockStore locks() {
+    return delegate.locks();
+  }
+
+  @Override
+  public ScheduleStore schedules() {
+    return schedules;
+  }
+
+  @Override
+  public void close() {
+    sender.close();
+    delegate.close();
+  }
+}

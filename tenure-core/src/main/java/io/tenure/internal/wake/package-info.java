@@ -1,0 +1,8 @@
+/**
+ * Wake-ups (issue 20 §2): after a commit that enqueues, a datagram that carries only a queue's name
+ * tells the nodes that consume it to claim now instead of at their next poll. Not exported.
+ */
+@NullMarked
+package io.tenure.internal.wake;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryQueueWakeupComplianceTest extends QueueWakeupComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}
