@@ -18,6 +18,7 @@ import io.tenure.internal.schedules.ScheduleFirer;
 import io.tenure.internal.wake.WakeHost;
 import io.tenure.internal.wake.WakingStore;
 import io.tenure.spi.LeaderFence;
+import io.tenure.spi.MembershipView;
 import io.tenure.spi.Store;
 import java.util.ArrayList;
 import java.util.List;
@@ -242,8 +243,11 @@ public final class DefaultTenureNode implements TenureNode {
    * the next regular tick: a crashed node's agents move at its may-run deadline.
    */
   private void agentPass(LeaderFence fence) {
+    MembershipView members = store.membership().read();
+    // Taken once the read returned: the database's now it measured from was no later, so the next
+    // pass is never early (an early one finds nothing to free and reads every row again).
     long readAt = System.nanoTime();
-    long next = agents.leaderPass(fence, store.membership().read());
+    long next = agents.leaderPass(fence, members);
     if (next <= 0 || next >= settings.renewInterval().toNanos()) {
       return;
     }
