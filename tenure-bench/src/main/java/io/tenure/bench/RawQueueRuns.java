@@ -92,7 +92,7 @@ final class RawQueueRuns implements AutoCloseable {
             statements == Statements.TENURE
                 ? new SameStatements(connection, batch, go)
                 : mariadb
-                    ? new MinimalMariaDb(connection, batch, go)
+                    ? new MariaDbMinimalLoop(connection, batch, go, messages)
                     : new Minimal(connection, batch, go));
       }
       List<Thread> running = workers.stream().map(w -> Thread.ofPlatform().start(w)).toList();
@@ -212,7 +212,7 @@ final class RawQueueRuns implements AutoCloseable {
   }
 
   /** Claims and deletes on its own connection until a claim is empty. */
-  private abstract static class Worker implements Runnable {
+  abstract static class Worker implements Runnable {
     final Connection connection;
     final int batch;
     private final CountDownLatch go;
@@ -241,6 +241,17 @@ final class RawQueueRuns implements AutoCloseable {
      * @return false once a claim found nothing
      */
     abstract boolean claimAndDelete() throws SQLException;
+
+    /** Runs a claim or a locking read and returns the ids of its rows. */
+    final List<Long> readIds(PreparedStatement query) throws SQLException {
+      List<Long> ids = new ArrayList<>(batch);
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          ids.add(rows.getLong(1));
+        }
+      }
+      return ids;
+    }
   }
 
   /** {@link Statements#TENURE}. */
@@ -331,89 +342,6 @@ final class RawQueueRuns implements AutoCloseable {
     }
   }
 
-  /**
-   * {@link Statements#MINIMAL} on MariaDB, which has no {@code UPDATE ... RETURNING}: the claim is
-   * a locking read skipping peers' rows and an update of those ids, committed; then the delete by
-   * id alone, auto-committed. InnoDB picks a deadlock victim among such loops now and then (its
-   * next-key locks); the victim's claim rolled back, so it claims again, as any loop would.
-   */
-  private final class MinimalMariaDb extends Worker {
-    private final PreparedStatement choosing;
-
-    MinimalMariaDb(Connection connection, int batch, CountDownLatch go) throws SQLException {
-      super(connection, batch, go);
-      choosing =
-          connection.prepareStatement(
-              "SELECT id FROM "
-                  + messages
-                  + " WHERE queue = ? AND status = 'PENDING' AND available_at <= UTC_TIMESTAMP(6)"
-                  + " ORDER BY priority DESC, id LIMIT ? FOR UPDATE SKIP LOCKED");
-    }
-
-    @Override
-    boolean claimAndDelete() throws SQLException {
-      try {
-        return claimAndDeleteOnce();
-      } catch (java.sql.SQLTransactionRollbackException deadlock) {
-        if (!connection.getAutoCommit()) {
-          connection.rollback();
-          connection.setAutoCommit(true);
-        }
-        return true;
-      }
-    }
-
-    private boolean claimAndDeleteOnce() throws SQLException {
-      connection.setAutoCommit(false);
-      choosing.setString(1, QUEUE);
-      choosing.setInt(2, batch);
-      List<Long> ids = new ArrayList<>(batch);
-      try (ResultSet rows = choosing.executeQuery()) {
-        while (rows.next()) {
-          ids.add(rows.getLong(1));
-        }
-      }
-      if (ids.isEmpty()) {
-        connection.commit();
-        return false;
-      }
-      String in = String.join(",", java.util.Collections.nCopies(ids.size(), "?"));
-      try (PreparedStatement claiming =
-          connection.prepareStatement(
-              "UPDATE "
-                  + messages
-                  + " SET status = 'INFLIGHT', owner_node = ?, claim_token = ?,"
-                  + " lease_until = UTC_TIMESTAMP(6) + INTERVAL 30 SECOND,"
-                  + " attempts = attempts + 1 WHERE id IN ("
-                  + in
-                  + ")")) {
-        claiming.setString(1, node);
-        claiming.setString(2, UUID.randomUUID().toString());
-        for (int i = 0; i < ids.size(); i++) {
-          claiming.setLong(i + 3, ids.get(i));
-        }
-        claiming.executeUpdate();
-      }
-      connection.commit();
-      connection.setAutoCommit(true);
-      try (PreparedStatement deleting =
-          connection.prepareStatement("DELETE FROM " + messages + " WHERE id IN (" + in + ")")) {
-        for (int i = 0; i < ids.size(); i++) {
-          deleting.setLong(i + 1, ids.get(i));
-        }
-        while (true) {
-          try {
-            deleting.executeUpdate();
-            break;
-          } catch (java.sql.SQLTransactionRollbackException deadlock) {
-            // the delete alone rolled back (auto-commit): the rows are still ours, delete again
-          }
-        }
-      }
-      return true;
-    }
-  }
-
   /** {@link Statements#MINIMAL}: auto-commit, so each statement is its own transaction. */
   private final class Minimal extends Worker {
     private final PreparedStatement claiming;
@@ -440,12 +368,7 @@ final class RawQueueRuns implements AutoCloseable {
       claiming.setString(2, UUID.randomUUID().toString());
       claiming.setString(3, QUEUE);
       claiming.setInt(4, batch);
-      List<Long> ids = new ArrayList<>(batch);
-      try (ResultSet rows = claiming.executeQuery()) {
-        while (rows.next()) {
-          ids.add(rows.getLong(1));
-        }
-      }
+      List<Long> ids = readIds(claiming);
       if (ids.isEmpty()) {
         return false;
       }
