@@ -1,5 +1,6 @@
 package io.tenure.cli;
 
+import io.tenure.Tenure;
 import io.tenure.TenureNode;
 import io.tenure.TenureNodeBuilder;
 import io.tenure.server.AdminServer;
@@ -204,7 +205,10 @@ final class NodeCommand implements Callable<Integer> {
     LogContext.name(name);
     // Opening the store migrates it: every setting is checked first, so bad input writes nothing.
     checkSettings(lines);
-    Store store = storeOptions.openMigrated();
+    // Through a Tenure, as an application's node is: its schedule firings, and the admin API's
+    // replays, retries, run-nows and resumes, wake the consumers on other nodes.
+    Tenure tenure = Tenure.on(storeOptions.openMigrated(), name);
+    Store store = tenure.store();
     TenureNode node;
     AdminServer server = null;
     try {
@@ -227,7 +231,7 @@ final class NodeCommand implements Callable<Integer> {
       if (server != null) {
         server.close();
       }
-      store.close();
+      tenure.close();
       throw e;
     }
     AdminServer http = server;
@@ -241,7 +245,7 @@ final class NodeCommand implements Callable<Integer> {
                   if (http != null) {
                     http.close();
                   }
-                  store.close();
+                  tenure.close();
                   stopped.countDown();
                 },
                 "tenure-shutdown"));

@@ -32,6 +32,7 @@ public final class FaultyQueueStore implements QueueStore {
   private volatile boolean down;
   private final AtomicInteger failed = new AtomicInteger();
   private final AtomicInteger claims = new AtomicInteger();
+  private final AtomicInteger claiming = new AtomicInteger();
 
   FaultyQueueStore(QueueStore delegate) {
     this.delegate = delegate;
@@ -91,11 +92,20 @@ public final class FaultyQueueStore implements QueueStore {
 
   @Override
   public List<QueueMessage> claim(ClaimRequest request) {
+    claiming.incrementAndGet();
     try {
       return delegate.claim(request);
     } finally {
       claims.incrementAndGet();
+      claiming.decrementAndGet();
     }
+  }
+
+  /**
+   * @return claims that started and have not yet returned
+   */
+  public int claimsInProgress() {
+    return claiming.get();
   }
 
   /**

@@ -136,6 +136,108 @@ public abstract class QueueWakeupComplianceTest extends FixtureSupport {
     Await.until(BOUND, "b read the wake-up", () -> nodeB.wakeStats().woken() >= 1);
   }
 
+  /**
+   * An operator's action that makes a message claimable wakes the consumer as an enqueue does: a
+   * retry and a replay of a dead letter, a run-now of a delayed message, and a resume. Each message
+   * fails its first delivery (one attempt: a dead letter) and is handled by its second. Before each
+   * action both of b's claimers are parked in their 60 s wait, so only a wake-up sent after the
+   * action can bring its message in within the bound.
+   */
+  @Test
+  void a_retry_a_replay_a_run_now_and_a_resume_through_one_tenure_wake_the_consumer_on_another()
+      throws Exception {
+    Tenure a = tenure("a", new FaultyStore(fixture.open(prefix)));
+    FaultyStore storeB = new FaultyStore(fixture.open(prefix));
+    Tenure b = tenure("b", storeB);
+    QueuePolicy once = QueuePolicy.defaults().withMaxAttempts(1);
+    java.util.Set<Long> failedOnce = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    java.util.Set<Long> handled = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    MessageHandler handler =
+        d -> {
+          if (d.text().startsWith("die") && failedOnce.add(d.message().id())) {
+            throw new IllegalStateException("first delivery of " + d.message().id() + " fails");
+          }
+          handled.add(d.message().id());
+        };
+    TenureNode nodeB =
+        start(
+            b.node().queuePolling(LONG_POLL, LONG_POLL).consumer(b.queue("ops", once), 1, handler),
+            "b");
+    claimersIdle(storeB);
+    io.tenure.Queue ops = a.queue("ops", once);
+
+    long retried = deadLetter(ops, "die: retried");
+    claimersParked(storeB, "ops");
+    assertThat(ops.retry(retried)).isEqualTo(io.tenure.RetryOutcome.RETRIED);
+    handledWithinBound(handled, retried, "a retry");
+
+    long replayed = deadLetter(ops, "die: replayed");
+    claimersParked(storeB, "ops");
+    ops.replay(replayed);
+    handledWithinBound(handled, replayed, "a replay");
+
+    long woken = nodeB.wakeStats().woken();
+    long delayed = ops.enqueue(OutgoingMessage.text("later").delay(Duration.ofDays(1)));
+    wokenSince(nodeB, woken);
+    claimersParked(storeB, "ops");
+    assertThat(ops.runNow(delayed)).isEqualTo(io.tenure.RunNowOutcome.AVAILABLE_NOW);
+    handledWithinBound(handled, delayed, "a run-now");
+
+    assertThat(ops.pause()).isTrue();
+    woken = nodeB.wakeStats().woken();
+    long paused = ops.enqueue(OutgoingMessage.text("while paused"));
+    wokenSince(nodeB, woken);
+    claimersParked(storeB, "ops");
+    assertThat(ops.resume()).isTrue();
+    handledWithinBound(handled, paused, "a resume");
+  }
+
+  /** Waits until {@code node} read the wake-up of an enqueue made after {@code woken} were read. */
+  private static void wokenSince(TenureNode node, long woken) {
+    Await.until(BOUND, "the enqueue's wake-up read", () -> node.wakeStats().woken() > woken);
+  }
+
+  /**
+   * Waits until no claim of {@code store} is running and both claimer threads of {@code queue} wait
+   * (a claimer waits timed only in its poll, or in the pool's borrow inside a claim). The wake-up
+   * of an enqueue just before, already read, has been claimed on by then.
+   */
+  private static void claimersParked(FaultyStore store, String queue) {
+    Await.until(
+        BOUND,
+        "both claimers of " + queue + " wait for their next poll",
+        () -> {
+          if (store.queueFaults().claimsInProgress() != 0) {
+            return false;
+          }
+          List<Thread.State> states =
+              Thread.getAllStackTraces().keySet().stream()
+                  .filter(t -> t.getName().startsWith("tenure-claim-" + queue + "-"))
+                  .map(Thread::getState)
+                  .toList();
+          return states.size() == 2
+              && states.stream().allMatch(s -> s == Thread.State.TIMED_WAITING)
+              && store.queueFaults().claimsInProgress() == 0;
+        });
+  }
+
+  /** Enqueues a message that fails its one delivery, and waits until it is a dead letter. */
+  private static long deadLetter(io.tenure.Queue queue, String text) {
+    long id = queue.enqueue(OutgoingMessage.text(text));
+    Await.until(
+        BOUND,
+        "message " + id + " failed its one attempt",
+        () -> queue.message(id).map(m -> m.status() == io.tenure.MessageStatus.DEAD).orElse(false));
+    return id;
+  }
+
+  private static void handledWithinBound(java.util.Set<Long> handled, long id, String action) {
+    Await.until(
+        BOUND,
+        "message " + id + " handled after " + action + ", though b polls every " + LONG_POLL,
+        () -> handled.contains(id));
+  }
+
   @Test
   void a_datagram_that_is_not_a_wake_up_or_names_another_queue_changes_nothing() throws Exception {
     FaultyStore storeA = new FaultyStore(fixture.open(prefix));

@@ -27,15 +27,19 @@ import org.jspecify.annotations.Nullable;
 /**
  * A queue store that wakes the consumers of each queue it enqueued on: after the enqueue returned,
  * that is after its commit; inside a caller's transaction, whose commit it cannot see, a little
- * later and again ({@link WakeSender#AFTER_TRANSACTION}). Everything else passes through.
+ * later and again ({@link WakeSender#AFTER_TRANSACTION}). A replay wakes the replayed letters'
+ * queue, and the operator's actions that make messages claimable wake theirs ({@link WakingAdmin}).
+ * Everything else passes through.
  */
 final class WakingQueueStore implements QueueStore {
   private final QueueStore delegate;
   private final WakeSender sender;
+  private final WakingAdmin admin;
 
   WakingQueueStore(QueueStore delegate, WakeSender sender) {
     this.delegate = delegate;
     this.sender = sender;
+    this.admin = new WakingAdmin(delegate, sender);
   }
 
   @Override
@@ -90,12 +94,20 @@ final class WakingQueueStore implements QueueStore {
 
   @Override
   public int replay(MessageQuery deadLetters) {
-    return delegate.replay(deadLetters);
+    int replayed = delegate.replay(deadLetters);
+    if (replayed > 0) {
+      sender.committed(deadLetters.queue());
+    }
+    return replayed;
   }
 
   @Override
   public boolean replay(long id) {
-    return delegate.replay(id);
+    boolean replayed = delegate.replay(id);
+    if (replayed) {
+      admin.wakeQueueOf(id);
+    }
+    return replayed;
   }
 
   @Override
@@ -135,12 +147,12 @@ final class WakingQueueStore implements QueueStore {
 
   @Override
   public QueueControlStore controls() {
-    return delegate.controls();
+    return admin;
   }
 
   @Override
   public MessageAdminStore admin() {
-    return delegate.admin();
+    return admin;
   }
 
   @Override
