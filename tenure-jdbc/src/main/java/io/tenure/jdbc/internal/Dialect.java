@@ -104,6 +104,16 @@ public interface Dialect {
   Instant getInstant(ResultSet rows, String column) throws SQLException;
 
   /**
+   * {@link #getInstant}, or null for SQL NULL. A dialect reads the column once: a null check by
+   * {@code getObject(column)} converted every PostgreSQL timestamp to a {@code java.sql.Timestamp}
+   * through a calendar first, on every claimed row.
+   */
+  default @org.jspecify.annotations.Nullable Instant getInstantOrNull(ResultSet rows, String column)
+      throws SQLException {
+    return rows.getObject(column) == null ? null : getInstant(rows, column);
+  }
+
+  /**
    * @return an insert of {@code columns} into {@code table} that inserts nothing when a row with
    *     the same {@code key} exists. If {@link #insertIfAbsentReportsDuplicates()} the statement
    *     instead fails with a duplicate-key error that {@link #isDuplicateKey} recognises.

@@ -302,7 +302,7 @@ public final class JdbcScheduleStore implements ScheduleStore {
   }
 
   private @Nullable Instant instant(ResultSet rows, String column) throws SQLException {
-    return rows.getObject(column) == null ? null : dialect.getInstant(rows, column);
+    return dialect.getInstantOrNull(rows, column);
   }
 
   private static Duration micros(long micros) {

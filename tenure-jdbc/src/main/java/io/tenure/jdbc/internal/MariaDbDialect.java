@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * MariaDB 10.11 and MySQL 8. Times are {@code DATETIME(6)} holding UTC and the clock is {@code
@@ -112,6 +113,12 @@ final class MariaDbDialect extends DefaultDialect {
   @Override
   public Instant getInstant(ResultSet rows, String column) throws SQLException {
     return rows.getObject(column, LocalDateTime.class).toInstant(ZoneOffset.UTC);
+  }
+
+  @Override
+  public @Nullable Instant getInstantOrNull(ResultSet rows, String column) throws SQLException {
+    LocalDateTime value = rows.getObject(column, LocalDateTime.class);
+    return value == null ? null : value.toInstant(ZoneOffset.UTC);
   }
 
   @Override

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -43,10 +42,10 @@ final class MessageRows {
         MessageStatus.valueOf(rows.getString("status")),
         rows.getString("owner_node"),
         rows.getString("claim_token"),
-        instantOrNull(rows, "lease_until"),
+        dialect.getInstantOrNull(rows, "lease_until"),
         rows.getString("last_error"),
         dialect.getInstant(rows, "created_at"),
-        instantOrNull(rows, "finished_at"),
+        dialect.getInstantOrNull(rows, "finished_at"),
         rows.getString("dedupe_key"),
         rows.getString("msg_group"),
         durationOrNull(rows, "timeout_us"),
@@ -64,10 +63,6 @@ final class MessageRows {
   private static @Nullable MessageProgress progress(ResultSet rows) throws SQLException {
     double fraction = rows.getDouble("progress");
     return rows.wasNull() ? null : new MessageProgress(fraction, rows.getString("progress_note"));
-  }
-
-  private @Nullable Instant instantOrNull(ResultSet rows, String column) throws SQLException {
-    return rows.getObject(column) == null ? null : dialect.getInstant(rows, column);
   }
 
   /** Headers as text: one {@code name=value} per line, both URL-encoded, sorted by name. */

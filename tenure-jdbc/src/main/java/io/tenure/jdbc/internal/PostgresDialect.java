@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import org.jspecify.annotations.Nullable;
 
 /** PostgreSQL 15+: {@code timestamptz}, {@code ON CONFLICT}, advisory locks. */
 final class PostgresDialect extends DefaultDialect {
@@ -92,6 +93,12 @@ final class PostgresDialect extends DefaultDialect {
   @Override
   public Instant getInstant(ResultSet rows, String column) throws SQLException {
     return rows.getObject(column, OffsetDateTime.class).toInstant();
+  }
+
+  @Override
+  public @Nullable Instant getInstantOrNull(ResultSet rows, String column) throws SQLException {
+    OffsetDateTime value = rows.getObject(column, OffsetDateTime.class);
+    return value == null ? null : value.toInstant();
   }
 
   @Override

@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * SQLite in WAL mode. Every write transaction is {@code BEGIN IMMEDIATE}: it takes the write lock
@@ -145,6 +146,12 @@ final class SqliteDialect extends DefaultDialect {
   @Override
   public Instant getInstant(ResultSet rows, String column) throws SQLException {
     return Instant.EPOCH.plus(rows.getLong(column), ChronoUnit.MICROS);
+  }
+
+  @Override
+  public @Nullable Instant getInstantOrNull(ResultSet rows, String column) throws SQLException {
+    long micros = rows.getLong(column);
+    return rows.wasNull() ? null : Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
   }
 
   @Override
