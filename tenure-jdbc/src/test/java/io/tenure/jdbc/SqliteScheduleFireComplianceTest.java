@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.ScheduleFireComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class SqliteScheduleFireComplianceTest extends ScheduleFireComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.SQLITE);
+  }
+}

@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryScheduleFireComplianceTest extends ScheduleFireComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}
