@@ -63,6 +63,7 @@ public final class DefaultTenureNode implements TenureNode {
   private final NodeQueues queues;
   private final ScheduleFirer schedules;
   private final NodeThreads threads;
+  private final @Nullable WakeHost wake;
   private volatile Optional<AutoCloseable> placements = Optional.empty();
   private final Object lifecycle = new Object();
   private final EarlyPass earlyPass;
@@ -84,6 +85,7 @@ public final class DefaultTenureNode implements TenureNode {
       @Nullable WakeHost wake) {
     this.store = store;
     this.settings = settings;
+    this.wake = wake;
     this.registryKey =
         store.describe().location() + "|" + store.describe().prefix() + "|" + settings.name();
     List<NodeListener> all = new ArrayList<>(listeners);
@@ -184,8 +186,9 @@ public final class DefaultTenureNode implements TenureNode {
 
   /**
    * The agent sweep, every {@code agentSweepInterval}, and sooner when the leader announces
-   * placements where the store can (PostgreSQL NOTIFY): a cold start's agents are claimed as soon
-   * as they are placed, not up to an interval later. The pacer keeps the per-tick cap a cap.
+   * placements: where the store can (PostgreSQL NOTIFY), and by a UDP wake-up where the node takes
+   * them. A cold start's agents are claimed as soon as they are placed, not up to an interval
+   * later. The pacer keeps the per-tick cap a cap.
    */
   private void startSweeps() {
     // On the scheduler's own clock: the pacer's times become its delays.
@@ -197,6 +200,9 @@ public final class DefaultTenureNode implements TenureNode {
             Ticker.system(),
             this::agentTick);
     placements = store.agents().listen(epoch -> sweeps.wake());
+    if (wake != null) {
+      wake.onAgentsPlaced(sweeps::wake); // on every store, also those that cannot notify
+    }
     sweeps.start();
   }
 

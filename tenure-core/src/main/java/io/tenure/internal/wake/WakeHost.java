@@ -85,6 +85,17 @@ public final class WakeHost implements AutoCloseable {
   }
 
   /**
+   * Wakes the node's agent sweep on every agents-placed wake-up read from now on; may be called
+   * before or after {@link #start}. Received ones count in {@link #stats}' {@code received}, not in
+   * {@code woken}, which counts consumers woken.
+   *
+   * @param onAgentsPlaced brings the sweep forward; must return quickly (it runs on the reader)
+   */
+  public void onAgentsPlaced(Runnable onAgentsPlaced) {
+    receiver.onAgentsPlaced(onAgentsPlaced);
+  }
+
+  /**
    * @param sent how many this node's process sent on its store
    * @return the numbers so far
    */

@@ -15,21 +15,24 @@ import java.time.Instant;
 
 /**
  * A store whose enqueues wake the consumers of their queues on every node that takes wake-ups
- * (docs/QUEUE.md, "Wake-ups"), and whose schedule firings and triggers do too. {@link
- * io.tenure.Tenure} opens every store through it, so every {@link io.tenure.Queue} it builds, every
- * node built on it and the schedules they fire wake.
+ * (docs/QUEUE.md, "Wake-ups"), whose schedule firings and triggers do too, and whose leader
+ * placements wake every node's agent sweep (docs/AGENTS.md). {@link io.tenure.Tenure} opens every
+ * store through it, so every {@link io.tenure.Queue} it builds, every node built on it and the
+ * schedules they fire wake.
  */
 public final class WakingStore implements Store {
   private final Store delegate;
   private final WakeSender sender;
   private final QueueStore queues;
   private final ScheduleStore schedules;
+  private final AgentStore agents;
 
   private WakingStore(Store delegate) {
     this.delegate = delegate;
     this.sender = new WakeSender(delegate.membership(), Ticker.system());
     this.queues = new WakingQueueStore(delegate.queues(), sender);
     this.schedules = new WakingScheduleStore(delegate.schedules(), sender);
+    this.agents = new WakingAgentStore(delegate.agents(), sender);
   }
 
   /**
@@ -79,7 +82,7 @@ public final class WakingStore implements Store {
 
   @Override
   public AgentStore agents() {
-    return delegate.agents();
+    return agents;
   }
 
   @Override

@@ -82,6 +82,21 @@ class WakeHostTest {
     assertThat(stats).isEqualTo(new WakeStats(true, 7, 2, 2, 1));
   }
 
+  @Test
+  void agents_placed_wakes_the_sweep_counts_as_received_and_wakes_no_consumer() throws Exception {
+    java.util.concurrent.CountDownLatch swept = new java.util.concurrent.CountDownLatch(1);
+    host.onAgentsPlaced(swept::countDown);
+    host.start("n1", woken::add);
+    InetSocketAddress to = WakeSender.address(host.capability()).orElseThrow();
+    try (DatagramSocket out = new DatagramSocket()) {
+      send(out, to, WakeDatagram.encode(Wake.AGENTS_PLACED));
+
+      assertThat(swept.await(10, TimeUnit.SECONDS)).isTrue();
+    }
+    assertThat(host.stats(() -> 0)).isEqualTo(new WakeStats(true, 0, 1, 0, 0));
+    assertThat(woken).isEmpty();
+  }
+
   private static void send(DatagramSocket out, InetSocketAddress to, byte[] data)
       throws java.io.IOException {
     out.send(new DatagramPacket(data, data.length, to));
