@@ -80,7 +80,7 @@ public abstract class AgentWakeupComplianceTest extends FixtureSupport {
     TenureNode nodeA = start(a.node().agentSweepInterval(LONG_SWEEP), "a");
     Await.until(BOUND, "a leads", nodeA::isLeader);
     TenureNode nodeB = start(b.node().agentSweepInterval(LONG_SWEEP), "b");
-    bothSweptOnce(a, readsA, readsB);
+    bothSweptOnce(a.store(), readsA, readsB);
 
     wanted.set(TWO);
 
@@ -96,6 +96,27 @@ public abstract class AgentWakeupComplianceTest extends FixtureSupport {
   }
 
   @Test
+  void nodes_built_on_bare_stores_wake_each_other_too() throws Exception {
+    SweepReads readsA = new SweepReads();
+    SweepReads readsB = new SweepReads();
+    Store storeA = track(readsA.around(fixture.open(prefix)));
+    Store storeB = track(readsB.around(fixture.open(prefix)));
+    // As `tenure node` builds them: no Tenure, so no sender but the node's own.
+    TenureNode nodeA = start(TenureNode.builder(storeA).agentSweepInterval(LONG_SWEEP), "a");
+    Await.until(BOUND, "a leads", nodeA::isLeader);
+    TenureNode nodeB = start(TenureNode.builder(storeB).agentSweepInterval(LONG_SWEEP), "b");
+    bothSweptOnce(storeA, readsA, readsB);
+
+    wanted.set(TWO);
+
+    assertThat(started.await(BOUND.toSeconds(), TimeUnit.SECONDS))
+        .as("both agents started within %s though the nodes sweep every %s", BOUND, LONG_SWEEP)
+        .isTrue();
+    Await.until(BOUND, "b read the wake-up", () -> nodeB.wakeStats().received() >= 1);
+    Await.until(BOUND, "a counted its own sender's sends", () -> nodeA.wakeStats().sent() >= 1);
+  }
+
+  @Test
   void a_node_without_wake_ups_finds_its_agent_at_its_sweep() throws Exception {
     SweepReads readsA = new SweepReads();
     SweepReads readsB = new SweepReads();
@@ -105,7 +126,7 @@ public abstract class AgentWakeupComplianceTest extends FixtureSupport {
     Await.until(BOUND, "a leads", nodeA::isLeader);
     TenureNode nodeB =
         start(b.node().wakeups(false, "127.0.0.1").agentSweepInterval(Duration.ofMillis(200)), "b");
-    bothSweptOnce(a, readsA, readsB);
+    bothSweptOnce(a.store(), readsA, readsB);
 
     wanted.set(TWO);
 
@@ -119,12 +140,12 @@ public abstract class AgentWakeupComplianceTest extends FixtureSupport {
    * Both nodes are members and have swept once with nothing wanted: from here on, only a wake-up or
    * a whole interval brings their next sweep.
    */
-  private static void bothSweptOnce(Tenure a, SweepReads readsA, SweepReads readsB) {
+  private static void bothSweptOnce(Store a, SweepReads readsA, SweepReads readsB) {
     Await.until(
         BOUND,
         "both nodes active",
         () ->
-            a.store().membership().read().nodes().stream()
+            a.membership().read().nodes().stream()
                     .filter(n -> n.status() == NodeStatus.ACTIVE)
                     .count()
                 == 2);

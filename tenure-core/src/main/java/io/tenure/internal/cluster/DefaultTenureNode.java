@@ -51,6 +51,7 @@ public final class DefaultTenureNode implements TenureNode {
   private static final Logger LOG = LoggerFactory.getLogger(DefaultTenureNode.class);
   private static final Set<String> RUNNING_NAMES = ConcurrentHashMap.newKeySet();
 
+  private final Store given;
   private final Store store;
   private final NodeSettings settings;
   private final String registryKey;
@@ -71,19 +72,21 @@ public final class DefaultTenureNode implements TenureNode {
   private boolean closed;
 
   /**
+   * @param given the store; a bare one gets a sender of the node's own, so its placements wake
    * @param families every agent family the node runs, the exclusive queues' included
    * @param consumers the shared queue consumers
    * @param wake the node's wake-up socket, bound, or null if it takes none; closed with the node
    */
   public DefaultTenureNode(
-      Store store,
+      Store given,
       NodeSettings settings,
       Ticker ticker,
       List<NodeListener> listeners,
       Map<String, AgentFamily> families,
       List<ConsumerSpec> consumers,
       @Nullable WakeHost wake) {
-    this.store = store;
+    this.given = given;
+    this.store = WakingStore.forNode(given); // a bare store's leader wakes the sweeps too
     this.settings = settings;
     this.wake = wake;
     this.registryKey =
@@ -348,6 +351,7 @@ public final class DefaultTenureNode implements TenureNode {
       closed = true;
       if (!started) {
         queues.stopListening(); // the wake-up socket was bound when the node was built
+        WakingStore.closeForNode(given, store);
         return;
       }
     }
@@ -379,6 +383,7 @@ public final class DefaultTenureNode implements TenureNode {
     } finally {
       elector.close();
       agents.close();
+      WakingStore.closeForNode(given, store);
       RUNNING_NAMES.remove(registryKey);
     }
   }

@@ -26,9 +26,11 @@ public final class WakingStore implements Store {
   private final QueueStore queues;
   private final ScheduleStore schedules;
   private final AgentStore agents;
+  private final boolean ownsDelegate;
 
-  private WakingStore(Store delegate) {
+  private WakingStore(Store delegate, boolean ownsDelegate) {
     this.delegate = delegate;
+    this.ownsDelegate = ownsDelegate;
     this.sender = new WakeSender(delegate.membership(), Ticker.system());
     this.queues = new WakingQueueStore(delegate.queues(), sender);
     this.schedules = new WakingScheduleStore(delegate.schedules(), sender);
@@ -40,7 +42,29 @@ public final class WakingStore implements Store {
    *     {@code store}
    */
   public static Store wrap(Store store) {
-    return store instanceof WakingStore ? store : new WakingStore(store);
+    return store instanceof WakingStore ? store : new WakingStore(store, true);
+  }
+
+  /**
+   * For a node built on a bare store ({@code TenureNode.builder(store)}, as {@code tenure node}
+   * does): its leader's placements and its schedule firings wake as a {@link io.tenure.Tenure}'s
+   * would.
+   *
+   * @return {@code store} if it wakes already, else a waking view whose close stops only its own
+   *     sender: the node does not own the store
+   */
+  public static Store forNode(Store store) {
+    return store instanceof WakingStore ? store : new WakingStore(store, false);
+  }
+
+  /**
+   * Closes what {@link #forNode} made for a node: the view's sender; nothing of a store the node
+   * was given. Idempotent.
+   */
+  public static void closeForNode(Store given, Store forNode) {
+    if (forNode != given) {
+      forNode.close();
+    }
   }
 
   /**
@@ -103,6 +127,8 @@ public final class WakingStore implements Store {
   @Override
   public void close() {
     sender.close();
-    delegate.close();
+    if (ownsDelegate) {
+      delegate.close();
+    }
   }
 }
