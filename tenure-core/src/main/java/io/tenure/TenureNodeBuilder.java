@@ -1,9 +1,8 @@
 package io.tenure;
 
-import io.tenure.internal.cluster.DefaultTenureNode;
+import io.tenure.internal.cluster.NodeAssembly;
 import io.tenure.internal.queue.ConsumerRegistry;
 import io.tenure.internal.queue.ExclusiveQueues;
-import io.tenure.internal.wake.WakeHost;
 import io.tenure.spi.Store;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -381,7 +380,6 @@ public final class TenureNodeBuilder {
             families, consumers.exclusive(), store.queues(), queues.drainDeadline());
     Set<String> allCapabilities = new LinkedHashSet<>(capabilities);
     allCapabilities.addAll(allFamilies.keySet());
-    WakeHost wake = WakeHost.forNode(queues, allCapabilities);
     AgentSettings agents =
         new AgentSettings(
             agentSweepInterval,
@@ -394,7 +392,7 @@ public final class TenureNodeBuilder {
     NodeSettings settings =
         new NodeSettings(
             name, address, allCapabilities, heartbeat, leadership, cleanup, agents, queues);
-    return new DefaultTenureNode(
-        store, settings, ticker, listeners, allFamilies, consumers.shared(), wake);
+    // The wake-up socket is bound last, and closed again if the node is refused after it.
+    return NodeAssembly.build(store, settings, ticker, listeners, allFamilies, consumers.shared());
   }
 }

@@ -138,7 +138,8 @@ public final class TenureMetrics implements AutoCloseable {
         .description("Schedule slots this node skipped by their missed-slot policy while it led")
         .register(registry);
     FunctionCounter.builder("tenure_queue_wakeups_sent_total", node, n -> n.wakeStats().sent())
-        .description("Wake-up datagrams this node's store sent after its enqueues committed")
+        .description(
+            "Wake-up datagrams this node's store sent after its enqueues or its leader's agent placements committed")
         .register(registry);
     FunctionCounter.builder(
             "tenure_queue_wakeups_received_total", node, n -> n.wakeStats().received())

@@ -96,7 +96,7 @@ public final class TenureMeterBinder implements MeterBinder {
     nodeCounter(
         registry,
         "tenure.queue.wakeups.sent",
-        "Wake-up datagrams this node's store sent after its enqueues committed",
+        "Wake-up datagrams this node's store sent after its enqueues or its leader's agent placements committed",
         n -> n.wakeStats().sent());
     nodeCounter(
         registry,

@@ -51,6 +51,7 @@ public final class DefaultTenureNode implements TenureNode {
   private static final Logger LOG = LoggerFactory.getLogger(DefaultTenureNode.class);
   private static final Set<String> RUNNING_NAMES = ConcurrentHashMap.newKeySet();
 
+  private final Store given;
   private final Store store;
   private final NodeSettings settings;
   private final String registryKey;
@@ -63,6 +64,7 @@ public final class DefaultTenureNode implements TenureNode {
   private final NodeQueues queues;
   private final ScheduleFirer schedules;
   private final NodeThreads threads;
+  private final @Nullable WakeHost wake;
   private volatile Optional<AutoCloseable> placements = Optional.empty();
   private final Object lifecycle = new Object();
   private final EarlyPass earlyPass;
@@ -70,20 +72,23 @@ public final class DefaultTenureNode implements TenureNode {
   private boolean closed;
 
   /**
+   * @param given the store; a bare one gets a sender of the node's own, so its placements wake
    * @param families every agent family the node runs, the exclusive queues' included
    * @param consumers the shared queue consumers
    * @param wake the node's wake-up socket, bound, or null if it takes none; closed with the node
    */
   public DefaultTenureNode(
-      Store store,
+      Store given,
       NodeSettings settings,
       Ticker ticker,
       List<NodeListener> listeners,
       Map<String, AgentFamily> families,
       List<ConsumerSpec> consumers,
       @Nullable WakeHost wake) {
-    this.store = store;
+    this.given = given;
+    this.store = WakingStore.forNode(given); // a bare store's leader wakes the sweeps too
     this.settings = settings;
+    this.wake = wake;
     this.registryKey =
         store.describe().location() + "|" + store.describe().prefix() + "|" + settings.name();
     List<NodeListener> all = new ArrayList<>(listeners);
@@ -184,8 +189,9 @@ public final class DefaultTenureNode implements TenureNode {
 
   /**
    * The agent sweep, every {@code agentSweepInterval}, and sooner when the leader announces
-   * placements where the store can (PostgreSQL NOTIFY): a cold start's agents are claimed as soon
-   * as they are placed, not up to an interval later. The pacer keeps the per-tick cap a cap.
+   * placements: where the store can (PostgreSQL NOTIFY), and by a UDP wake-up where the node takes
+   * them. A cold start's agents are claimed as soon as they are placed, not up to an interval
+   * later. The pacer keeps the per-tick cap a cap.
    */
   private void startSweeps() {
     // On the scheduler's own clock: the pacer's times become its delays.
@@ -197,6 +203,9 @@ public final class DefaultTenureNode implements TenureNode {
             Ticker.system(),
             this::agentTick);
     placements = store.agents().listen(epoch -> sweeps.wake());
+    if (wake != null) {
+      wake.onAgentsPlaced(sweeps::wake); // on every store, also those that cannot notify
+    }
     sweeps.start();
   }
 
@@ -342,6 +351,7 @@ public final class DefaultTenureNode implements TenureNode {
       closed = true;
       if (!started) {
         queues.stopListening(); // the wake-up socket was bound when the node was built
+        WakingStore.closeForNode(given, store);
         return;
       }
     }
@@ -373,6 +383,7 @@ public final class DefaultTenureNode implements TenureNode {
     } finally {
       elector.close();
       agents.close();
+      WakingStore.closeForNode(given, store);
       RUNNING_NAMES.remove(registryKey);
     }
   }

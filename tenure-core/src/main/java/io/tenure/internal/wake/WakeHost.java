@@ -65,6 +65,33 @@ public final class WakeHost implements AutoCloseable {
   }
 
   /**
+   * Binds the node's socket as {@link #forNode} does, then builds the node with it. If building
+   * throws (the settings refuse the capability advertised, e.g. a host name that resolves to a
+   * scoped IPv6 address with its {@code %}), the socket is closed before the exception goes on:
+   * nobody else holds it.
+   *
+   * @param capabilities the node's, to which the wake-up capability is added
+   * @param build builds the node with the bound host, or null if wake-ups are off
+   * @return what {@code build} returned
+   * @throws IllegalArgumentException if the host is unknown or no socket can be bound on it, or
+   *     whatever {@code build} throws
+   */
+  public static <T> T buildWith(
+      QueueSettings settings,
+      Set<String> capabilities,
+      java.util.function.Function<@Nullable WakeHost, T> build) {
+    WakeHost host = forNode(settings, capabilities);
+    try {
+      return build.apply(host);
+    } catch (RuntimeException | Error e) {
+      if (host != null) {
+        host.close();
+      }
+      throw e;
+    }
+  }
+
+  /**
    * @return the capability that tells senders where this node takes wake-ups
    */
   public String capability() {
@@ -82,6 +109,17 @@ public final class WakeHost implements AutoCloseable {
     }
     started = true;
     receiver.start(nodeName, onWake);
+  }
+
+  /**
+   * Wakes the node's agent sweep on every agents-placed wake-up read from now on; may be called
+   * before or after {@link #start}. Received ones count in {@link #stats}' {@code received}, not in
+   * {@code woken}, which counts consumers woken.
+   *
+   * @param onAgentsPlaced brings the sweep forward; must return quickly (it runs on the reader)
+   */
+  public void onAgentsPlaced(Runnable onAgentsPlaced) {
+    receiver.onAgentsPlaced(onAgentsPlaced);
   }
 
   /**

@@ -6,16 +6,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Which queues to announce when, as a pure function of the calls and the times passed in: a burst
- * of enqueues on one queue sends one wake-up at once and at most one more per {@code window} (the
- * trailing one, for the messages that committed after the first went out), never one per message. A
- * wake-up offered is never dropped: it goes out at once or at most one window later.
+ * Which wake-ups (of type {@code K}: a queue, agents placed) to announce when, as a pure function
+ * of the calls and the times passed in: a burst of enqueues on one queue sends one wake-up at once
+ * and at most one more per {@code window} (the trailing one, for the messages that committed after
+ * the first went out), never one per message. A wake-up offered is never dropped: it goes out at
+ * once or at most one window later.
  *
  * <p>Not thread-safe: {@link WakeSender} calls it under its lock.
  */
-final class WakePacer {
+final class WakePacer<K> {
   private final long window;
-  private final Map<String, Slot> slots = new HashMap<>();
+  private final Map<K, Slot> slots = new HashMap<>();
 
   private static final class Slot {
     long sentAt;
@@ -41,7 +42,7 @@ final class WakePacer {
    *
    * @return true if the wake-up goes out now; false if it was folded into one due later
    */
-  boolean offer(String queue, long now) {
+  boolean offer(K queue, long now) {
     Slot slot = slots.get(queue);
     if (slot == null) {
       slots.put(queue, new Slot(now));
@@ -59,8 +60,8 @@ final class WakePacer {
   /**
    * @return the queues whose folded wake-up is due at {@code now}, each counted as sent now
    */
-  List<String> due(long now) {
-    List<String> due = new ArrayList<>();
+  List<K> due(long now) {
+    List<K> due = new ArrayList<>();
     var it = slots.entrySet().iterator();
     while (it.hasNext()) {
       var entry = it.next();

@@ -12,13 +12,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads wake-ups from a bound socket on its own daemon thread and passes each valid one on; what is
  * not a well-formed wake-up is counted and dropped. It trusts nothing in a datagram: the only
- * effect of one, forged or not, is an early claim on a queue this node consumes anyway.
+ * effect of one, forged or not, is an early claim on a queue this node consumes anyway, or an early
+ * agent sweep (which its pacer may still hold back).
  */
 final class WakeReceiver {
   private static final Logger LOG = LoggerFactory.getLogger(WakeReceiver.class);
 
   private final DatagramSocket socket;
   private volatile Predicate<String> onWake = queue -> false;
+  private volatile Runnable onAgentsPlaced = () -> {};
   private final AtomicLong received = new AtomicLong();
   private final AtomicLong dropped = new AtomicLong();
   private final AtomicLong woken = new AtomicLong();
@@ -33,6 +35,13 @@ final class WakeReceiver {
   void start(String nodeName, Predicate<String> onWake) {
     this.onWake = onWake;
     Thread.ofPlatform().daemon().name("tenure-wake-" + nodeName).start(this::loop);
+  }
+
+  /**
+   * @param onAgentsPlaced brings the node's agent sweep forward; must return quickly
+   */
+  void onAgentsPlaced(Runnable onAgentsPlaced) {
+    this.onAgentsPlaced = onAgentsPlaced;
   }
 
   long received() {
@@ -65,18 +74,23 @@ final class WakeReceiver {
     }
   }
 
-  private void handle(Optional<String> queue) {
-    if (queue.isEmpty()) {
+  private void handle(Optional<Wake> wake) {
+    if (wake.isEmpty()) {
       dropped.incrementAndGet();
       return;
     }
     received.incrementAndGet();
     try {
-      if (onWake.test(queue.get())) {
-        woken.incrementAndGet();
+      switch (wake.get()) {
+        case Wake.OfQueue queue -> {
+          if (onWake.test(queue.name())) {
+            woken.incrementAndGet();
+          }
+        }
+        case Wake.AgentsPlaced placed -> onAgentsPlaced.run();
       }
     } catch (RuntimeException e) {
-      LOG.warn("waking the consumer of {} failed: {}", queue.get(), e.toString());
+      LOG.warn("acting on the wake-up {} failed: {}", wake.get(), e.toString());
     }
   }
 }

@@ -21,10 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends wake-ups to the nodes that advertise a {@code wake:udp:HOST:PORT} capability, on its own
- * daemon thread, so an enqueue never waits for a datagram or a membership read. The members are
- * read at most once per {@link #REFRESH}; a node that joined since is polled until the next read.
- * Sending is best effort: a failed send is counted and forgotten, as a lost datagram would be.
+ * Sends wake-ups (a queue's, or agents placed) to the nodes that advertise a {@code
+ * wake:udp:HOST:PORT} capability, on its own daemon thread, so an enqueue never waits for a
+ * datagram or a membership read. The members are read at most once per {@link #REFRESH}; a node
+ * that joined since is polled until the next read. Sending is best effort: a failed send is counted
+ * and forgotten, as a lost datagram would be.
  */
 public final class WakeSender implements AutoCloseable {
   /** How long a read of the members serves: the default heartbeat cadence. */
@@ -42,14 +43,14 @@ public final class WakeSender implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(WakeSender.class);
 
-  private record Due(long at, String queue) {}
+  private record Due(long at, Wake wake) {}
 
   private final MembershipStore members;
   private final Ticker ticker;
   private final Object lock = new Object();
-  private final WakePacer pacer = new WakePacer(WINDOW.toNanos());
+  private final WakePacer<Wake> pacer = new WakePacer<>(WINDOW.toNanos());
   private final PriorityQueue<Due> later = new PriorityQueue<>((a, b) -> Long.compare(a.at, b.at));
-  private final List<String> now = new ArrayList<>();
+  private final List<Wake> now = new ArrayList<>();
   private final AtomicLong sent = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private List<InetSocketAddress> peers = List.of();
@@ -69,12 +70,25 @@ public final class WakeSender implements AutoCloseable {
 
   /** A commit on {@code queue} just returned: wake its consumers now. */
   public void committed(String queue) {
+    offer(new Wake.OfQueue(queue));
+  }
+
+  /**
+   * The leader's placement transaction just committed: every node sweeps its agents now. Paced as a
+   * queue's wake-ups are, so a burst of passes sends one datagram per member at once and at most
+   * one more per window.
+   */
+  public void agentsPlaced() {
+    offer(Wake.AGENTS_PLACED);
+  }
+
+  private void offer(Wake wake) {
     synchronized (lock) {
       if (!ensureStarted()) {
         return;
       }
-      if (pacer.offer(queue, ticker.read())) {
-        now.add(queue);
+      if (pacer.offer(wake, ticker.read())) {
+        now.add(wake);
       }
       // Also when folded: the thread may be waiting without a deadline, and must now wake for the
       // trailing wake-up at the window's end.
@@ -92,8 +106,9 @@ public final class WakeSender implements AutoCloseable {
         return;
       }
       long at = ticker.read();
+      Wake wake = new Wake.OfQueue(queue);
       for (Duration delay : AFTER_TRANSACTION) {
-        later.add(new Due(at + delay.toNanos(), queue));
+        later.add(new Due(at + delay.toNanos(), wake));
       }
       lock.notifyAll();
     }
@@ -145,7 +160,7 @@ public final class WakeSender implements AutoCloseable {
 
   private void loop() {
     while (true) {
-      List<String> batch;
+      List<Wake> batch;
       boolean refresh;
       synchronized (lock) {
         batch = take();
@@ -166,16 +181,16 @@ public final class WakeSender implements AutoCloseable {
   }
 
   /** Under the lock: what is due now. */
-  private List<String> take() {
+  private List<Wake> take() {
     long t = ticker.read();
     while (!later.isEmpty() && later.peek().at - t <= 0) {
-      String queue = later.poll().queue;
-      if (pacer.offer(queue, t)) {
-        now.add(queue);
+      Wake wake = later.poll().wake;
+      if (pacer.offer(wake, t)) {
+        now.add(wake);
       }
     }
     now.addAll(pacer.due(t));
-    List<String> batch = List.copyOf(now);
+    List<Wake> batch = List.copyOf(now);
     now.clear();
     return batch;
   }
@@ -219,7 +234,7 @@ public final class WakeSender implements AutoCloseable {
     }
   }
 
-  private void send(List<String> queues) {
+  private void send(List<Wake> wakes) {
     List<InetSocketAddress> to;
     DatagramSocket out;
     synchronized (lock) {
@@ -229,15 +244,15 @@ public final class WakeSender implements AutoCloseable {
     if (out == null) {
       return;
     }
-    for (String queue : queues) {
-      byte[] data = WakeDatagram.encode(queue);
+    for (Wake wake : wakes) {
+      byte[] data = WakeDatagram.encode(wake);
       for (InetSocketAddress peer : to) {
         try {
           out.send(new DatagramPacket(data, data.length, peer));
           sent.incrementAndGet();
         } catch (IOException | RuntimeException e) {
           failed.incrementAndGet();
-          LOG.debug("wake-up of {} to {} not sent: {}", queue, peer, e.toString());
+          LOG.debug("wake-up {} to {} not sent: {}", wake, peer, e.toString());
         }
       }
     }

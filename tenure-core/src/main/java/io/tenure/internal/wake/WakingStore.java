@@ -15,21 +15,26 @@ import java.time.Instant;
 
 /**
  * A store whose enqueues wake the consumers of their queues on every node that takes wake-ups
- * (docs/QUEUE.md, "Wake-ups"), and whose schedule firings and triggers do too. {@link
- * io.tenure.Tenure} opens every store through it, so every {@link io.tenure.Queue} it builds, every
- * node built on it and the schedules they fire wake.
+ * (docs/QUEUE.md, "Wake-ups"), whose schedule firings and triggers do too, and whose leader
+ * placements wake every node's agent sweep (docs/AGENTS.md). {@link io.tenure.Tenure} opens every
+ * store through it, so every {@link io.tenure.Queue} it builds, every node built on it and the
+ * schedules they fire wake.
  */
 public final class WakingStore implements Store {
   private final Store delegate;
   private final WakeSender sender;
   private final QueueStore queues;
   private final ScheduleStore schedules;
+  private final AgentStore agents;
+  private final boolean ownsDelegate;
 
-  private WakingStore(Store delegate) {
+  private WakingStore(Store delegate, boolean ownsDelegate) {
     this.delegate = delegate;
+    this.ownsDelegate = ownsDelegate;
     this.sender = new WakeSender(delegate.membership(), Ticker.system());
     this.queues = new WakingQueueStore(delegate.queues(), sender);
     this.schedules = new WakingScheduleStore(delegate.schedules(), sender);
+    this.agents = new WakingAgentStore(delegate.agents(), sender);
   }
 
   /**
@@ -37,7 +42,29 @@ public final class WakingStore implements Store {
    *     {@code store}
    */
   public static Store wrap(Store store) {
-    return store instanceof WakingStore ? store : new WakingStore(store);
+    return store instanceof WakingStore ? store : new WakingStore(store, true);
+  }
+
+  /**
+   * For a node built on a bare store ({@code TenureNode.builder(store)}, as {@code tenure node}
+   * does): its leader's placements and its schedule firings wake as a {@link io.tenure.Tenure}'s
+   * would.
+   *
+   * @return {@code store} if it wakes already, else a waking view whose close stops only its own
+   *     sender: the node does not own the store
+   */
+  public static Store forNode(Store store) {
+    return store instanceof WakingStore ? store : new WakingStore(store, false);
+  }
+
+  /**
+   * Closes what {@link #forNode} made for a node: the view's sender; nothing of a store the node
+   * was given. Idempotent.
+   */
+  public static void closeForNode(Store given, Store forNode) {
+    if (forNode != given) {
+      forNode.close();
+    }
   }
 
   /**
@@ -79,7 +106,7 @@ public final class WakingStore implements Store {
 
   @Override
   public AgentStore agents() {
-    return delegate.agents();
+    return agents;
   }
 
   @Override
@@ -100,6 +127,8 @@ public final class WakingStore implements Store {
   @Override
   public void close() {
     sender.close();
-    delegate.close();
+    if (ownsDelegate) {
+      delegate.close();
+    }
   }
 }

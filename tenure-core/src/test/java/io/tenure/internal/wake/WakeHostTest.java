@@ -82,6 +82,57 @@ class WakeHostTest {
     assertThat(stats).isEqualTo(new WakeStats(true, 7, 2, 2, 1));
   }
 
+  @Test
+  void agents_placed_wakes_the_sweep_counts_as_received_and_wakes_no_consumer() throws Exception {
+    java.util.concurrent.CountDownLatch swept = new java.util.concurrent.CountDownLatch(1);
+    host.onAgentsPlaced(swept::countDown);
+    host.start("n1", woken::add);
+    InetSocketAddress to = WakeSender.address(host.capability()).orElseThrow();
+    try (DatagramSocket out = new DatagramSocket()) {
+      send(out, to, WakeDatagram.encode(Wake.AGENTS_PLACED));
+
+      assertThat(swept.await(10, TimeUnit.SECONDS)).isTrue();
+    }
+    assertThat(host.stats(() -> 0)).isEqualTo(new WakeStats(true, 0, 1, 0, 0));
+    assertThat(woken).isEmpty();
+  }
+
+  @Test
+  void a_node_refused_after_its_socket_was_bound_leaves_the_socket_closed() throws Exception {
+    java.util.concurrent.atomic.AtomicReference<String> bound =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Set<String> capabilities = new LinkedHashSet<>();
+
+    assertThatThrownBy(
+            () ->
+                WakeHost.buildWith(
+                    QueueSettings.DEFAULTS,
+                    capabilities,
+                    h -> {
+                      bound.set(h.capability()); // a closed socket has no port to show
+                      throw new IllegalArgumentException("capability refused");
+                    }))
+        .hasMessage("capability refused");
+
+    InetSocketAddress was = WakeSender.address(bound.get()).orElseThrow();
+    // Binding its port again succeeds only if nothing holds it any more.
+    try (DatagramSocket again = new DatagramSocket(was)) {
+      assertThat(again.getLocalPort()).isEqualTo(was.getPort());
+    }
+  }
+
+  @Test
+  void a_node_built_keeps_its_socket_open() throws Exception {
+    WakeHost built = WakeHost.buildWith(QueueSettings.DEFAULTS, new LinkedHashSet<>(), h -> h);
+    try {
+      InetSocketAddress at = WakeSender.address(built.capability()).orElseThrow();
+      assertThatThrownBy(() -> new DatagramSocket(at).close())
+          .isInstanceOf(java.net.SocketException.class);
+    } finally {
+      built.close();
+    }
+  }
+
   private static void send(DatagramSocket out, InetSocketAddress to, byte[] data)
       throws java.io.IOException {
     out.send(new DatagramPacket(data, data.length, to));

@@ -22,7 +22,7 @@ class WakePacerTest {
 
   @Test
   void the_first_commit_sends_at_once_and_a_burst_sends_one_more_a_window_later() {
-    WakePacer pacer = new WakePacer(WINDOW);
+    WakePacer<String> pacer = new WakePacer<>(WINDOW);
 
     assertThat(pacer.offer("q", 0)).isTrue();
     assertThat(pacer.offer("q", 1)).isFalse();
@@ -35,7 +35,7 @@ class WakePacerTest {
 
   @Test
   void queues_are_paced_apart() {
-    WakePacer pacer = new WakePacer(WINDOW);
+    WakePacer<String> pacer = new WakePacer<>(WINDOW);
 
     assertThat(pacer.offer("a", 0)).isTrue();
     assertThat(pacer.offer("b", 1)).isTrue();
@@ -44,7 +44,7 @@ class WakePacerTest {
 
   @Test
   void the_window_must_be_positive() {
-    assertThatThrownBy(() -> new WakePacer(0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new WakePacer<String>(0)).isInstanceOf(IllegalArgumentException.class);
   }
 
   private record Step(long at, String queue) {}
@@ -55,7 +55,7 @@ class WakePacerTest {
   void every_commit_is_followed_within_a_window_by_a_send_and_sends_of_a_queue_are_a_window_apart(
       @ForAll @Size(max = 200) List<@IntRange(min = 0, max = 12) Integer> gaps,
       @ForAll @Size(max = 200) List<@IntRange(min = 0, max = 2) Integer> queues) {
-    WakePacer pacer = new WakePacer(WINDOW);
+    WakePacer<String> pacer = new WakePacer<>(WINDOW);
     List<Step> offers = new ArrayList<>();
     List<Sent> sent = new ArrayList<>();
     long t = 0;
@@ -90,7 +90,7 @@ class WakePacerTest {
   }
 
   /** Polls at every due time up to {@code until}, as the sender's thread wakes for them. */
-  private static long drain(WakePacer pacer, long from, long until, List<Sent> sent) {
+  private static long drain(WakePacer<String> pacer, long from, long until, List<Sent> sent) {
     long t = from;
     while (pacer.nextDue() <= until) {
       t = Math.max(t, pacer.nextDue());

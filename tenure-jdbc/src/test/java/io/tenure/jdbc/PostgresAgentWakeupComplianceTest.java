@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.AgentWakeupComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class PostgresAgentWakeupComplianceTest extends AgentWakeupComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.POSTGRES);
+  }
+}
