@@ -82,6 +82,10 @@ public final class ChaosRun {
         }
         say("faults over; quiet for %d s", settings.quiet().toSeconds());
         Thread.sleep(settings.quiet().toMillis());
+        Duration settled = Settling.await(store, history);
+        if (settled.toSeconds() > 0) {
+          say("the queues settled %d s after the quiet period", settled.toSeconds());
+        }
         // The tables first, then the history: a message handled in between then shows in the
         // history as handled (with its outcome not yet written), never as lost.
         FinalState end = finalState(store, history.readAll());
