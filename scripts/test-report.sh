@@ -23,7 +23,7 @@ echo
 echo "Compliance kit by provider:"
 missing=0; kit_skipped=0
 for provider in InMemory Sqlite Postgres MariaDb; do
-  for area in Schema Markers Membership EventStore Leadership Cluster AgentStore AgentCluster QueueEnqueue QueueValues QueueClaim QueueResolve QueueReclaim QueueExclusive QueueDeadLetter QueueContract QueueCluster QueueControl QueueCancel QueueMessageAdmin QueueHandler QueueUnique QueueWakeup AgentWakeup Schedules ScheduleFire ScheduleCluster Locks; do
+  for area in Schema Markers Membership EventStore Leadership Cluster AgentStore AgentClaim AgentEpoch AgentCluster QueueEnqueue QueueValues QueueClaim QueueResolve QueueReclaim QueueExclusive QueueDeadLetter QueueContract QueueCluster QueueControl QueueCancel QueueMessageAdmin QueueHandler QueueUnique QueueWakeup AgentWakeup Schedules ScheduleFire ScheduleCluster Locks; do
     cls="${provider}${area}ComplianceTest"
     if [ -n "${kit[$cls]:-}" ]; then
       note=""

@@ -1,0 +1,11 @@
+package io.tenure.jdbc;
+
+import io.tenure.tck.AgentClaimComplianceTest;
+import io.tenure.tck.StoreFixture;
+
+class PostgresAgentClaimComplianceTest extends AgentClaimComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return JdbcFixture.of(JdbcFixture.Kind.POSTGRES);
+  }
+}

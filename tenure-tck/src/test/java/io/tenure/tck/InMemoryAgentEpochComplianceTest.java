@@ -1,0 +1,8 @@
+package io.tenure.tck;
+
+class InMemoryAgentEpochComplianceTest extends AgentEpochComplianceTest {
+  @Override
+  protected StoreFixture createFixture() {
+    return new InMemoryFixture();
+  }
+}
