@@ -142,7 +142,7 @@ class NodeSettingsTest {
         Statement statement = connection.createStatement();
         ResultSet rows =
             statement.executeQuery(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")) {
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")) {
       while (rows.next()) {
         if (rows.getString(1).startsWith(prefix)) {
           tables.add(rows.getString(1));

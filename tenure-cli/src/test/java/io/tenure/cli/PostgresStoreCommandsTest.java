@@ -66,8 +66,10 @@ class PostgresStoreCommandsTest extends StoreCommandsContract {
     }
     try (Connection connection = DriverManager.getConnection(URL);
         Statement statement = connection.createStatement()) {
-      for (String table : tablesWithPrefix(connection)) {
-        statement.execute("DROP TABLE " + table);
+      List<String> tables = tablesWithPrefix(connection);
+      if (!tables.isEmpty()) {
+        // One statement, one commit: dropped one by one they took a third of each test's time.
+        statement.execute("DROP TABLE " + String.join(", ", tables));
       }
     }
   }
@@ -78,8 +80,8 @@ class PostgresStoreCommandsTest extends StoreCommandsContract {
     try (Statement statement = connection.createStatement();
         ResultSet rows =
             statement.executeQuery(
-                "SELECT table_name FROM information_schema.tables"
-                    + " WHERE table_schema = current_schema()")) {
+                // pg_tables: information_schema.tables takes 20x as long.
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")) {
       while (rows.next()) {
         if (rows.getString(1).startsWith(prefix)) {
           tables.add(rows.getString(1));

@@ -230,8 +230,15 @@ public final class JdbcFixture implements StoreFixture {
   public void dropTables(TablePrefix prefix) {
     try (Connection connection = DriverManager.getConnection(StoreUrls.toJdbcUrl(url));
         Statement statement = connection.createStatement()) {
-      for (String table : tables(connection, prefix)) {
-        statement.execute("DROP TABLE " + table);
+      List<String> tables = tables(connection, prefix);
+      if (kind == Kind.SQLITE) {
+        for (String table : tables) {
+          statement.execute("DROP TABLE " + table);
+        }
+      } else if (!tables.isEmpty()) {
+        // One statement, one commit: a test's 25 tables dropped one by one took 0.2 to 0.3 s on
+        // PostgreSQL, in every test of the kit.
+        statement.execute("DROP TABLE " + String.join(", ", tables));
       }
     } catch (SQLException e) {
       throw new AssertionError("cannot drop tables of prefix " + prefix, e);
@@ -272,8 +279,9 @@ public final class JdbcFixture implements StoreFixture {
     String query =
         switch (kind) {
           case SQLITE -> "SELECT name FROM sqlite_master WHERE type = 'table'";
-          case POSTGRES ->
-              "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()";
+          // pg_tables, not information_schema.tables: the view took 20x as long (0.4 s under
+          // load), and every test lists its tables to drop them.
+          case POSTGRES -> "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()";
           case MARIADB ->
               "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()";
         };

@@ -61,16 +61,17 @@ final class Postgres {
       List<String> tables = new ArrayList<>();
       try (ResultSet rows =
           statement.executeQuery(
-              "SELECT table_name FROM information_schema.tables"
-                  + " WHERE table_schema = current_schema()")) {
+              // pg_tables: information_schema.tables takes 20x as long.
+              "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")) {
         while (rows.next()) {
           if (rows.getString(1).startsWith(prefix)) {
             tables.add(rows.getString(1));
           }
         }
       }
-      for (String table : tables) {
-        statement.execute("DROP TABLE IF EXISTS " + table + " CASCADE");
+      if (!tables.isEmpty()) {
+        // One statement, one commit, not one per table.
+        statement.execute("DROP TABLE IF EXISTS " + String.join(", ", tables) + " CASCADE");
       }
     }
   }
