@@ -31,8 +31,12 @@ record FetchAhead(int floor, boolean exclusive, @Nullable Sample last, double ra
   /** Fetch-ahead at least: a claim or resolve costs about the same for 1 message as for 32. */
   static final int MIN_FETCH_AHEAD = 32;
 
-  /** Fetch-ahead at most, whatever the rate: 2 claims of 512, the raw SQL ceiling's best batch. */
-  static final int MAX_FETCH_AHEAD = 1024;
+  /**
+   * Fetch-ahead at most, whatever the rate: claims of 512 to 1,000 ({@link QueueStore#MAX_BATCH}),
+   * near the raw SQL ceiling's best batch (1,000); with 1,024, claims of 256 to 512 cost the
+   * database measurably more CPU per message (docs/BENCHMARKS-HISTORY.md, issue 20 §3).
+   */
+  static final int MAX_FETCH_AHEAD = 2048;
 
   /** How often the handling rate is measured. */
   static final long RATE_SAMPLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);

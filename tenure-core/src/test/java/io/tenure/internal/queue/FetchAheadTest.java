@@ -88,7 +88,7 @@ class FetchAheadTest {
     assertThat(sized.next(100 * MS, 40).capacity()).as("400 a second").isEqualTo(100);
     assertThat(sized.next(100 * MS, 2_000).capacity())
         .as("20,000 a second: capped")
-        .isEqualTo(1024);
+        .isEqualTo(2048);
     assertThat(sized.next(100 * MS, 1).capacity()).as("10 a second: floor").isEqualTo(32);
     assertThat(sized.next(100 * MS, 40).next(200 * MS, 40).capacity())
         .as("an idle sample halves the rate")
