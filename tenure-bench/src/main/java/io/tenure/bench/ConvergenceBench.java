@@ -36,8 +36,9 @@ import java.util.stream.IntStream;
  *
  * <p>Usage: {@code ConvergenceBench --store URL [--nodes 100] [--agents 10000] [--bound 120]
  * [--moves 20] [--placement-quiet 500] [--reconciliations 50] [--self-fence-ms 3000] [--stale-ms
- * 5000] [--stop-timeout-ms 2000]}: the last three shorten the crash path's floor (a dead node's
- * agents are freed only after its last heartbeat plus its published may-run time)
+ * 5000] [--stop-timeout-ms 2000] [--wakeups on]}: the three before the last shorten the crash
+ * path's floor (a dead node's agents are freed only after its last heartbeat plus its published
+ * may-run time); {@code --wakeups off} builds every node without wake-ups, for comparison
  */
 public final class ConvergenceBench {
   private final Map<AgentUri, Set<String>> runners = new ConcurrentHashMap<>();
@@ -54,6 +55,9 @@ public final class ConvergenceBench {
   /** selfFenceAfter, staleAfter and the agents' stop deadline, in ms; 0 for the node default. */
   private static final long[] CRASH_SETTINGS = {0, 0, 0};
 
+  /** Whether the nodes take wake-ups (the node default) or not (--wakeups off). */
+  private static final boolean[] WAKEUPS = {true};
+
   private final AtomicInteger duplicates = new AtomicInteger();
 
   public static void main(String[] args) throws Exception {
@@ -68,6 +72,7 @@ public final class ConvergenceBench {
         case "--self-fence-ms" -> CRASH_SETTINGS[0] = Long.parseLong(args[i + 1]);
         case "--stale-ms" -> CRASH_SETTINGS[1] = Long.parseLong(args[i + 1]);
         case "--stop-timeout-ms" -> CRASH_SETTINGS[2] = Long.parseLong(args[i + 1]);
+        case "--wakeups" -> WAKEUPS[0] = onOff(args[i + 1]);
         case "--placement-quiet" -> QUIET[0] = Duration.ofMillis(Long.parseLong(args[i + 1]));
         case "--store" -> url = args[i + 1];
         case "--nodes" -> nodes = Integer.parseInt(args[i + 1]);
@@ -80,6 +85,14 @@ public final class ConvergenceBench {
       url = "sqlite:" + Files.createTempDirectory("tenure-conv-").resolve("c.db");
     }
     new ConvergenceBench().run(url, nodes, agents, bound);
+  }
+
+  private static boolean onOff(String value) {
+    return switch (value) {
+      case "on" -> true;
+      case "off" -> false;
+      default -> throw new IllegalArgumentException("--wakeups takes on or off, was " + value);
+    };
   }
 
   private void run(String url, int nodeCount, int agentCount, Duration bound) throws Exception {
@@ -153,6 +166,7 @@ public final class ConvergenceBench {
                       ? QUIET[0]
                       : AgentSettings.DEFAULT_INITIAL_PLACEMENT_MAX_DELAY)
               .agentFamily(family(wanted))
+              .wakeups(WAKEUPS[0], io.tenure.QueueSettings.DEFAULT_WAKE_HOST)
               .build());
     }
     long start = System.nanoTime();
