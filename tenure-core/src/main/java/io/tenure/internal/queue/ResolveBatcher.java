@@ -226,12 +226,15 @@ final class ResolveBatcher {
           result.lost().stream().map(r -> r.claim().id()).toList());
     }
     if (result.guardRefused()) {
-      // The agent moved on: the store put the messages back for its new owner.
+      // The store put the messages back. The claimer goes on: claims carry the same guard, so if
+      // the agent moved on they take nothing until the agent's stop closes this consumer, and if
+      // its row was only gone for a moment (deleted, then restored by its runner at the epoch it
+      // holds) the queue goes on. Stopping here stranded such a queue for good.
       LOG.warn(
-          "queue {}: this node no longer owns the exclusive queue; {} messages went back",
+          "queue {}: the exclusive queue's guard refused a resolve (its agent's row was gone or"
+              + " names another owner or epoch); {} messages went back",
           queue,
           result.returned().size() + result.written().size());
-      claimer.stop();
     }
   }
 
