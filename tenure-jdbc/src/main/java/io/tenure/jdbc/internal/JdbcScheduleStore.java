@@ -160,7 +160,7 @@ public final class JdbcScheduleStore implements ScheduleStore {
                 .query(
                     connection,
                     Params.of("running", false),
-                    rows -> Optional.ofNullable(instant(rows, "next_fire_at")))
+                    rows -> Optional.ofNullable(dialect.getInstantOrNull(rows, "next_fire_at")))
                 .get(0));
   }
 
@@ -290,19 +290,15 @@ public final class JdbcScheduleStore implements ScheduleStore {
         schedule,
         rows.getInt("max_attempts"),
         rows.getBoolean("paused"),
-        instant(rows, "paused_at"),
+        dialect.getInstantOrNull(rows, "paused_at"),
         dialect.getInstant(rows, "next_fire_at"),
-        instant(rows, "last_fire_at"),
-        instant(rows, "last_slot_at"),
+        dialect.getInstantOrNull(rows, "last_fire_at"),
+        dialect.getInstantOrNull(rows, "last_slot_at"),
         lastMessageId,
         rows.getLong("fired"),
         rows.getLong("skipped"),
         rows.getLong("version"),
         dialect.getInstant(rows, "read_at"));
-  }
-
-  private @Nullable Instant instant(ResultSet rows, String column) throws SQLException {
-    return dialect.getInstantOrNull(rows, column);
   }
 
   private static Duration micros(long micros) {
